@@ -1,0 +1,1 @@
+//! Headless subcommands (being written).

@@ -1,0 +1,1 @@
+//! GitHub client (being written).

@@ -1,0 +1,19 @@
+//! triage: load, validate and triage automated code-review findings.
+//!
+//! Map of the modules:
+//! - [`model`]: domain types, format readers, strict validation, fingerprints
+//!   (pure: no terminal, runtime or network).
+//! - [`sanitize`]: the one step between untrusted text and any display.
+//! - [`cli`]: the headless subcommands.
+//! - [`tui`]: the interactive screen (pure update, read-only view).
+//! - [`github`]: the only module that talks to GitHub (octocrab).
+//! - [`outbox`]: decisions kept on disk until GitHub has recorded them.
+//! - [`river_store`]: River Review feedback log and suppression index.
+
+pub mod cli;
+pub mod github;
+pub mod model;
+pub mod outbox;
+pub mod river_store;
+pub mod sanitize;
+pub mod tui;

@@ -1,0 +1,1 @@
+//! ReviewGate formats (being written).

@@ -1,0 +1,1 @@
+//! River Review formats (being written).

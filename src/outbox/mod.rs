@@ -1,0 +1,1 @@
+//! Outbox of decisions (being written).

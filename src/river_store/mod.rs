@@ -1,0 +1,1 @@
+//! River feedback and suppression files (being written).

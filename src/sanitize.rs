@@ -1,0 +1,1 @@
+//! Sanitising untrusted text for display (being written).

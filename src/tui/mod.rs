@@ -1,0 +1,1 @@
+//! The interactive screen (being written).
