@@ -1,1 +1,47 @@
-//! Headless subcommands (being written).
+//! Headless subcommands: everything the screen does, for scripts and agents.
+//!
+//! Each subcommand is one function returning the process exit code.
+
+pub mod args;
+pub mod fetch;
+pub mod list;
+pub mod outbox;
+pub mod project;
+pub mod submit;
+pub mod submit_river;
+pub mod validate;
+
+use std::process::ExitCode;
+
+/// Process exit codes shared by every subcommand (documented in the README).
+pub mod exit {
+    /// Success: valid, listed, recorded.
+    pub const OK: u8 = 0;
+    /// Invalid input: a file failed validation, or a decision failed its local checks.
+    pub const INVALID: u8 = 1;
+    /// Usage error (bad flags or arguments).
+    pub const USAGE: u8 = 2;
+    /// The protocol refused the decision (stale head, no write permission, closed PR ...).
+    pub const REJECTED: u8 = 3;
+    /// GitHub or the network failed (the decision stays in the outbox).
+    pub const NETWORK: u8 = 4;
+}
+
+/// Runs one subcommand.
+pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
+    use args::Command;
+    match command {
+        Command::Validate(a) => validate::run(&a),
+        Command::List(a) => list::run(&a),
+        Command::Project(a) => project::run(&a),
+        Command::Submit(a) => submit::run(&a),
+        Command::Outbox(a) => outbox::run(&a),
+        Command::Fetch(a) => fetch::run(&a),
+        Command::Completions(a) => {
+            use clap::CommandFactory;
+            let mut cmd = args::Cli::command();
+            clap_complete::generate(a.shell, &mut cmd, "triage", &mut std::io::stdout());
+            Ok(ExitCode::from(exit::OK))
+        }
+    }
+}

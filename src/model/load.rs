@@ -1,1 +1,160 @@
-//! (being written)
+//! Loading: bytes -> strict JSON -> detected format -> schema -> rules -> model.
+//!
+//! The input is parsed once; the schema and the rules work on that one value.
+
+use super::json::{ReadLimits, read_strict};
+use super::problem::Problem;
+use super::review::{Checked, Format, ReviewSet};
+use serde_json::Value;
+use std::io::Read;
+use std::path::Path;
+
+/// The largest input read at all (a v3 artifact can be large; agent results
+/// are further limited to 1 MiB by rule R1).
+pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
+
+/// A loaded document: its format (when it could be told), the model (when it
+/// could be built) and every problem. Valid means no problems.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub format: Option<Format>,
+    pub set: Option<ReviewSet>,
+    pub problems: Vec<Problem>,
+    /// The parsed document (kept for projection and payload checks).
+    pub value: Option<Value>,
+}
+
+impl Loaded {
+    /// True when the document passed every check.
+    pub fn is_valid(&self) -> bool {
+        self.problems.is_empty() && self.format.is_some()
+    }
+
+    fn failed(format: Option<Format>, problem: Problem) -> Loaded {
+        Loaded { format, set: None, problems: vec![problem], value: None }
+    }
+}
+
+/// Errors reading the input itself (before any JSON rule applies).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// Reads a path (`-` = stdin) and loads it.
+pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
+    let bytes = read_input(path)?;
+    Ok(load_bytes(&bytes, forced))
+}
+
+/// Reads a path (`-` = stdin) into memory, refusing more than [`MAX_INPUT_BYTES`] + 1.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
+    let display = path.display().to_string();
+    let io = |source| LoadError::Io { path: display.clone(), source };
+    let mut bytes = Vec::new();
+    let limit = (MAX_INPUT_BYTES + 1) as u64;
+    if path.as_os_str() == "-" {
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(io)?;
+    } else {
+        let file = std::fs::File::open(path).map_err(io)?;
+        if let Ok(meta) = file.metadata() {
+            bytes.reserve(meta.len().min(limit) as usize);
+        }
+        file.take(limit).read_to_end(&mut bytes).map_err(io)?;
+    }
+    Ok(bytes)
+}
+
+/// Loads a document from memory.
+pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
+    let value = match read_strict(bytes, &limits) {
+        Ok(v) => v,
+        Err(p) => return Loaded::failed(forced, p),
+    };
+    let format = match forced.or_else(|| detect(&value)) {
+        Some(f) => f,
+        None => {
+            return Loaded::failed(
+                None,
+                Problem::new(
+                    "format",
+                    "",
+                    "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
+                     or a River Review artifact or run output (use --kind to force one)",
+                ),
+            );
+        }
+    };
+    let mut problems = super::schema::check(format, &value);
+    let checked = check_format(format, &value, bytes.len());
+    problems.extend(checked.problems);
+    dedup_problems(&mut problems);
+    Loaded { format: Some(format), set: checked.set, problems, value: Some(value) }
+}
+
+fn check_format(format: Format, value: &Value, raw_len: usize) -> Checked {
+    use super::{reviewgate, river};
+    match format {
+        Format::AgentResult => reviewgate::check_agent_result(value, raw_len),
+        Format::ArtifactV3 => reviewgate::check_artifact(value),
+        Format::ArtifactLegacy => reviewgate::check_legacy_artifact(value),
+        Format::Disposition => match super::disposition::validate_payload(value) {
+            Ok(_) => Checked::default(),
+            Err(problems) => Checked { set: None, problems },
+        },
+        Format::RiverArtifact => river::check_artifact(value),
+        Format::RiverRun => river::check_run_output(value),
+    }
+}
+
+/// Removes exact repeats (the schema and the typed rules can both see one fault).
+fn dedup_problems(problems: &mut Vec<Problem>) {
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert((p.rule.clone(), p.path.clone(), p.message.clone())));
+}
+
+/// Tells the format from the content alone.
+pub fn detect(value: &Value) -> Option<Format> {
+    match value {
+        Value::Object(map) => detect_object(map),
+        // Positional-array form (P10): upstream reads structs as arrays; the
+        // first element of an agent result or payload is its schema_version.
+        Value::Array(items) => match items.first().and_then(Value::as_str) {
+            Some(s) if s.starts_with("reviewgate-agent-result") => Some(Format::AgentResult),
+            Some(s) if s.starts_with("reviewgate-agent-dispositions") => Some(Format::Disposition),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn detect_object(map: &serde_json::Map<String, Value>) -> Option<Format> {
+    if let Some(version) = map.get("schema_version") {
+        let v = version.as_str().unwrap_or("");
+        if v.starts_with("reviewgate-agent-dispositions") || map.contains_key("submission") {
+            return Some(Format::Disposition);
+        }
+        return Some(Format::AgentResult);
+    }
+    if map.contains_key("submission") {
+        return Some(Format::Disposition);
+    }
+    if map.contains_key("version") && (map.contains_key("phase") || map.contains_key("timestamp")) {
+        return Some(Format::RiverArtifact);
+    }
+    if map.contains_key("issues") && !map.contains_key("verdict") {
+        return Some(Format::RiverRun);
+    }
+    let artifact_keys = ["verdict", "models", "notes", "reviewed_sha"];
+    if artifact_keys.iter().filter(|k| map.contains_key(**k)).count() >= 2 {
+        return Some(if super::reviewgate::is_legacy_artifact(map) {
+            Format::ArtifactLegacy
+        } else {
+            Format::ArtifactV3
+        });
+    }
+    None
+}

@@ -217,3 +217,14 @@ impl ReviewSet {
         order
     }
 }
+
+/// The outcome of checking one document of a known format: every problem
+/// found, and the model when the document could be read into it.
+///
+/// `set` may be present while `problems` is non-empty: an invalid file can
+/// still be shown read-only, clearly marked, but never submitted from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Checked {
+    pub set: Option<ReviewSet>,
+    pub problems: Vec<Problem>,
+}

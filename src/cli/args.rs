@@ -1,0 +1,253 @@
+//! The command-line surface: every subcommand and option, in one place.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Triage automated code-review findings (ReviewGate, River Review) and record
+/// evidenced decisions where the review system honours them.
+///
+/// With no subcommand, opens the screen on FILE (`-` for stdin, nothing for the
+/// bundled demo) or on the current result of `--pr N`.
+#[derive(Debug, Parser)]
+#[command(name = "triage", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+/// Options of the interactive screen.
+#[derive(Debug, Args, Clone, Default)]
+pub struct OpenArgs {
+    /// Review file to open (`-` reads stdin). Without it (and without --pr) the bundled demo opens.
+    pub file: Option<PathBuf>,
+    /// Force the input format instead of detecting it from the content.
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    /// Local checkout used for surrounding code (default: the git top-level of the current directory).
+    #[arg(long)]
+    pub repo_root: Option<PathBuf>,
+    #[command(flatten)]
+    pub pr: PrArgs,
+}
+
+/// Where a pull request lives on GitHub.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PrArgs {
+    /// Pull request number: fetch the newest exact-head ReviewGate result from GitHub.
+    #[arg(long)]
+    pub pr: Option<u64>,
+    /// Repository as OWNER/NAME (default: the `origin` remote of the current checkout).
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// Workflow file that runs the review.
+    #[arg(long, default_value = "reviewgate.yml")]
+    pub workflow: String,
+    /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
+    #[arg(long)]
+    pub api_url: Option<String>,
+}
+
+/// Input format names for `--kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// ReviewGate agent result v1.
+    AgentResult,
+    /// ReviewGate review output v3.
+    Artifact,
+    /// ReviewGate review output v1/v2.
+    ArtifactLegacy,
+    /// ReviewGate agent disposition payload v1.
+    Disposition,
+    /// River Review review artifact.
+    RiverArtifact,
+    /// `river run --output json` output.
+    RiverRun,
+}
+
+/// Subcommands (all headless).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate review files strictly; exit 0 when all are valid, 1 when any is invalid.
+    Validate(ValidateArgs),
+    /// List findings ranked by severity (default: the repair set).
+    List(ListArgs),
+    /// Print the agent-result projection of a v3 artifact (canonical JSON).
+    Project(ProjectArgs),
+    /// Record a decision on a finding (ReviewGate on GitHub, or River Review's files).
+    Submit(SubmitArgs),
+    /// Decisions kept on disk until they are recorded.
+    Outbox(OutboxArgs),
+    /// Download the newest exact-head ReviewGate result of a pull request.
+    Fetch(FetchArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+/// Text or JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum TextOrJson {
+    #[default]
+    Text,
+    Json,
+}
+
+/// `triage validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files to validate (`-` for stdin).
+    #[arg(required_unless_present = "pr")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TextOrJson,
+    #[command(flatten)]
+    pub pr: PrArgs,
+}
+
+/// Output formats of `triage list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ListFormat {
+    #[default]
+    Table,
+    Tsv,
+    Json,
+}
+
+/// `triage list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Review file (`-` for stdin).
+    #[arg(required_unless_present = "pr")]
+    pub file: Option<PathBuf>,
+    /// Only the repair set (the default view).
+    #[arg(long, conflicts_with = "all")]
+    pub repair_set: bool,
+    /// Every finding.
+    #[arg(long)]
+    pub all: bool,
+    /// Only these severities (comma-separated P0..P4).
+    #[arg(long, value_delimiter = ',')]
+    pub severity: Vec<String>,
+    /// Only these canonical dispositions (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub disposition: Vec<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ListFormat,
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    #[command(flatten)]
+    pub pr: PrArgs,
+}
+
+/// `triage project`.
+#[derive(Debug, Args)]
+pub struct ProjectArgs {
+    /// v3 artifact (`-` for stdin).
+    pub file: PathBuf,
+    /// Scope of the projection: `local` or `OWNER/NAME#N`.
+    #[arg(long, default_value = "local")]
+    pub scope: String,
+}
+
+/// `triage submit`.
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    /// A ready disposition payload to post (ReviewGate).
+    #[arg(long, conflicts_with_all = ["result", "finding", "status", "evidence", "evidence_file"])]
+    pub payload: Option<PathBuf>,
+    /// The validated result the finding belongs to (ReviewGate agent result/artifact, or River artifact/run output).
+    #[arg(long, requires_all = ["finding", "status"])]
+    pub result: Option<PathBuf>,
+    /// The finding's fingerprint (semantic fingerprint, or River 16-hex fingerprint).
+    #[arg(long)]
+    pub finding: Option<String>,
+    /// Decision status (ReviewGate: accepted, fixed, rejected_with_evidence, already_implemented,
+    /// intentional_contract, needs_human; River: accepted, false_positive, accepted_risk, wont_fix,
+    /// not_relevant, duplicate, not_actionable, unclear).
+    #[arg(long)]
+    pub status: Option<String>,
+    /// Evidence text.
+    #[arg(long, conflicts_with = "evidence_file")]
+    pub evidence: Option<String>,
+    /// Read the evidence from a file (`-` for stdin).
+    #[arg(long)]
+    pub evidence_file: Option<PathBuf>,
+    /// Validate and print what would be sent; no network call, no file written.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TextOrJson,
+    /// River: repository root for `.river/` (default: the artifact's context.repoRoot if it exists here, else git top-level).
+    #[arg(long)]
+    pub repo_root: Option<PathBuf>,
+    /// River: write the feedback entry only, never a suppression.
+    #[arg(long)]
+    pub no_suppress: bool,
+    /// River: revoke the active suppression of this finding instead of recording a decision.
+    #[arg(long)]
+    pub undo: bool,
+    /// River: the author recorded in the suppression (default: $USER).
+    #[arg(long)]
+    pub author: Option<String>,
+    /// River: pull request number recorded in the feedback entry.
+    #[arg(long = "river-pr")]
+    pub river_pr: Option<u64>,
+    /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
+    #[arg(long)]
+    pub api_url: Option<String>,
+}
+
+/// `triage outbox`.
+#[derive(Debug, Args)]
+pub struct OutboxArgs {
+    #[command(subcommand)]
+    pub command: OutboxCommand,
+}
+
+/// Outbox subcommands.
+#[derive(Debug, Subcommand)]
+pub enum OutboxCommand {
+    /// List kept decisions.
+    List {
+        #[arg(long, value_enum, default_value_t)]
+        format: TextOrJson,
+    },
+    /// Retry one kept decision, or all of them.
+    Retry {
+        /// Outbox entry id.
+        #[arg(required_unless_present = "all")]
+        id: Option<String>,
+        #[arg(long)]
+        all: bool,
+        #[arg(long)]
+        api_url: Option<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: TextOrJson,
+    },
+    /// Drop a kept decision without sending it.
+    Drop {
+        /// Outbox entry id.
+        id: String,
+    },
+}
+
+/// `triage fetch`.
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    #[command(flatten)]
+    pub pr: PrArgs,
+    /// Write the result here instead of stdout.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// `triage completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// Shell to generate for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
