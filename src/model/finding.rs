@@ -336,6 +336,9 @@ pub struct Thread {
     pub outdated: bool,
     /// GitHub's node id of the thread (untrusted text until validated).
     pub id: Option<String>,
+    /// What a live read of GitHub added (who resolved, last reply, link);
+    /// `None` when the thread state came from the file alone.
+    pub facts: Option<ThreadFacts>,
 }
 
 impl Default for Thread {
@@ -345,8 +348,34 @@ impl Default for Thread {
             transition: ThreadTransition::Unknown,
             outdated: false,
             id: None,
+            facts: None,
         }
     }
+}
+
+/// Facts from a live GitHub read of one thread, for the drift lane. Every
+/// string is GitHub-provided text (logins, comment bodies): sanitise before display.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThreadFacts {
+    /// Login of whoever resolved the thread.
+    pub resolved_by: Option<String>,
+    /// When it was resolved (RFC 3339), when GitHub reports it.
+    pub resolved_at: Option<String>,
+    /// The newest reply after the finding's own comment.
+    pub last_reply: Option<ThreadReply>,
+    /// Web link to the thread's first comment (GitHub's own URL, shown, never fetched).
+    pub url: Option<String>,
+}
+
+/// One reply in a review thread.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThreadReply {
+    /// The reply's author login.
+    pub author: String,
+    /// The start of the reply's body (bounded excerpt).
+    pub excerpt: String,
+    /// When it was written (RFC 3339), if known.
+    pub created_at: Option<String>,
 }
 
 /// Which side of the diff an evidence excerpt quotes.
