@@ -512,6 +512,10 @@ pub struct RiverFields {
     pub line_end: Option<u32>,
     /// The original message (River) — `Finding::claim` holds the same text.
     pub message: Option<String>,
+    /// Known members without a dedicated field (newer `criterionRefs`,
+    /// `artifactRefs`, `consensusLevel`; run-output `actionability`), as
+    /// (name, compact value) for the detail pane.
+    pub extra: Vec<(String, String)>,
 }
 
 /// Format-specific part of a finding.

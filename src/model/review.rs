@@ -176,6 +176,13 @@ pub struct RiverRunInfo {
     pub gate: Vec<(String, String)>,
     /// Worst finding severity (for decision derivation and the header).
     pub worst: Option<RiverSeverity>,
+    /// River's overall score (0..100), recomputed from the findings the way
+    /// River's scoring engine does; the basis of a derived `decision`.
+    pub overall_score: Option<u8>,
+    /// Known members without a dedicated field (newer top-level and plan
+    /// members such as `executionManifest`, `flow`, `steps`, `contextLift`;
+    /// run-output summary facts), as (name, compact value).
+    pub extra: Vec<(String, String)>,
 }
 
 /// Whether the v3 artifact could be projected to an agent-result view.
