@@ -4,12 +4,14 @@
 //! - [`model`]: domain types, format readers, strict validation, fingerprints
 //!   (pure: no terminal, runtime or network).
 //! - [`sanitize`]: the one step between untrusted text and any display.
+//! - [`checkout`]: the local checkout (files, HEAD) the evidence is checked against.
 //! - [`cli`]: the headless subcommands.
 //! - [`tui`]: the interactive screen (pure update, read-only view).
 //! - [`github`]: the only module that talks to GitHub (octocrab).
 //! - [`outbox`]: decisions kept on disk until GitHub has recorded them.
 //! - [`river_store`]: River Review feedback log and suppression index.
 
+pub mod checkout;
 pub mod cli;
 pub mod github;
 pub mod model;
