@@ -2,6 +2,7 @@
 //! No terminal, async runtime or network code lives here.
 
 pub mod disposition;
+pub mod escalation;
 pub mod finding;
 pub mod fingerprint;
 pub mod json;
@@ -12,3 +13,4 @@ pub mod reviewgate;
 pub mod river;
 pub mod schema;
 pub mod text;
+pub mod threads;

@@ -1,0 +1,338 @@
+//! Live thread state: what GitHub shows for ReviewGate's review threads, and
+//! how it changes each finding's `thread_status`, `thread_outdated` and
+//! `thread_transition` (INTEROP.md section 3, rule R19).
+//!
+//! Pure: the GitHub layer observes the threads, this module applies them.
+
+use super::finding::{Origin, ReviewGateFields, Thread, ThreadFacts, ThreadReply, ThreadStatus, ThreadTransition};
+use super::review::ReviewSet;
+use std::collections::HashMap;
+
+/// One ReviewGate review thread as GitHub shows it now.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObservedThread {
+    /// GitHub's node id of the thread.
+    pub id: String,
+    /// GitHub shows the thread resolved.
+    pub resolved: bool,
+    /// The code the thread is attached to has changed since it was posted.
+    pub outdated: bool,
+    /// Login of whoever resolved it (when resolved).
+    pub resolved_by: Option<String>,
+    /// When it was resolved, if GitHub reported it (its review-thread API does not).
+    pub resolved_at: Option<String>,
+    /// The newest reply after the finding's own comment.
+    pub last_reply: Option<ThreadReply>,
+    /// Web link to the thread.
+    pub url: Option<String>,
+}
+
+impl ObservedThread {
+    /// The facts the drift lane shows.
+    pub fn facts(&self) -> ThreadFacts {
+        ThreadFacts {
+            resolved_by: self.resolved_by.clone(),
+            resolved_at: self.resolved_at.clone(),
+            last_reply: self.last_reply.clone(),
+            url: self.url.clone(),
+        }
+    }
+}
+
+/// The outcome of reading a pull request's threads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThreadObservation {
+    /// The threads were read completely: ReviewGate's threads by semantic fingerprint.
+    Available(HashMap<String, ObservedThread>),
+    /// The threads could not be read reliably; the reason is one sentence for the screen.
+    Unavailable {
+        /// Why (for example "GitHub refused the thread query: ...").
+        reason: String,
+    },
+}
+
+impl ThreadObservation {
+    /// The reason the threads are unknown, if they are.
+    pub fn unavailable_reason(&self) -> Option<&str> {
+        match self {
+            ThreadObservation::Available(_) => None,
+            ThreadObservation::Unavailable { reason } => Some(reason),
+        }
+    }
+}
+
+/// What applying an observation did, for the status line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThreadSync {
+    /// Why every finding is `unknown`, when the threads could not be read.
+    pub unavailable: Option<String>,
+    /// ReviewGate findings that matched a live thread.
+    pub matched: usize,
+    /// Findings whose transition is `resolved_externally` (GitHub resolved, canonical still open).
+    pub resolved_externally: usize,
+    /// Fingerprints of ReviewGate threads that match no finding in the set (sorted).
+    pub orphan_threads: Vec<String>,
+}
+
+/// Recomputes the thread fields of every ReviewGate finding from a live observation.
+///
+/// Available: a finding with a thread takes its open/resolved state, outdated
+/// flag, id and facts; one without takes `not_published`. Unavailable: every
+/// finding becomes `unknown` (never "not published"). River findings have no
+/// threads and are left alone.
+pub fn apply_threads(set: &mut ReviewSet, obs: &ThreadObservation) -> ThreadSync {
+    let mut sync = ThreadSync { unavailable: obs.unavailable_reason().map(str::to_owned), ..ThreadSync::default() };
+    let mut used = std::collections::HashSet::new();
+    for finding in &mut set.findings {
+        let Origin::ReviewGate(fields) = &mut finding.origin else { continue };
+        let fingerprint = finding.key.as_str();
+        let observed = match obs {
+            ThreadObservation::Available(threads) => {
+                let hit = threads.get(fingerprint);
+                if hit.is_some() {
+                    used.insert(fingerprint.to_owned());
+                    sync.matched += 1;
+                }
+                Some(hit)
+            }
+            ThreadObservation::Unavailable { .. } => None,
+        };
+        fields.thread = thread_for(fields, observed);
+        if fields.thread.transition == ThreadTransition::ResolvedExternally {
+            sync.resolved_externally += 1;
+        }
+    }
+    if let ThreadObservation::Available(threads) = obs {
+        sync.orphan_threads = threads.keys().filter(|k| !used.contains(*k)).cloned().collect();
+        sync.orphan_threads.sort();
+    }
+    sync
+}
+
+/// The thread of one finding. `observed`: `None` = threads unknown,
+/// `Some(None)` = read, no thread, `Some(Some(t))` = read, thread `t`.
+fn thread_for(fields: &ReviewGateFields, observed: Option<Option<&ObservedThread>>) -> Thread {
+    let (status, outdated, id, facts) = match observed {
+        None => (ThreadStatus::Unknown, false, None, None),
+        Some(None) => (ThreadStatus::NotPublished, false, None, None),
+        Some(Some(t)) => {
+            let status = if t.resolved { ThreadStatus::Resolved } else { ThreadStatus::Open };
+            (status, t.outdated, Some(t.id.clone()), Some(t.facts()))
+        }
+    };
+    let transition = ThreadTransition::derive(
+        status,
+        fields.disposition,
+        previously_settled(fields),
+        fields.reopening_evidence.is_some(),
+    );
+    Thread { status, transition, outdated, id, facts }
+}
+
+/// Some history record other than the last one is settled (R19).
+pub fn previously_settled(fields: &ReviewGateFields) -> bool {
+    match fields.history.split_last() {
+        Some((_, earlier)) => earlier.iter().any(|r| r.disposition.is_settled()),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::finding::{
+        Classification, Disposition, Finding, FindingKey, HistoryRecord, RiverFields, Severity,
+    };
+    use crate::model::review::{Format, Projection, ReviewStatus, Scope};
+
+    fn record(disposition: Disposition) -> HistoryRecord {
+        HistoryRecord {
+            disposition,
+            submitted: None,
+            submission_id: None,
+            evidence_summary: "e".into(),
+            actor: "a".into(),
+            reviewed_sha: "0".repeat(40),
+            code_fingerprint: "c".into(),
+        }
+    }
+
+    /// A ReviewGate finding with the given canonical state, history and reopening evidence.
+    fn finding(fp: &str, disposition: Disposition, history: &[Disposition], reopening: bool) -> Finding {
+        let fields = ReviewGateFields {
+            severity: Severity::P1,
+            confidence: 0.9,
+            classification: Classification::Defect,
+            disposition,
+            blocking_reason: None,
+            causal_evidence: None,
+            reproduction: None,
+            verification: None,
+            thread: Thread::default(),
+            reopening_evidence: reopening.then(|| "new evidence".to_owned()),
+            history: history.iter().copied().map(record).collect(),
+            code_fingerprint: None,
+        };
+        Finding {
+            index: 0,
+            id: fp.into(),
+            key: FindingKey::Semantic(fp.into()),
+            rank: Severity::P1,
+            title: None,
+            claim: Some("claim".into()),
+            suggested_fix: None,
+            path: None,
+            line: None,
+            evidence: vec![],
+            origin: Origin::ReviewGate(fields),
+        }
+    }
+
+    fn set(findings: Vec<Finding>) -> ReviewSet {
+        ReviewSet {
+            format: Format::AgentResult,
+            scope: Scope::Local,
+            reviewed_sha: None,
+            status: ReviewStatus::NeedsChanges,
+            score: Some(3),
+            angle_errors: vec![],
+            findings,
+            river: None,
+            projection: Projection::NotApplicable,
+            notices: vec![],
+            estimated_cost_usd: None,
+        }
+    }
+
+    fn observed(id: &str, resolved: bool, outdated: bool) -> ObservedThread {
+        ObservedThread {
+            id: id.into(),
+            resolved,
+            outdated,
+            resolved_by: resolved.then(|| "alice".to_owned()),
+            url: Some(format!("https://github.com/o/r/pull/1#discussion_{id}")),
+            ..ObservedThread::default()
+        }
+    }
+
+    fn thread_of(set: &ReviewSet, i: usize) -> &Thread {
+        match &set.findings[i].origin {
+            Origin::ReviewGate(r) => &r.thread,
+            Origin::River(_) => panic!("finding {i} is not a ReviewGate finding"),
+        }
+    }
+
+    use Disposition as D;
+    use ThreadTransition as T;
+
+    /// Every row of the section 3 table, through a live observation.
+    #[test]
+    fn every_row_of_the_transition_table() {
+        // (fingerprint, disposition, history, reopening, thread: None = no thread, Some(resolved))
+        let rows: Vec<(&str, D, Vec<D>, bool, Option<bool>, T)> = vec![
+            ("np", D::StillOpen, vec![], false, None, T::NotPublished),
+            ("reopened", D::StillOpen, vec![D::Fixed, D::StillOpen], true, Some(false), T::Reopened),
+            ("open-no-evidence", D::StillOpen, vec![D::Fixed, D::StillOpen], false, Some(false), T::Retained),
+            // Only the last record is settled: that is not "previously settled".
+            ("open-last-settled", D::StillOpen, vec![D::StillOpen, D::Fixed], true, Some(false), T::Retained),
+            ("open-disputed", D::Disputed, vec![D::Fixed, D::Disputed], true, Some(false), T::Retained),
+            ("open-fixed", D::Fixed, vec![], false, Some(false), T::ResolutionPending),
+            ("open-rejected", D::RejectedWithEvidence, vec![], false, Some(false), T::ResolutionPending),
+            ("open-contract", D::IntentionalContract, vec![], false, Some(false), T::ResolutionPending),
+            ("open-superseded", D::Superseded, vec![], false, Some(false), T::ResolutionPending),
+            ("res-fixed", D::Fixed, vec![], false, Some(true), T::ResolvedFixed),
+            ("res-rejected", D::RejectedWithEvidence, vec![], false, Some(true), T::ResolvedRejectedWithEvidence),
+            ("res-contract", D::IntentionalContract, vec![], false, Some(true), T::ResolvedIntentionalContract),
+            ("res-superseded", D::Superseded, vec![], false, Some(true), T::ResolvedSuperseded),
+            ("res-open", D::StillOpen, vec![], false, Some(true), T::ResolvedExternally),
+            ("res-disputed", D::Disputed, vec![], false, Some(true), T::ResolvedExternally),
+        ];
+        let mut threads = HashMap::new();
+        let mut findings = vec![];
+        for (fp, d, hist, reopening, thread, _) in &rows {
+            findings.push(finding(fp, *d, hist, *reopening));
+            if let Some(resolved) = thread {
+                threads.insert(fp.to_string(), observed(&format!("T_{fp}"), *resolved, *fp == "open-fixed"));
+            }
+        }
+        let mut s = set(findings);
+        let sync = apply_threads(&mut s, &ThreadObservation::Available(threads));
+        for (i, (fp, _, _, _, thread, want)) in rows.iter().enumerate() {
+            let t = thread_of(&s, i);
+            assert_eq!(t.transition, *want, "row {fp}");
+            match thread {
+                None => {
+                    assert_eq!(t.status, ThreadStatus::NotPublished, "row {fp}");
+                    assert_eq!(t.id, None);
+                    assert!(t.facts.is_none());
+                }
+                Some(resolved) => {
+                    let want_status = if *resolved { ThreadStatus::Resolved } else { ThreadStatus::Open };
+                    assert_eq!(t.status, want_status, "row {fp}");
+                    assert_eq!(t.id.as_deref(), Some(format!("T_{fp}").as_str()));
+                    assert_eq!(t.outdated, *fp == "open-fixed");
+                    let facts = t.facts.as_ref().unwrap_or_else(|| panic!("facts for {fp}"));
+                    assert_eq!(facts.resolved_by.is_some(), *resolved);
+                }
+            }
+        }
+        assert_eq!(sync.matched, rows.len() - 1);
+        assert_eq!(sync.resolved_externally, 2);
+        assert!(sync.unavailable.is_none());
+        assert!(sync.orphan_threads.is_empty());
+    }
+
+    #[test]
+    fn unavailable_makes_every_finding_unknown_and_keeps_the_reason() {
+        let mut s = set(vec![
+            finding("a", D::StillOpen, &[], false),
+            finding("b", D::Fixed, &[D::Fixed], false),
+        ]);
+        // A file-stated thread must not survive an unknown live state.
+        if let Origin::ReviewGate(r) = &mut s.findings[1].origin {
+            r.thread = Thread {
+                status: ThreadStatus::Resolved,
+                transition: T::ResolvedFixed,
+                outdated: true,
+                id: Some("T1".into()),
+                facts: None,
+            };
+        }
+        let obs = ThreadObservation::Unavailable { reason: "GitHub refused the thread query".into() };
+        let sync = apply_threads(&mut s, &obs);
+        for i in 0..2 {
+            let t = thread_of(&s, i);
+            assert_eq!(t.status, ThreadStatus::Unknown);
+            assert_eq!(t.transition, T::Unknown);
+            assert!(!t.outdated);
+            assert_eq!(t.id, None);
+        }
+        assert_eq!(sync.unavailable.as_deref(), Some("GitHub refused the thread query"));
+        assert_eq!(obs.unavailable_reason(), Some("GitHub refused the thread query"));
+    }
+
+    #[test]
+    fn river_findings_are_untouched_and_orphans_reported() {
+        let mut river = finding("r", D::StillOpen, &[], false);
+        river.origin = Origin::River(RiverFields::default());
+        let mut s = set(vec![river.clone(), finding("a", D::StillOpen, &[], false)]);
+        let mut threads = HashMap::new();
+        threads.insert("a".to_owned(), observed("TA", false, false));
+        threads.insert("zz-gone".to_owned(), observed("TZ", true, false));
+        threads.insert("r".to_owned(), observed("TR", true, false));
+        let sync = apply_threads(&mut s, &ThreadObservation::Available(threads));
+        assert_eq!(s.findings[0], river);
+        assert_eq!(thread_of(&s, 1).transition, T::Retained);
+        assert_eq!(sync.orphan_threads, vec!["r".to_owned(), "zz-gone".to_owned()]);
+    }
+
+    #[test]
+    fn previously_settled_ignores_the_last_record() {
+        let f = finding("a", D::StillOpen, &[D::Superseded, D::StillOpen], false);
+        assert!(f.reviewgate().is_some_and(previously_settled));
+        let f = finding("a", D::Fixed, &[D::StillOpen, D::Fixed], false);
+        assert!(!f.reviewgate().is_some_and(previously_settled));
+        let f = finding("a", D::Fixed, &[], false);
+        assert!(!f.reviewgate().is_some_and(previously_settled));
+    }
+}
