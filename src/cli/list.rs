@@ -1,9 +1,230 @@
-//! `triage list` (being written).
+//! `triage list`: findings ranked by severity, as a table, TSV or JSON lines.
 
-use super::args::ListArgs;
+use super::args::{ListArgs, ListFormat};
+use super::common::{forced_format, load_or_problem, report_invalid};
+use super::exit;
+use crate::model::finding::{Disposition, Finding, Origin, Severity};
+use crate::model::review::ReviewSet;
+use crate::sanitize::clean_line;
+use anyhow::bail;
+use serde_json::json;
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
+/// Which findings to list.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Every finding instead of the repair set.
+    pub all: bool,
+    /// Only these ranks (empty = any).
+    pub severities: Vec<Severity>,
+    /// Only these canonical dispositions (empty = any).
+    pub dispositions: Vec<Disposition>,
+}
+
+impl Selection {
+    /// Builds a selection from the flags, rejecting unknown names.
+    pub fn from_args(args: &ListArgs) -> anyhow::Result<Selection> {
+        let mut severities = Vec::new();
+        for s in args.severity.iter().filter(|s| !s.is_empty()) {
+            match Severity::parse(s) {
+                Some(v) => severities.push(v),
+                None => bail!("unknown severity {:?} (expected P0, P1, P2, P3 or P4)", clean_line(s)),
+            }
+        }
+        let mut dispositions = Vec::new();
+        for s in args.disposition.iter().filter(|s| !s.is_empty()) {
+            match Disposition::parse(s) {
+                Some(v) => dispositions.push(v),
+                None => bail!(
+                    "unknown disposition {:?} (expected one of: {})",
+                    clean_line(s),
+                    Disposition::ALL.map(Disposition::as_str).join(", ")
+                ),
+            }
+        }
+        Ok(Selection { all: args.all, severities, dispositions })
+    }
+
+    /// True when the finding is selected.
+    pub fn matches(&self, f: &Finding) -> bool {
+        (self.all || f.in_repair_set())
+            && (self.severities.is_empty() || self.severities.contains(&f.rank))
+            && (self.dispositions.is_empty()
+                || f.reviewgate().is_some_and(|r| self.dispositions.contains(&r.disposition)))
+    }
+
+    /// Indices of the selected findings in rank order (stable within a rank).
+    pub fn apply(&self, set: &ReviewSet) -> Vec<usize> {
+        set.ranked().into_iter().filter(|&i| self.matches(&set.findings[i])).collect()
+    }
+}
+
 /// Runs the subcommand.
-pub fn run(_args: &ListArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("this subcommand is not available in this build yet")
+pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
+    let selection = match Selection::from_args(args) {
+        Ok(s) => s,
+        Err(err) => {
+            eprintln!("triage: {err:#}");
+            return Ok(ExitCode::from(exit::USAGE));
+        }
+    };
+    let (name, loaded) = match (&args.file, args.pr.pr) {
+        (Some(path), _) => (path.display().to_string(), load_or_problem(path, forced_format(args.kind))),
+        (None, Some(_)) => super::common::load_pr(&args.pr)?,
+        (None, None) => bail!("nothing to list: give a FILE or --pr N"),
+    };
+    let set = match (&loaded.set, loaded.is_valid()) {
+        (Some(set), true) => set,
+        _ => {
+            report_invalid(&name, &loaded);
+            return Ok(ExitCode::from(exit::INVALID));
+        }
+    };
+    let order = selection.apply(set);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
+    match args.format {
+        ListFormat::Tsv => write_tsv(&mut out, set, &order)?,
+        ListFormat::Json => write_json(&mut out, set, &order)?,
+        ListFormat::Table => write_table(&mut out, set, &order)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// jq's `@tsv` field escaping: only `\`, tab, LF and CR are escaped.
+pub fn tsv_escape(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// One TSV line exactly as the documented jq task-list pipeline prints it.
+pub fn tsv_line(f: &Finding, line: &mut String) {
+    line.clear();
+    tsv_escape(f.severity_label(), line);
+    line.push('\t');
+    tsv_escape(f.key.as_str(), line);
+    line.push('\t');
+    tsv_escape(f.path.as_deref().unwrap_or("PR"), line);
+    line.push('\t');
+    match f.line {
+        Some(n) => line.push_str(&n.to_string()),
+        None => line.push('-'),
+    }
+    line.push('\t');
+    let text = match &f.origin {
+        Origin::ReviewGate(_) => f.claim.as_deref().or(f.suggested_fix.as_deref()),
+        Origin::River(_) => f.claim.as_deref().or(f.title.as_deref()),
+    };
+    tsv_escape(text.unwrap_or(""), line);
+    line.push('\n');
+}
+
+fn write_tsv(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+    let mut line = String::new();
+    for &i in order {
+        tsv_line(&set.findings[i], &mut line);
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// One finding as a JSON object (one line of `--format json`).
+pub fn finding_json(f: &Finding, position: usize) -> serde_json::Value {
+    let rg = f.reviewgate();
+    let river = f.river();
+    json!({
+        "position": position,
+        "rank": f.rank as u8,
+        "severity": f.severity_label(),
+        "fingerprint": f.key.as_str(),
+        "id": f.id,
+        "disposition": rg.map(|r| r.disposition.as_str())
+            .or_else(|| river.and_then(|r| r.status).map(|s| match s {
+                crate::model::finding::RiverStatus::Open => "open",
+                crate::model::finding::RiverStatus::Suppressed => "suppressed",
+                crate::model::finding::RiverStatus::Verified => "verified",
+            })),
+        "blocking_reason": rg.and_then(|r| r.blocking_reason).map(|b| b.as_str()),
+        "in_repair_set": f.in_repair_set(),
+        "classification": rg.map(|r| r.classification.as_str()),
+        "confidence": rg.map(|r| json!(r.confidence)).or_else(|| river.and_then(|r| r.confidence.clone()).map(|c| json!(c))),
+        "path": f.path,
+        "line": f.line,
+        "title": f.headline(),
+        "claim": f.claim,
+        "suggested_fix": f.suggested_fix,
+        "thread_status": rg.map(|r| r.thread.status.as_str()),
+        "thread_transition": rg.map(|r| r.thread.transition.as_str()),
+        "thread_outdated": rg.map(|r| r.thread.outdated),
+        "rule_id": river.and_then(|r| r.rule_id.clone()),
+    })
+}
+
+fn write_json(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+    for (pos, &i) in order.iter().enumerate() {
+        serde_json::to_writer(&mut *out, &finding_json(&set.findings[i], pos + 1))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+    writeln!(out, "{:<4} {:<1} {:<22} {:<20} {:<32} TITLE", "SEV", "B", "DISPOSITION", "THREAD", "WHERE")?;
+    for &i in order {
+        let f = &set.findings[i];
+        let rg = f.reviewgate();
+        let blocking = if f.in_repair_set() { "!" } else { " " };
+        let disposition = rg.map_or("-", |r| r.disposition.as_str());
+        let thread = rg.map_or("-", |r| r.thread.transition.as_str());
+        let place = match (&f.path, f.line) {
+            (Some(p), Some(l)) => format!("{}:{l}", clean_line(p)),
+            (Some(p), None) => clean_line(p),
+            (None, _) => "PR".to_string(),
+        };
+        writeln!(
+            out,
+            "{:<4} {:<1} {:<22} {:<20} {:<32} {}",
+            f.severity_label(),
+            blocking,
+            disposition,
+            thread,
+            truncate(&place, 32),
+            truncate(&clean_line(f.headline()), 100)
+        )?;
+    }
+    if order.is_empty() {
+        writeln!(out, "(no findings selected; try --all)")?;
+    }
+    Ok(())
+}
+
+/// Cuts a display string to at most `max` characters, marking the cut.
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsv_escapes_exactly_four_characters() {
+        let mut out = String::new();
+        tsv_escape("a\\b\tc\nd\re\u{1}f\u{1b}g é", &mut out);
+        assert_eq!(out, "a\\\\b\\tc\\nd\\re\u{1}f\u{1b}g é");
+    }
 }

@@ -3,6 +3,7 @@
 //! Each subcommand is one function returning the process exit code.
 
 pub mod args;
+pub mod common;
 pub mod fetch;
 pub mod list;
 pub mod outbox;
