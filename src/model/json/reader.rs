@@ -1,0 +1,374 @@
+//! The strict recursive-descent reader behind [`super::read_strict`].
+//!
+//! It works on text already checked to be UTF-8 and builds a
+//! `serde_json::Value` directly. Errors carry the byte offset where they were
+//! found; the JSON pointer is assembled while the error unwinds (each object
+//! or array frame adds its member name or index), so a successful read pays
+//! nothing for error paths.
+
+use super::number::{NumberError, Parsed, scan_number};
+use super::scan::{find_string_special, skip_ws};
+use serde_json::map::Entry;
+use serde_json::{Map, Number, Value};
+
+/// One reading failure, before it becomes a `Problem`.
+#[derive(Debug)]
+pub(crate) struct Fail {
+    /// Rule id (`P3`, `P4` ...).
+    pub rule: &'static str,
+    /// Byte offset of the fault.
+    pub at: usize,
+    /// What is wrong (without location).
+    pub message: String,
+    /// Pointer tokens from the innermost outwards.
+    pub tokens_rev: Vec<String>,
+}
+
+type Res<T> = Result<T, Box<Fail>>;
+
+fn fail(rule: &'static str, at: usize, message: impl Into<String>) -> Box<Fail> {
+    Box::new(Fail { rule, at, message: message.into(), tokens_rev: Vec::new() })
+}
+
+/// Adds the member name or index of the frame an error passes through.
+fn within(mut err: Box<Fail>, token: String) -> Box<Fail> {
+    err.tokens_rev.push(token);
+    err
+}
+
+/// Parser state over validated UTF-8 text.
+pub(crate) struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth_left: usize,
+    depth_limit: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader rejecting containers nested `depth_limit` deep.
+    pub(crate) fn new(text: &'a str, depth_limit: usize) -> Self {
+        Reader { text, bytes: text.as_bytes(), pos: 0, depth_left: depth_limit, depth_limit }
+    }
+
+    /// Reads exactly one value surrounded only by JSON white space (P3).
+    pub(crate) fn document(mut self) -> Res<Value> {
+        self.pos = skip_ws(self.bytes, 0);
+        if self.pos >= self.bytes.len() {
+            let what = if self.bytes.is_empty() { "the input is empty" } else { "the input holds only white space" };
+            return Err(fail("P3", self.pos, format!("{what}: expected one JSON value")));
+        }
+        let value = self.value()?;
+        self.pos = skip_ws(self.bytes, self.pos);
+        if self.pos < self.bytes.len() {
+            return Err(self.after_value_error("trailing characters after the JSON value"));
+        }
+        Ok(value)
+    }
+
+    fn value(&mut self) -> Res<Value> {
+        match self.bytes.get(self.pos) {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(&b) => Err(self.unexpected_value_start(b)),
+            None => Err(fail("P3", self.pos, "the input ends where a value should start (truncated)")),
+        }
+    }
+
+    fn unexpected_value_start(&self, b: u8) -> Box<Fail> {
+        let rest = &self.bytes[self.pos..];
+        if b == b'+' || b == b'.' || rest.starts_with(b"NaN") || rest.starts_with(b"Infinity") {
+            let shown = if b == b'+' || b == b'.' { format!("'{}'", b as char) } else { "NaN/Infinity".into() };
+            return fail("P5", self.pos, format!("invalid number: {shown} is not allowed by the JSON number grammar"));
+        }
+        fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos)))
+    }
+
+    fn literal(&mut self, word: &'static str, value: Value) -> Res<Value> {
+        let end = self.pos + word.len();
+        if self.bytes.get(self.pos..end) == Some(word.as_bytes()) {
+            self.pos = end;
+            return Ok(value);
+        }
+        if end > self.bytes.len() && word.as_bytes().starts_with(&self.bytes[self.pos..]) {
+            return Err(fail("P3", self.bytes.len(), format!("the input ends inside `{word}` (truncated)")));
+        }
+        Err(fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos))))
+    }
+
+    fn number(&mut self) -> Res<Value> {
+        let start = self.pos;
+        let (parsed, end) = scan_number(self.bytes, start).map_err(|e| number_fail(e, self.bytes, start))?;
+        if let Some(&b) = self.bytes.get(end)
+            && (b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
+        {
+            return Err(fail("P5", end, format!("invalid number: unexpected {} after it", self.describe_at(end))));
+        }
+        self.pos = end;
+        let number = match parsed {
+            Parsed::U64(n) => Number::from(n),
+            Parsed::I64(n) => Number::from(n),
+            Parsed::F64(f) => {
+                Number::from_f64(f).ok_or_else(|| fail("P9", start, "number is out of range for a double"))?
+            }
+        };
+        Ok(Value::Number(number))
+    }
+
+    fn enter(&mut self) -> Res<()> {
+        self.depth_left = self.depth_left.saturating_sub(1);
+        if self.depth_left == 0 {
+            let limit = self.depth_limit;
+            return Err(fail(
+                "P15",
+                self.pos,
+                format!("nesting is too deep: {limit} levels reached (the limit is {})", limit - 1),
+            ));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Res<Value> {
+        self.enter()?;
+        self.pos += 1;
+        let mut map = Map::new();
+        self.pos = skip_ws(self.bytes, self.pos);
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.depth_left += 1;
+            return Ok(Value::Object(map));
+        }
+        loop {
+            match self.bytes.get(self.pos) {
+                Some(b'"') => {}
+                Some(_) => return Err(self.structure_error("expected a member name in double quotes")),
+                None => return Err(self.eof("inside an object")),
+            }
+            let key_at = self.pos;
+            let key = self.string()?;
+            self.pos = skip_ws(self.bytes, self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b':') => self.pos += 1,
+                Some(_) => return Err(self.structure_error("expected ':' after the member name")),
+                None => return Err(self.eof("inside an object")),
+            }
+            self.pos = skip_ws(self.bytes, self.pos);
+            let value = match self.value() {
+                Ok(v) => v,
+                Err(e) => return Err(within(e, key)),
+            };
+            match map.entry(key) {
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                Entry::Occupied(slot) => {
+                    let name = slot.key().clone();
+                    let message = format!("duplicate member name {:?} in the same object", name);
+                    return Err(within(fail("P4", key_at, message), name));
+                }
+            }
+            self.pos = skip_ws(self.bytes, self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth_left += 1;
+                    return Ok(Value::Object(map));
+                }
+                Some(_) => return Err(self.structure_error("expected ',' or '}' after an object member")),
+                None => return Err(self.eof("inside an object")),
+            }
+        }
+    }
+
+    fn array(&mut self) -> Res<Value> {
+        self.enter()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.pos = skip_ws(self.bytes, self.pos);
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.depth_left += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            match self.value() {
+                Ok(v) => items.push(v),
+                Err(e) => return Err(within(e, items.len().to_string())),
+            }
+            self.pos = skip_ws(self.bytes, self.pos);
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth_left += 1;
+                    return Ok(Value::Array(items));
+                }
+                Some(_) => return Err(self.structure_error("expected ',' or ']' after an array element")),
+                None => return Err(self.eof("inside an array")),
+            }
+        }
+    }
+
+    /// Reads a string starting at the opening quote; leaves `pos` after the closing one.
+    fn string(&mut self) -> Res<String> {
+        let start = self.pos + 1;
+        let i = find_string_special(self.bytes, start);
+        match self.bytes.get(i) {
+            Some(b'"') => {
+                self.pos = i + 1;
+                Ok(self.slice(start, i)?.to_owned())
+            }
+            Some(b'\\') => {
+                let mut out = String::with_capacity(i - start + 16);
+                out.push_str(self.slice(start, i)?);
+                self.pos = i;
+                self.string_escaped(out)
+            }
+            Some(&b) => Err(control_fail(i, b)),
+            None => Err(fail("P3", i, "the input ends inside a string (truncated)")),
+        }
+    }
+
+    /// Continues a string at a backslash, decoding escapes into `out`.
+    fn string_escaped(&mut self, mut out: String) -> Res<String> {
+        loop {
+            // `pos` is at a backslash.
+            let c = self.escape()?;
+            out.push(c);
+            let start = self.pos;
+            let i = find_string_special(self.bytes, start);
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    out.push_str(self.slice(start, i)?);
+                    self.pos = i + 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    out.push_str(self.slice(start, i)?);
+                    self.pos = i;
+                }
+                Some(&b) => return Err(control_fail(i, b)),
+                None => return Err(fail("P3", i, "the input ends inside a string (truncated)")),
+            }
+        }
+    }
+
+    /// Decodes one escape at `pos` (a backslash) and moves past it.
+    fn escape(&mut self) -> Res<char> {
+        let at = self.pos;
+        let Some(&kind) = self.bytes.get(at + 1) else {
+            return Err(fail("P3", at + 1, "the input ends inside a string escape (truncated)"));
+        };
+        self.pos = at + 2;
+        let c = match kind {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => return self.unicode_escape(at),
+            _ => {
+                let found = self.describe_at(at + 1);
+                return Err(fail("P6", at, format!("invalid escape sequence: backslash followed by {found}")));
+            }
+        };
+        Ok(c)
+    }
+
+    /// Decodes `\uXXXX` (and a following low surrogate when XXXX is a high one).
+    fn unicode_escape(&mut self, at: usize) -> Res<char> {
+        let high = self.hex4()?;
+        match high {
+            0xD800..=0xDBFF => {
+                if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                    return Err(lone_surrogate(at, high));
+                }
+                self.pos += 2;
+                let low = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(lone_surrogate(at, high));
+                }
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                char::from_u32(code).ok_or_else(|| lone_surrogate(at, high))
+            }
+            0xDC00..=0xDFFF => Err(lone_surrogate(at, high)),
+            _ => char::from_u32(high).ok_or_else(|| lone_surrogate(at, high)),
+        }
+    }
+
+    /// Reads four hex digits at `pos` (after `\u`).
+    fn hex4(&mut self) -> Res<u32> {
+        let mut value = 0u32;
+        for k in 0..4 {
+            let i = self.pos + k;
+            let digit = match self.bytes.get(i) {
+                Some(&b) => (b as char).to_digit(16),
+                None => return Err(fail("P3", i, "the input ends inside a \\u escape (truncated)")),
+            };
+            match digit {
+                Some(d) => value = value * 16 + d,
+                None => {
+                    let found = self.describe_at(i);
+                    return Err(fail("P6", i, format!("invalid \\u escape: expected a hex digit, found {found}")));
+                }
+            }
+        }
+        self.pos += 4;
+        Ok(value)
+    }
+
+    /// A text slice between two ASCII delimiters (always on char boundaries).
+    fn slice(&self, start: usize, end: usize) -> Res<&'a str> {
+        self.text.get(start..end).ok_or_else(|| fail("P1", start, "string is not valid UTF-8"))
+    }
+
+    fn structure_error(&self, what: &str) -> Box<Fail> {
+        fail("P3", self.pos, format!("{what}, found {}", self.describe_at(self.pos)))
+    }
+
+    fn after_value_error(&self, what: &str) -> Box<Fail> {
+        fail("P3", self.pos, format!("{what}: found {}", self.describe_at(self.pos)))
+    }
+
+    fn eof(&self, place: &str) -> Box<Fail> {
+        fail("P3", self.pos, format!("the input ends {place} (truncated)"))
+    }
+
+    /// Describes the character at a byte offset for messages (escaped, never raw).
+    fn describe_at(&self, at: usize) -> String {
+        match self.text.get(at..).and_then(|rest| rest.chars().next()) {
+            Some(c) => format!("{:?}", c),
+            None => "the end of the input".to_string(),
+        }
+    }
+}
+
+fn control_fail(at: usize, b: u8) -> Box<Fail> {
+    fail("P6", at, format!("raw control character U+{b:04X} inside a string (it must be escaped)"))
+}
+
+fn lone_surrogate(at: usize, unit: u32) -> Box<Fail> {
+    fail("P6", at, format!("lone surrogate escape \\u{unit:04X}: a surrogate must be part of a high-low pair"))
+}
+
+fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
+    match err {
+        NumberError::Grammar { at, what } => fail("P5", at, format!("invalid number: {what}")),
+        NumberError::Eof { at } => fail("P3", at, "the input ends inside a number (truncated)"),
+        NumberError::OutOfRange { .. } => {
+            let end = bytes[start..].iter().position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
+            let literal = &bytes[start..end.map_or(bytes.len(), |e| start + e)];
+            let shown: String = String::from_utf8_lossy(&literal[..literal.len().min(40)]).into_owned();
+            fail("P9", start, format!("number {shown} is out of range for a double"))
+        }
+    }
+}
