@@ -1,9 +1,210 @@
-//! `triage submit_river` (being written).
+//! `triage submit --result RIVER_FILE --finding FP --status S --evidence TEXT`:
+//! record a decision on a River Review finding in River Review's own files
+//! (`.river/feedback/` and `.river/memory/index.json`), or revoke its
+//! suppression with `--undo`.
+//!
+//! The caller ([`super::submit`]) loads the result and passes only a valid
+//! River review set. Output says what was written (files and entry ids) or
+//! why no suppression was; `--format json` prints one JSON object. Exit codes:
+//! 0 recorded, 1 a local check failed (nothing written), 2 usage.
 
-use super::args::SubmitArgs;
+use super::args::{SubmitArgs, TextOrJson};
+use super::exit;
+use crate::model::load::read_input;
+use crate::model::review::ReviewSet;
+use crate::river_store::decide::is_fingerprint;
+use crate::river_store::root::{RootSource, resolve_root};
+use crate::river_store::time::now_millis;
+use crate::river_store::{
+    DecisionInput, DecisionStatus, FindingFacts, Note, Recorded, Revoked, RiverPaths, StoreError, record, revoke,
+};
+use crate::sanitize::clean_line;
+use serde_json::{Value, json};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Runs the subcommand.
-pub fn run(_args: &SubmitArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("this subcommand is not available in this build yet")
+/// The longest evidence accepted, in bytes.
+pub const MAX_EVIDENCE_BYTES: usize = 64 * 1024;
+
+/// Author recorded when neither `--author` nor `$USER` gives one.
+const DEFAULT_AUTHOR: &str = "triage";
+
+/// Runs the River part of `triage submit` on a loaded, valid River review set.
+pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
+    let Some(fingerprint) = args.finding.as_deref() else {
+        return Ok(usage("--finding FINGERPRINT is required"));
+    };
+    let evidence = match read_evidence(args) {
+        Ok(e) => e,
+        Err(message) => return Ok(fail(args.format, &message, exit::USAGE)),
+    };
+    let author = args
+        .author
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_AUTHOR.to_owned());
+    let note = Note { evidence: &evidence, author: &author, pr: args.river_pr };
+    if args.undo {
+        if !is_fingerprint(fingerprint) {
+            return Ok(store_failed(args.format, &StoreError::BadFingerprint(fingerprint.to_owned())));
+        }
+        let artifact_root = set.river.as_ref().and_then(|r| r.repo_root.as_deref());
+        let (root, source) = match root_for(args, artifact_root) {
+            Ok(r) => r,
+            Err(e) => return Ok(store_failed(args.format, &e)),
+        };
+        return Ok(match revoke(&RiverPaths::new(&root), fingerprint, &note, now_millis(), args.dry_run) {
+            Ok(revoked) => print_revoked(args.format, &root, source, fingerprint, &revoked),
+            Err(e) => store_failed(args.format, &e),
+        });
+    }
+    let Some(status_name) = args.status.as_deref() else {
+        return Ok(usage("--status is required (or --undo)"));
+    };
+    let Some(status) = DecisionStatus::parse(status_name) else {
+        let names: Vec<_> = DecisionStatus::ALL.iter().map(|s| s.as_str()).collect();
+        let message = format!("`{}` is not a River decision status; use one of: {}", status_name, names.join(", "));
+        return Ok(fail(args.format, &message, exit::USAGE));
+    };
+    let facts = match FindingFacts::from_set(set, fingerprint) {
+        Ok(f) => f,
+        Err(e) => return Ok(store_failed(args.format, &e)),
+    };
+    let (root, source) = match root_for(args, facts.repo_root.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return Ok(store_failed(args.format, &e)),
+    };
+    let input = DecisionInput { status, note, suppress: !args.no_suppress };
+    Ok(match record(&RiverPaths::new(&root), &facts, &input, now_millis(), args.dry_run) {
+        Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded),
+        Err(e) => store_failed(args.format, &e),
+    })
+}
+
+fn root_for(args: &SubmitArgs, artifact_root: Option<&str>) -> Result<(PathBuf, RootSource), StoreError> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
+    resolve_root(args.repo_root.as_deref(), artifact_root, &cwd)
+}
+
+/// The evidence text (`--evidence` or `--evidence-file`, `-` = stdin); empty
+/// when neither is given (a decision then fails its evidence check).
+fn read_evidence(args: &SubmitArgs) -> Result<String, String> {
+    let text = match (&args.evidence, &args.evidence_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => {
+            let bytes = read_input(path).map_err(|e| e.to_string())?;
+            String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))?
+        }
+        (None, None) => String::new(),
+    };
+    if text.len() > MAX_EVIDENCE_BYTES {
+        return Err(format!("the evidence is longer than {MAX_EVIDENCE_BYTES} bytes"));
+    }
+    Ok(text)
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("triage: {}", clean_line(message));
+    ExitCode::from(exit::USAGE)
+}
+
+/// Reports a failure (stderr; also one JSON object on stdout with `--format json`).
+fn fail(format: TextOrJson, message: &str, code: u8) -> ExitCode {
+    if format == TextOrJson::Json {
+        println!("{}", json!({ "recorded": false, "error": message }));
+    }
+    eprintln!("triage: {}", clean_line(message));
+    ExitCode::from(code)
+}
+
+fn store_failed(format: TextOrJson, err: &StoreError) -> ExitCode {
+    fail(format, &err.to_string(), exit::INVALID)
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// Prints what a decision wrote.
+fn print_recorded(
+    format: TextOrJson,
+    root: &std::path::Path,
+    source: RootSource,
+    status: DecisionStatus,
+    r: &Recorded,
+) -> ExitCode {
+    let fp = r.feedback.finding_fingerprint.as_deref().unwrap_or("");
+    if format == TextOrJson::Json {
+        let suppression = match &r.suppression {
+            Ok(s) => json!({ "written": !r.dry_run, "file": s.index_file, "id": s.entry.id, "entry": to_value(&s.entry) }),
+            Err(reason) => json!({ "written": false, "reason": reason.to_string() }),
+        };
+        let out = json!({
+            "recorded": !r.dry_run, "dry_run": r.dry_run, "repo_root": root, "repo_root_source": source.describe(),
+            "fingerprint": fp, "status": status.as_str(),
+            "feedback": { "file": r.feedback_file, "entry": to_value(&r.feedback) },
+            "suppression": suppression,
+        });
+        println!("{out}");
+        return ExitCode::from(exit::OK);
+    }
+    let verb = if r.dry_run { "would append" } else { "appended" };
+    println!("Repository root: {} (from {})", clean_line(&root.display().to_string()), source.describe());
+    println!(
+        "River feedback `{}` for {} ({fp}): {verb} to {}",
+        r.feedback.feedback_type.as_str(),
+        clean_line(&r.feedback.skill_id),
+        clean_line(&r.feedback_file.display().to_string())
+    );
+    match &r.suppression {
+        Ok(s) => {
+            let verb = if r.dry_run { "would be written" } else { "written" };
+            println!(
+                "Suppression {} ({}, file {}, phase {}) {verb} to {}",
+                clean_line(&s.entry.id),
+                s.entry.context.feedback_type.as_str(),
+                clean_line(s.entry.metadata.related_files.first().map_or("", String::as_str)),
+                s.entry.metadata.phase,
+                clean_line(&s.index_file.display().to_string())
+            );
+        }
+        Err(reason) => println!("No suppression: {reason}"),
+    }
+    if r.dry_run {
+        println!("Dry run: nothing was written.");
+    }
+    ExitCode::from(exit::OK)
+}
+
+/// Prints what an undo wrote.
+fn print_revoked(format: TextOrJson, root: &std::path::Path, source: RootSource, fp: &str, r: &Revoked) -> ExitCode {
+    if format == TextOrJson::Json {
+        let revoked: Vec<Value> = r
+            .revoked
+            .iter()
+            .map(|(sid, entry)| json!({ "suppression_id": sid, "resurface_id": entry.id, "entry": to_value(entry) }))
+            .collect();
+        let out = json!({
+            "recorded": !r.dry_run, "dry_run": r.dry_run, "undo": true, "repo_root": root,
+            "repo_root_source": source.describe(), "fingerprint": fp, "file": r.index_file, "revoked": revoked,
+        });
+        println!("{out}");
+        return ExitCode::from(exit::OK);
+    }
+    println!("Repository root: {} (from {})", clean_line(&root.display().to_string()), source.describe());
+    let verb = if r.dry_run { "would be revoked" } else { "revoked" };
+    for (sid, entry) in &r.revoked {
+        println!(
+            "Suppression {} {verb}: resurface entry {} in {}",
+            clean_line(sid),
+            clean_line(&entry.id),
+            clean_line(&r.index_file.display().to_string())
+        );
+    }
+    if r.dry_run {
+        println!("Dry run: nothing was written.");
+    }
+    ExitCode::from(exit::OK)
 }

@@ -1,1 +1,78 @@
-//! River feedback and suppression files (being written).
+//! River Review's own decision files: the feedback log and the suppressions
+//! in its memory index, written so that River Review reads and applies them.
+//!
+//! - Feedback log: one compact JSON line per decision, appended to
+//!   `<repo>/.river/feedback/<YYYY-MM>.jsonl` (UTC month of the entry).
+//! - Suppressions: `type: "suppression"` entries of
+//!   `<repo>/.river/memory/index.json`, scoped to the finding's file and tagged
+//!   with the run's phase and the finding's fingerprint, which is what River's
+//!   loader matches on. The index is rewritten whole, every other entry kept
+//!   byte for byte in its place.
+//! - Undo: a `type: "resurface"` entry revoking the suppression, and
+//!   `context.active` set to false on it.
+//!
+//! How each decision status is recorded is tabled in [`status`]. Entries are
+//! built by pure functions ([`entries`], [`decide`], [`index`]) that take the
+//! time as a parameter; [`files`] and [`store`] do the locked, atomic I/O.
+//!
+//! Note on River Review's own matching (as of its current source): its
+//! suppression gate matches entries by `context.fingerprint` among the entries
+//! of the run's phase whose `relatedFiles` meet the changed files, and skips
+//! major/critical findings unless the type is `accepted_risk`. Its helper for
+//! listing *active* suppressions honours `context.active` and resurface
+//! entries, but the gate applied during `river run` does not consult them, so
+//! there a revoked suppression may still hide its finding until River Review
+//! honours revocations.
+
+pub mod decide;
+pub mod entries;
+pub mod files;
+pub mod index;
+pub mod ordered;
+pub mod root;
+pub mod status;
+pub mod store;
+pub mod time;
+
+use std::path::PathBuf;
+
+pub use decide::{DecisionInput, FindingFacts, NoSuppression};
+pub use entries::Note;
+pub use files::RiverPaths;
+pub use status::{DecisionStatus, FeedbackType, SuppressionType};
+pub use store::{Recorded, Revoked, record, revoke};
+
+/// Why a River decision could not be recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `--finding` is not a River fingerprint.
+    #[error("`{0}` is not a River fingerprint (16 lowercase hex characters)")]
+    BadFingerprint(String),
+    /// No finding of the review has that fingerprint.
+    #[error("no finding with fingerprint {0} in this review")]
+    UnknownFinding(String),
+    /// The evidence is blank.
+    #[error("evidence is required: say why (--evidence TEXT or --evidence-file FILE)")]
+    MissingEvidence,
+    /// The finding has no rule id, which the feedback log needs as `skillId`.
+    #[error("the finding has no ruleId, which River Review's feedback log requires as skillId")]
+    MissingRuleId,
+    /// The existing memory index cannot be read as one; it was not touched.
+    #[error(
+        "{} is malformed at {location}: {problem}; it was left unchanged (fix or move it, then retry)",
+        file.display()
+    )]
+    MalformedIndex { file: PathBuf, location: String, problem: String },
+    /// Undo found nothing to revoke.
+    #[error("no active suppression of {0} to revoke")]
+    NoActiveSuppression(String),
+    /// An entry failed River's schema (a bug in `triage`, never written).
+    #[error("the {what} does not match River Review's schema, so nothing was written: {details}")]
+    Schema { what: &'static str, details: String },
+    /// A file operation failed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io { action: &'static str, path: PathBuf, source: std::io::Error },
+    /// The repository root could not be determined.
+    #[error("{0}")]
+    RepoRoot(String),
+}

@@ -1,0 +1,236 @@
+//! Deciding what a reviewer's decision writes (pure: no files, no clock).
+
+use super::StoreError;
+use super::entries::{FeedbackEntry, Note, SuppressionFacts, feedback_entry};
+use super::status::{DecisionStatus, SuppressionType};
+use super::time::UnixMillis;
+use crate::model::finding::{FindingKey, RiverSeverity};
+use crate::model::review::ReviewSet;
+use std::fmt;
+
+/// The facts about one River finding a decision needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingFacts {
+    pub fingerprint: String,
+    pub rule_id: Option<String>,
+    pub title: Option<String>,
+    pub file: Option<String>,
+    /// The most severe severity among the findings sharing the fingerprint
+    /// (River's guard looks at each one; the strictest decides).
+    pub severity: Option<RiverSeverity>,
+    /// The run's phase (River filters suppressions by it).
+    pub phase: Option<String>,
+    /// The artifact's `context.repoRoot`, if any.
+    pub repo_root: Option<String>,
+}
+
+/// True for River's 16 lowercase hex fingerprint.
+pub fn is_fingerprint(s: &str) -> bool {
+    s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+impl FindingFacts {
+    /// The facts of the finding `fingerprint` in a River review set.
+    pub fn from_set(set: &ReviewSet, fingerprint: &str) -> Result<Self, StoreError> {
+        if !is_fingerprint(fingerprint) {
+            return Err(StoreError::BadFingerprint(fingerprint.to_owned()));
+        }
+        let matching: Vec<_> = set
+            .findings
+            .iter()
+            .filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint))
+            .collect();
+        let first = matching.first().ok_or_else(|| StoreError::UnknownFinding(fingerprint.to_owned()))?;
+        let river = first.river();
+        let severity = matching
+            .iter()
+            .filter_map(|f| f.river().and_then(|r| r.severity))
+            .min_by_key(|s| s.rank());
+        let run = set.river.as_ref();
+        Ok(FindingFacts {
+            fingerprint: fingerprint.to_owned(),
+            rule_id: river.and_then(|r| r.rule_id.clone()),
+            title: first.title.clone(),
+            file: first.path.clone(),
+            severity,
+            phase: run.and_then(|r| r.phase.clone()).or_else(|| river.and_then(|r| r.phase.clone())),
+            repo_root: run.and_then(|r| r.repo_root.clone()),
+        })
+    }
+}
+
+/// Why a decision writes no suppression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoSuppression {
+    /// `--no-suppress` was given.
+    NotRequested,
+    /// The status does not mean "stop reporting this".
+    NotSuppressing(DecisionStatus),
+    /// River applies suppressions to major/critical findings only with accepted_risk.
+    HighSeverity { severity: RiverSeverity, status: DecisionStatus },
+    /// The run's phase is unknown; River ignores suppressions without one.
+    NoPhase,
+    /// The finding names no file; a file-scoped suppression needs one.
+    NoFile,
+}
+
+impl fmt::Display for NoSuppression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoSuppression::NotRequested => f.write_str("--no-suppress was given: feedback only"),
+            NoSuppression::NotSuppressing(s) => {
+                write!(f, "`{}` does not stop River Review reporting the finding, so no suppression is written", s.as_str())
+            }
+            NoSuppression::HighSeverity { severity, status } => write!(
+                f,
+                "the finding is {}: River Review suppresses major and critical findings only for accepted_risk, \
+                 so a {} suppression would never apply and none was written (use accepted_risk to suppress it)",
+                severity.as_str(),
+                status.as_str()
+            ),
+            NoSuppression::NoPhase => f.write_str(
+                "the review names no phase, and River Review ignores suppressions without one: none was written",
+            ),
+            NoSuppression::NoFile => {
+                f.write_str("the finding names no file, so a file-scoped suppression cannot be written")
+            }
+        }
+    }
+}
+
+/// The decision, as the reviewer gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecisionInput<'a> {
+    pub status: DecisionStatus,
+    pub note: Note<'a>,
+    /// False with `--no-suppress`.
+    pub suppress: bool,
+}
+
+/// Everything a decision writes, except the suppression's id (which depends
+/// on the index's current content and is chosen under the lock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionPlan<'a> {
+    pub feedback: FeedbackEntry,
+    pub suppression: Result<(SuppressionType, SuppressionFacts<'a>), NoSuppression>,
+}
+
+/// Whether (and how) a decision suppresses the finding.
+pub fn suppression_for<'a>(
+    facts: &'a FindingFacts,
+    input: &DecisionInput<'_>,
+) -> Result<(SuppressionType, SuppressionFacts<'a>), NoSuppression> {
+    if !input.suppress {
+        return Err(NoSuppression::NotRequested);
+    }
+    let kind = input.status.suppression_type().ok_or(NoSuppression::NotSuppressing(input.status))?;
+    if let Some(severity @ (RiverSeverity::Major | RiverSeverity::Critical)) = facts.severity
+        && kind != SuppressionType::AcceptedRisk
+    {
+        return Err(NoSuppression::HighSeverity { severity, status: input.status });
+    }
+    let phase = facts.phase.as_deref().ok_or(NoSuppression::NoPhase)?;
+    let file = facts.file.as_deref().filter(|f| !f.is_empty()).ok_or(NoSuppression::NoFile)?;
+    let suppression = SuppressionFacts {
+        fingerprint: &facts.fingerprint,
+        title: facts.title.as_deref(),
+        file,
+        phase,
+        severity: facts.severity,
+    };
+    Ok((kind, suppression))
+}
+
+/// Plans a decision. Fails when River could not use the feedback entry
+/// (no rule id to attribute it to) or the evidence is blank.
+pub fn plan_decision<'a>(
+    facts: &'a FindingFacts,
+    input: &DecisionInput<'_>,
+    now: UnixMillis,
+) -> Result<DecisionPlan<'a>, StoreError> {
+    if input.note.evidence.trim().is_empty() {
+        return Err(StoreError::MissingEvidence);
+    }
+    let skill = facts.rule_id.as_deref().filter(|r| !r.trim().is_empty()).ok_or(StoreError::MissingRuleId)?;
+    let feedback = feedback_entry(input.status.feedback_type(), skill, &facts.fingerprint, &input.note, now);
+    Ok(DecisionPlan { feedback, suppression: suppression_for(facts, input) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(severity: RiverSeverity) -> FindingFacts {
+        FindingFacts {
+            fingerprint: "98103dc8dd71c74c".into(),
+            rule_id: Some("rr-x".into()),
+            title: Some("t".into()),
+            file: Some("src/a.js".into()),
+            severity: Some(severity),
+            phase: Some("midstream".into()),
+            repo_root: None,
+        }
+    }
+
+    fn input(status: DecisionStatus) -> DecisionInput<'static> {
+        DecisionInput { status, note: Note { evidence: "because", author: "me", pr: None }, suppress: true }
+    }
+
+    #[test]
+    fn high_severity_needs_accepted_risk() {
+        for sev in [RiverSeverity::Major, RiverSeverity::Critical] {
+            let f = facts(sev);
+            for status in DecisionStatus::ALL {
+                let got = suppression_for(&f, &input(status));
+                match status.suppression_type() {
+                    Some(SuppressionType::AcceptedRisk) => assert!(got.is_ok()),
+                    Some(_) => assert_eq!(got.unwrap_err(), NoSuppression::HighSeverity { severity: sev, status }),
+                    None => assert_eq!(got.unwrap_err(), NoSuppression::NotSuppressing(status)),
+                }
+            }
+        }
+        let reason = NoSuppression::HighSeverity { severity: RiverSeverity::Major, status: DecisionStatus::WontFix };
+        assert!(reason.to_string().contains("only for accepted_risk"));
+    }
+
+    #[test]
+    fn minor_findings_suppress_for_every_suppressing_status() {
+        let f = facts(RiverSeverity::Minor);
+        for status in DecisionStatus::ALL {
+            let got = suppression_for(&f, &input(status)).map(|(k, _)| k);
+            assert_eq!(got.ok(), status.suppression_type(), "{}", status.as_str());
+        }
+        let no = DecisionInput { suppress: false, ..input(DecisionStatus::FalsePositive) };
+        assert_eq!(suppression_for(&f, &no).unwrap_err(), NoSuppression::NotRequested);
+    }
+
+    #[test]
+    fn missing_phase_or_file_blocks_the_suppression_not_the_feedback() {
+        let mut f = facts(RiverSeverity::Info);
+        f.phase = None;
+        let plan = plan_decision(&f, &input(DecisionStatus::FalsePositive), 0).unwrap();
+        assert_eq!(plan.suppression.unwrap_err(), NoSuppression::NoPhase);
+        f.phase = Some("midstream".into());
+        f.file = None;
+        assert_eq!(suppression_for(&f, &input(DecisionStatus::Duplicate)).unwrap_err(), NoSuppression::NoFile);
+    }
+
+    #[test]
+    fn blank_evidence_and_missing_rule_are_refused() {
+        let f = facts(RiverSeverity::Info);
+        let mut i = input(DecisionStatus::Accepted);
+        i.note.evidence = " \t";
+        assert!(matches!(plan_decision(&f, &i, 0), Err(StoreError::MissingEvidence)));
+        let mut f = facts(RiverSeverity::Info);
+        f.rule_id = Some(" ".into());
+        assert!(matches!(plan_decision(&f, &input(DecisionStatus::Accepted), 0), Err(StoreError::MissingRuleId)));
+    }
+
+    #[test]
+    fn fingerprints_are_16_lowercase_hex() {
+        assert!(is_fingerprint("98103dc8dd71c74c"));
+        assert!(!is_fingerprint("98103DC8DD71C74C"));
+        assert!(!is_fingerprint("98103dc8dd71c74"));
+        assert!(!is_fingerprint("98103dc8dd71c74g"));
+    }
+}

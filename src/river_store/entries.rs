@@ -1,0 +1,281 @@
+//! The entries `triage` writes into River Review's files, built by pure
+//! functions (time and ids come in as parameters), serialised with their
+//! members in River's order.
+
+use super::status::{FeedbackType, SuppressionType};
+use super::time::{UnixMillis, iso_millis};
+use crate::model::finding::RiverSeverity;
+use serde::Serialize;
+
+/// The `trigger` of every feedback line `triage` writes: a human reviewer's
+/// decision on a review's finding (River's default trigger for such feedback).
+pub const TRIGGER: &str = "pr-comment";
+
+/// One line of `.river/feedback/<YYYY-MM>.jsonl`, members in River's order;
+/// absent values are written as `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackEntry {
+    pub timestamp: String,
+    pub trigger: &'static str,
+    pub feedback_type: FeedbackType,
+    pub skill_id: String,
+    pub finding_fingerprint: Option<String>,
+    pub evidence: Option<String>,
+    pub pr: Option<u64>,
+}
+
+impl FeedbackEntry {
+    /// The compact JSON line (without the final newline).
+    pub fn to_line(&self) -> String {
+        // Serialising plain strings, numbers and nulls cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// What the reviewer said with a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Note<'a> {
+    /// Evidence / rationale text.
+    pub evidence: &'a str,
+    /// Who decided (recorded in memory entries).
+    pub author: &'a str,
+    /// The pull request the decision belongs to, if any.
+    pub pr: Option<u64>,
+}
+
+/// Builds a feedback entry. `skill_id` and the evidence are trimmed as River's
+/// own writer trims them; blank evidence and a PR number of 0 become `null`.
+pub fn feedback_entry(
+    feedback_type: FeedbackType,
+    skill_id: &str,
+    fingerprint: &str,
+    note: &Note<'_>,
+    now: UnixMillis,
+) -> FeedbackEntry {
+    let evidence = note.evidence.trim();
+    FeedbackEntry {
+        timestamp: iso_millis(now),
+        trigger: TRIGGER,
+        feedback_type,
+        skill_id: skill_id.trim().to_owned(),
+        finding_fingerprint: Some(fingerprint.to_owned()),
+        evidence: (!evidence.is_empty()).then(|| evidence.to_owned()),
+        pr: note.pr.filter(|n| *n > 0),
+    }
+}
+
+/// `metadata` of a suppression.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuppressionMetadata {
+    pub created_at: String,
+    pub author: String,
+    pub phase: String,
+    pub tags: [&'static str; 3],
+    pub related_files: Vec<String>,
+}
+
+/// `context` of a suppression (River's suppression-context shape).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuppressionContext {
+    pub scope: &'static str,
+    pub active: bool,
+    pub fingerprint: String,
+    pub fingerprint_algo: &'static str,
+    pub feedback_type: SuppressionType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<RiverSeverity>,
+    /// The pull request the decision was made on, when one was given.
+    #[serde(rename = "sourcePR", skip_serializing_if = "Option::is_none")]
+    pub source_pr: Option<u64>,
+}
+
+/// A `type: "suppression"` memory entry, scoped to the finding's file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SuppressionEntry {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub title: String,
+    pub content: String,
+    pub metadata: SuppressionMetadata,
+    pub context: SuppressionContext,
+}
+
+/// What a suppression needs to know about the finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuppressionFacts<'a> {
+    pub fingerprint: &'a str,
+    pub title: Option<&'a str>,
+    pub file: &'a str,
+    pub phase: &'a str,
+    pub severity: Option<RiverSeverity>,
+}
+
+/// Builds a suppression entry (the caller picks a free `id`, see [`free_id`]).
+pub fn suppression_entry(
+    facts: &SuppressionFacts<'_>,
+    feedback_type: SuppressionType,
+    note: &Note<'_>,
+    id: String,
+    now: UnixMillis,
+) -> SuppressionEntry {
+    SuppressionEntry {
+        id,
+        kind: "suppression",
+        title: format!("Suppress: {}", facts.title.unwrap_or("finding")),
+        content: note.evidence.trim().to_owned(),
+        metadata: SuppressionMetadata {
+            created_at: iso_millis(now),
+            author: note.author.to_owned(),
+            phase: facts.phase.to_owned(),
+            tags: ["suppression", "active", "file"],
+            related_files: vec![facts.file.to_owned()],
+        },
+        context: SuppressionContext {
+            scope: "file",
+            active: true,
+            fingerprint: facts.fingerprint.to_owned(),
+            fingerprint_algo: "v1",
+            feedback_type,
+            severity: facts.severity,
+            source_pr: note.pr.filter(|n| *n > 0),
+        },
+    }
+}
+
+/// `metadata` of a resurface (revocation) entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResurfaceMetadata {
+    pub created_at: String,
+    pub author: String,
+    pub tags: [&'static str; 2],
+}
+
+/// `context` of a resurface entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResurfaceContext {
+    pub suppression_id: String,
+    pub action: &'static str,
+}
+
+/// A `type: "resurface"` memory entry revoking one suppression.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResurfaceEntry {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub title: String,
+    pub content: String,
+    pub metadata: ResurfaceMetadata,
+    pub context: ResurfaceContext,
+}
+
+/// Builds a resurface entry for `suppression_id`; a blank reason is
+/// recorded as `revoked`.
+pub fn resurface_entry(suppression_id: &str, reason: &str, author: &str, id: String, now: UnixMillis) -> ResurfaceEntry {
+    let reason = reason.trim();
+    ResurfaceEntry {
+        id,
+        kind: "resurface",
+        title: format!("Revoke: {suppression_id}"),
+        content: if reason.is_empty() { "revoked".to_owned() } else { reason.to_owned() },
+        metadata: ResurfaceMetadata {
+            created_at: iso_millis(now),
+            author: author.to_owned(),
+            tags: ["resurface", "revocation"],
+        },
+        context: ResurfaceContext { suppression_id: suppression_id.to_owned(), action: "revoke" },
+    }
+}
+
+/// `<prefix>-<unix ms>` with the milliseconds bumped until no entry has the id.
+pub fn free_id(prefix: &str, now: UnixMillis, taken: impl Fn(&str) -> bool) -> String {
+    let mut ms = now;
+    loop {
+        let id = format!("{prefix}-{ms}");
+        if !taken(&id) {
+            return id;
+        }
+        ms = ms.saturating_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: UnixMillis = 1_795_980_984_116;
+
+    #[test]
+    fn feedback_line_matches_rivers_example_byte_for_byte() {
+        let e = feedback_entry(
+            FeedbackType::FalsePositive,
+            "rr-midstream-logging-observability-001",
+            "98103dc8dd71c74c",
+            &Note { evidence: "intentional null on parse failure", author: "river-review", pr: Some(42) },
+            NOW,
+        );
+        let example = include_str!("../../tests/fixtures/reference/river-review/examples/feedback-2026-11.jsonl");
+        assert_eq!(format!("{}\n", e.to_line()), example);
+    }
+
+    #[test]
+    fn absent_values_are_null_and_text_is_trimmed() {
+        let note = Note { evidence: " \n ", author: "a", pr: Some(0) };
+        let e = feedback_entry(FeedbackType::Unclear, "  r1 ", "0123456789abcdef", &note, 0);
+        assert_eq!(
+            e.to_line(),
+            r#"{"timestamp":"1970-01-01T00:00:00.000Z","trigger":"pr-comment","feedbackType":"unclear","skillId":"r1","findingFingerprint":"0123456789abcdef","evidence":null,"pr":null}"#
+        );
+    }
+
+    #[test]
+    fn suppression_shape_and_member_order() {
+        let facts = SuppressionFacts {
+            fingerprint: "98103dc8dd71c74c",
+            title: Some("catch swallows"),
+            file: "src/util.js",
+            phase: "midstream",
+            severity: Some(RiverSeverity::Minor),
+        };
+        let note = Note { evidence: " why ", author: "alice", pr: None };
+        let e = suppression_entry(&facts, SuppressionType::FalsePositive, &note, "suppression-98103dc8dd71c74c-1".into(), NOW);
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            concat!(
+                r#"{"id":"suppression-98103dc8dd71c74c-1","type":"suppression","title":"Suppress: catch swallows","content":"why","#,
+                r#""metadata":{"createdAt":"2026-11-29T19:36:24.116Z","author":"alice","phase":"midstream","tags":["suppression","active","file"],"relatedFiles":["src/util.js"]},"#,
+                r#""context":{"scope":"file","active":true,"fingerprint":"98103dc8dd71c74c","fingerprintAlgo":"v1","feedbackType":"false_positive","severity":"minor"}}"#
+            )
+        );
+        let note = Note { evidence: "x", author: "a", pr: Some(7) };
+        let with_pr = suppression_entry(&facts, SuppressionType::AcceptedRisk, &note, "i".into(), NOW);
+        let text = serde_json::to_string(&with_pr.context).unwrap();
+        assert!(text.ends_with(r#""feedbackType":"accepted_risk","severity":"minor","sourcePR":7}"#), "{text}");
+    }
+
+    #[test]
+    fn resurface_shape() {
+        let e = resurface_entry("suppression-x-1", "", "bob", "resurface-suppression-x-1-5".into(), 0);
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            concat!(
+                r#"{"id":"resurface-suppression-x-1-5","type":"resurface","title":"Revoke: suppression-x-1","content":"revoked","#,
+                r#""metadata":{"createdAt":"1970-01-01T00:00:00.000Z","author":"bob","tags":["resurface","revocation"]},"#,
+                r#""context":{"suppressionId":"suppression-x-1","action":"revoke"}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn ids_skip_taken_milliseconds() {
+        let taken = ["s-10", "s-11"];
+        assert_eq!(free_id("s", 10, |id| taken.contains(&id)), "s-12");
+        assert_eq!(free_id("s", 9, |id| taken.contains(&id)), "s-9");
+    }
+}

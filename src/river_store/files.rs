@@ -1,0 +1,202 @@
+//! The thin I/O layer: where River's files live, locks, atomic replacement
+//! and appends.
+//!
+//! Concurrency: each read-modify-write of the memory index, and each feedback
+//! append, runs under an exclusive advisory lock (`flock`) on a sidecar lock
+//! file next to the data (`index.json.lock`, `feedback/.lock`), so writers in
+//! other processes or threads never lose each other's entries. The index is
+//! replaced atomically: a temporary file in the same directory is written,
+//! flushed to disk and renamed over the old one, so a reader sees the old or
+//! the new index, never half of one.
+
+use fs4::fs_std::FileExt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest memory index read (anything bigger is refused, not truncated).
+pub const MAX_INDEX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Paths of River's files under one repository root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiverPaths {
+    pub root: PathBuf,
+}
+
+impl RiverPaths {
+    /// River's files under `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        RiverPaths { root: root.into() }
+    }
+
+    /// `<root>/.river/memory/index.json`.
+    pub fn index(&self) -> PathBuf {
+        self.root.join(".river").join("memory").join("index.json")
+    }
+
+    /// The sidecar lock of the index.
+    pub fn index_lock(&self) -> PathBuf {
+        self.root.join(".river").join("memory").join("index.json.lock")
+    }
+
+    /// `<root>/.river/feedback/<YYYY-MM>.jsonl`.
+    pub fn feedback(&self, month: &str) -> PathBuf {
+        self.root.join(".river").join("feedback").join(format!("{month}.jsonl"))
+    }
+
+    /// The sidecar lock of the feedback log.
+    pub fn feedback_lock(&self) -> PathBuf {
+        self.root.join(".river").join("feedback").join(".lock")
+    }
+}
+
+/// An exclusive lock, released when dropped (closing the file releases it).
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+/// Takes the exclusive lock on `path`, creating it (and its directory) if needed.
+/// Blocks until other holders release it.
+pub fn lock(path: &Path) -> io::Result<Lock> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    FileExt::lock_exclusive(&file)?;
+    Ok(Lock { _file: file })
+}
+
+/// The bytes of `path`, or `None` when it does not exist.
+pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_INDEX_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INDEX_BYTES {
+        let message = format!("larger than {MAX_INDEX_BYTES} bytes; refusing to rewrite it");
+        return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    }
+    Ok(Some(bytes))
+}
+
+/// Replaces `path` with `bytes` atomically (temporary file in the same
+/// directory, fsync, rename, fsync of the directory). Keeps the permissions
+/// of the file it replaces.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().ok_or_else(|| io::Error::other("the index path has no directory"))?;
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("index.json");
+    let (tmp_path, mut tmp) = create_temp(dir, name)?;
+    let result = (|| {
+        tmp.write_all(bytes)?;
+        if let Ok(meta) = fs::metadata(path) {
+            tmp.set_permissions(meta.permissions())?;
+        }
+        tmp.sync_all()?;
+        drop(tmp);
+        fs::rename(&tmp_path, path)?;
+        sync_dir(dir);
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp_path);
+    }
+    result
+}
+
+/// A new temporary file next to the target (never an existing one).
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let pid = std::process::id();
+    let mut attempt: u32 = 0;
+    loop {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = dir.join(format!(".{name}.{pid}.{nanos}.{attempt}.tmp"));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Flushes a directory entry change to disk (best effort; not every platform
+/// can open a directory).
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Appends one line (a newline is added) to `path` in a single write, first
+/// ending an unterminated last line so entries never run together.
+pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
+    let len = file.metadata()?.len();
+    let mut text = String::with_capacity(line.len() + 2);
+    if len > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(len - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            text.push('\n');
+        }
+    }
+    text.push_str(line);
+    text.push('\n');
+    file.write_all(text.as_bytes())?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("index.json");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["index.json"]);
+    }
+
+    #[test]
+    fn append_terminates_a_dangling_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.jsonl");
+        append_line(&path, "{\"a\":1}").unwrap();
+        fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"partial\":").unwrap();
+        append_line(&path, "{\"b\":2}").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n{\"partial\":\n{\"b\":2}\n");
+    }
+
+    #[test]
+    fn read_optional_distinguishes_absent() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_optional(&dir.path().join("none")).unwrap(), None);
+        fs::write(dir.path().join("x"), b"abc").unwrap();
+        assert_eq!(read_optional(&dir.path().join("x")).unwrap().as_deref(), Some(&b"abc"[..]));
+    }
+
+    #[test]
+    fn lock_is_exclusive_between_handles() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l").join("x.lock");
+        let held = lock(&path).unwrap();
+        let other = OpenOptions::new().read(true).write(true).open(&path).unwrap();
+        assert!(!FileExt::try_lock_exclusive(&other).unwrap());
+        drop(held);
+        assert!(FileExt::try_lock_exclusive(&other).unwrap());
+    }
+}

@@ -1,0 +1,371 @@
+//! River Review end to end: the example files open through the loader, and
+//! decisions land in River's files in exactly River's shapes, under locks,
+//! without losing or disturbing other entries.
+
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+use triage::model::load::load_bytes;
+use triage::model::review::{Format, ReviewSet, ReviewStatus, Stated};
+use triage::model::schema::{RiverEntrySchema, check_river_entry};
+use triage::river_store::entries::Note;
+use triage::river_store::{
+    DecisionInput, DecisionStatus, FindingFacts, NoSuppression, RiverPaths, StoreError, record, revoke,
+};
+
+const EXAMPLES: &str = "tests/fixtures/reference/river-review/examples";
+/// 2026-11-29T19:36:24.116Z, the time of River Review's own feedback example.
+const NOW: i64 = 1_795_980_984_116;
+const FP_UTIL: &str = "98103dc8dd71c74c";
+const FP_MATH: &str = "d6afba8514c186cd";
+
+fn example(name: &str) -> Vec<u8> {
+    fs::read(Path::new(EXAMPLES).join(name)).unwrap()
+}
+
+fn load(name: &str) -> ReviewSet {
+    let loaded = load_bytes(&example(name), None);
+    assert!(loaded.is_valid(), "{name}: {:?}", loaded.problems);
+    loaded.set.unwrap()
+}
+
+fn with_severity(name: &str, fp: &str, severity: &str) -> ReviewSet {
+    let mut doc: Value = serde_json::from_slice(&example(name)).unwrap();
+    for f in doc["findings"].as_array_mut().unwrap() {
+        f["severity"] = json!(severity);
+    }
+    let loaded = load_bytes(doc.to_string().as_bytes(), None);
+    let set = loaded.set.unwrap();
+    assert!(set.findings.iter().any(|f| f.key.as_str() == fp));
+    set
+}
+
+fn input(status: DecisionStatus, evidence: &str) -> DecisionInput<'_> {
+    DecisionInput { status, note: Note { evidence, author: "alice", pr: Some(42) }, suppress: true }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn feedback_lines(root: &Path) -> Vec<String> {
+    let path = RiverPaths::new(root).feedback("2026-11");
+    fs::read_to_string(path).map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
+}
+
+/// River Review's suppression gate, restated from its source: the entries of
+/// the run's phase whose relatedFiles meet the changed files (or are empty),
+/// of type suppression, keyed by a 16-character `context.fingerprint` (the
+/// last one wins); major/critical findings only for accepted_risk.
+fn river_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: &str, severity: &str) -> bool {
+    let mut by_fp = std::collections::HashMap::new();
+    for e in index["entries"].as_array().unwrap() {
+        let related: Vec<&str> = e["metadata"]["relatedFiles"].as_array().map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
+        let relevant = related.is_empty() || related.iter().any(|r| changed.contains(r));
+        let fp_ok = e["context"]["fingerprint"].as_str().is_some_and(|f| f.len() == 16);
+        if e["metadata"]["phase"] == phase && relevant && e["type"] == "suppression" && fp_ok {
+            by_fp.insert(e["context"]["fingerprint"].as_str().unwrap().to_owned(), e.clone());
+        }
+    }
+    let Some(m) = by_fp.get(fp) else { return false };
+    !(matches!(severity, "major" | "critical") && m["context"]["feedbackType"] != "accepted_risk")
+}
+
+#[test]
+fn every_example_opens() {
+    let cases: [(&str, Format, &[&str], &str, bool, &str); 4] = [
+        ("exec-two-findings.json", Format::RiverArtifact, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
+        ("exec-dry-run-no-findings.json", Format::RiverArtifact, &[], "auto-approve", false, "CONVERGED"),
+        ("full-artifact-from-schema-test.json", Format::RiverArtifact, &["5ce65cc6e4d52959"], "human-review-recommended", true, "REVISE_REQUIRED"),
+        ("river-run-output.json", Format::RiverRun, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
+    ];
+    for (name, format, fps, decision, decision_derived, signal) in cases {
+        let set = load(name);
+        assert_eq!((set.format, set.status), (format, ReviewStatus::Ok), "{name}");
+        let keys: Vec<_> = set.findings.iter().map(|f| f.key.as_str()).collect();
+        assert_eq!(keys, fps, "{name}");
+        let river = set.river.as_ref().unwrap();
+        let d = river.decision.clone().unwrap();
+        assert_eq!((d.value().as_str(), d.is_derived()), (decision, decision_derived), "{name}");
+        assert_eq!(river.loop_signal, Some(Stated::Derived(signal.to_owned())), "{name}");
+    }
+}
+
+#[test]
+fn every_status_writes_rivers_shapes() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    for status in DecisionStatus::ALL {
+        let repo = tempfile::tempdir().unwrap();
+        let paths = RiverPaths::new(repo.path());
+        let got = record(&paths, &facts, &input(status, " intentional null on parse failure "), NOW, false).unwrap();
+        let want_line = format!(
+            r#"{{"timestamp":"2026-11-29T19:36:24.116Z","trigger":"pr-comment","feedbackType":"{}","skillId":"rr-midstream-logging-observability-001","findingFingerprint":"{FP_UTIL}","evidence":"intentional null on parse failure","pr":42}}"#,
+            status.feedback_type().as_str()
+        );
+        assert_eq!(feedback_lines(repo.path()), [want_line], "{}", status.as_str());
+        match status.suppression_type() {
+            None => {
+                assert_eq!(got.suppression.unwrap_err(), NoSuppression::NotSuppressing(status));
+                assert!(!paths.index().exists());
+            }
+            Some(kind) => {
+                let text = fs::read_to_string(paths.index()).unwrap();
+                let want = format!(
+                    r#"{{
+  "entries": [
+    {{
+      "id": "suppression-{FP_UTIL}-{NOW}",
+      "type": "suppression",
+      "title": "Suppress: catch で例外が握りつぶされる可能性がある",
+      "content": "intentional null on parse failure",
+      "metadata": {{
+        "createdAt": "2026-11-29T19:36:24.116Z",
+        "author": "alice",
+        "phase": "midstream",
+        "tags": [
+          "suppression",
+          "active",
+          "file"
+        ],
+        "relatedFiles": [
+          "src/util.js"
+        ]
+      }},
+      "context": {{
+        "scope": "file",
+        "active": true,
+        "fingerprint": "{FP_UTIL}",
+        "fingerprintAlgo": "v1",
+        "feedbackType": "{}",
+        "severity": "minor",
+        "sourcePR": 42
+      }}
+    }}
+  ],
+  "version": "1"
+}}
+"#,
+                    kind.as_str()
+                );
+                assert_eq!(text, want, "{}", status.as_str());
+                let index: Value = serde_json::from_str(&text).unwrap();
+                let entry = &index["entries"][0];
+                assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, entry), []);
+                assert_eq!(check_river_entry(RiverEntrySchema::SuppressionContext, &entry["context"]), []);
+                assert!(river_would_suppress(&index, "midstream", &["src/util.js"], FP_UTIL, "minor"));
+                assert!(!river_would_suppress(&index, "downstream", &["src/util.js"], FP_UTIL, "minor"));
+                assert!(!river_would_suppress(&index, "midstream", &["src/other.js"], FP_UTIL, "minor"));
+            }
+        }
+    }
+}
+
+#[test]
+fn major_and_critical_are_suppressed_only_for_accepted_risk() {
+    for severity in ["major", "critical"] {
+        let set = with_severity("exec-two-findings.json", FP_UTIL, severity);
+        let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+        for status in DecisionStatus::ALL.into_iter().filter(|s| s.suppression_type().is_some()) {
+            let repo = tempfile::tempdir().unwrap();
+            let paths = RiverPaths::new(repo.path());
+            let got = record(&paths, &facts, &input(status, "why"), NOW, false).unwrap();
+            assert_eq!(feedback_lines(repo.path()).len(), 1);
+            if status == DecisionStatus::AcceptedRisk {
+                let index = read_json(&paths.index());
+                assert!(river_would_suppress(&index, "midstream", &["src/util.js"], FP_UTIL, severity));
+                assert_eq!(index["entries"][0]["context"]["severity"], severity);
+            } else {
+                let reason = got.suppression.unwrap_err();
+                assert!(matches!(reason, NoSuppression::HighSeverity { .. }), "{reason:?}");
+                assert!(reason.to_string().contains("accepted_risk"));
+                assert!(!paths.index().exists(), "{severity} {}", status.as_str());
+            }
+        }
+    }
+}
+
+#[test]
+fn no_suppress_writes_feedback_only() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    let decision = DecisionInput { suppress: false, ..input(DecisionStatus::FalsePositive, "x") };
+    let got = record(&paths, &facts, &decision, NOW, false).unwrap();
+    assert_eq!(got.suppression.unwrap_err(), NoSuppression::NotRequested);
+    assert_eq!(feedback_lines(repo.path()).len(), 1);
+    assert!(!paths.index().exists());
+}
+
+#[test]
+fn existing_entries_are_kept_byte_for_byte_and_ids_never_collide() {
+    let set = load("exec-two-findings.json");
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    fs::create_dir_all(paths.index().parent().unwrap()).unwrap();
+    // River's own index, plus an entry already holding the id triage would pick.
+    let original = String::from_utf8(example("memory-index.json")).unwrap();
+    let taken_id = format!("suppression-{FP_MATH}-{NOW}");
+    let seeded = original.replacen("suppression-98103dc8dd71c74c-1795980984336", &taken_id, 1);
+    fs::write(paths.index(), &seeded).unwrap();
+    let facts = FindingFacts::from_set(&set, FP_MATH).unwrap();
+    let got = record(&paths, &facts, &input(DecisionStatus::NotRelevant, "generated file"), NOW, false).unwrap();
+    let id = got.suppression.unwrap().entry.id;
+    assert_eq!(id, format!("suppression-{FP_MATH}-{}", NOW + 1));
+    let again = record(&paths, &facts, &input(DecisionStatus::Duplicate, "dup"), NOW, false).unwrap();
+    assert_eq!(again.suppression.unwrap().entry.id, format!("suppression-{FP_MATH}-{}", NOW + 2));
+    let text = fs::read_to_string(paths.index()).unwrap();
+    let head = seeded.trim_end().strip_suffix("\n  ],\n  \"version\": \"1\"\n}").unwrap();
+    assert!(text.starts_with(&format!("{head},\n    {{\n      \"id\": \"{id}\"")), "{text}");
+    let index: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(index["entries"].as_array().unwrap().len(), 3);
+    assert_eq!(index["entries"][0]["id"], taken_id.as_str());
+}
+
+#[test]
+fn a_malformed_index_is_left_untouched_and_named() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let cases: [(&[u8], &str); 3] = [
+        (b"{\"entries\": [ {\"id\": \"a\"}, \n", "line 2 column 0"),
+        (b"{\"entries\": {\"id\": \"a\"}, \"version\": \"1\"}\n", "/entries"),
+        (b"\xff\xfe{}", "line 1 column 1"),
+    ];
+    for (bytes, location) in cases {
+        let repo = tempfile::tempdir().unwrap();
+        let paths = RiverPaths::new(repo.path());
+        fs::create_dir_all(paths.index().parent().unwrap()).unwrap();
+        fs::write(paths.index(), bytes).unwrap();
+        let err = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false).unwrap_err();
+        let StoreError::MalformedIndex { location: got, .. } = &err else { panic!("{err}") };
+        assert_eq!(got, location);
+        assert!(err.to_string().contains("left unchanged"), "{err}");
+        assert_eq!(fs::read(paths.index()).unwrap(), bytes);
+        // Nothing was written at all: not even the feedback line.
+        assert!(feedback_lines(repo.path()).is_empty());
+        let undo = revoke(&paths, FP_UTIL, &Note { evidence: "", author: "a", pr: None }, NOW, false).unwrap_err();
+        assert!(matches!(undo, StoreError::MalformedIndex { .. }));
+        assert_eq!(fs::read(paths.index()).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn undo_revokes_with_a_resurface_entry() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    let note = Note { evidence: "", author: "bob", pr: None };
+    assert!(matches!(revoke(&paths, FP_UTIL, &note, NOW, false), Err(StoreError::NoActiveSuppression(_))));
+    let sid = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false).unwrap().suppression.unwrap().entry.id;
+    let dry = revoke(&paths, FP_UTIL, &note, NOW + 5, true).unwrap();
+    assert_eq!(dry.revoked.len(), 1);
+    assert_eq!(read_json(&paths.index())["entries"].as_array().unwrap().len(), 1);
+    let done = revoke(&paths, FP_UTIL, &note, NOW + 5, false).unwrap();
+    assert_eq!(done.revoked[0].0, sid);
+    let index = read_json(&paths.index());
+    let entries = index["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0]["context"]["active"], false);
+    let resurface = &entries[1];
+    assert_eq!(resurface["id"], format!("resurface-{sid}-{}", NOW + 5));
+    assert_eq!(resurface["type"], "resurface");
+    assert_eq!(resurface["context"], json!({"suppressionId": sid, "action": "revoke"}));
+    assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, resurface), []);
+    assert!(matches!(revoke(&paths, FP_UTIL, &note, NOW, false), Err(StoreError::NoActiveSuppression(_))));
+}
+
+/// Many writers at once, each with its own file handles, lose nothing.
+#[test]
+fn concurrent_writers_lose_no_entries() {
+    let set = load("exec-two-findings.json");
+    let repo = tempfile::tempdir().unwrap();
+    let root: PathBuf = repo.path().to_path_buf();
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            let set = set.clone();
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let fp = if i % 2 == 0 { FP_UTIL } else { FP_MATH };
+                let facts = FindingFacts::from_set(&set, fp).unwrap();
+                let evidence = format!("writer {i}");
+                // Same millisecond everywhere: ids must still differ.
+                record(&RiverPaths::new(&root), &facts, &input(DecisionStatus::WontFix, &evidence), NOW, false).unwrap();
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let lines = feedback_lines(&root);
+    assert_eq!(lines.len(), 8);
+    for i in 0..8 {
+        assert!(lines.iter().any(|l| l.contains(&format!("\"writer {i}\""))), "writer {i}");
+    }
+    let index = read_json(&RiverPaths::new(&root).index());
+    let ids: std::collections::HashSet<_> = index["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(ids.len(), 8);
+}
+
+/// Two `triage submit` processes started together both land.
+#[test]
+fn two_processes_at_once_lose_nothing() {
+    let repo = tempfile::tempdir().unwrap();
+    let artifact = Path::new(EXAMPLES).join("exec-two-findings.json");
+    let spawn = |fp: &str, evidence: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+            .args(["submit", "--result"])
+            .arg(&artifact)
+            .args(["--finding", fp, "--status", "false_positive", "--evidence", evidence, "--repo-root"])
+            .arg(repo.path())
+            .args(["--format", "json"])
+            .output()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| spawn(FP_UTIL, "first"));
+        let b = s.spawn(|| spawn(FP_MATH, "second"));
+        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
+    });
+    for out in [&a, &b] {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["suppression"]["written"], true);
+    }
+    let month = fs::read_dir(repo.path().join(".river/feedback")).unwrap().filter_map(|e| {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        name.ends_with(".jsonl").then_some(name)
+    });
+    let text: String = month.map(|n| fs::read_to_string(repo.path().join(".river/feedback").join(n)).unwrap()).collect();
+    assert_eq!(text.lines().count(), 2);
+    let index = read_json(&RiverPaths::new(repo.path()).index());
+    let fps: Vec<_> = index["entries"].as_array().unwrap().iter().map(|e| e["context"]["fingerprint"].as_str().unwrap()).collect();
+    assert_eq!(fps.len(), 2);
+    assert!(fps.contains(&FP_UTIL) && fps.contains(&FP_MATH));
+}
+
+#[test]
+fn cli_dry_run_writes_nothing_and_reports_why_not_suppressed() {
+    let repo = tempfile::tempdir().unwrap();
+    let artifact = Path::new(EXAMPLES).join("full-artifact-from-schema-test.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+        .args(["submit", "--result"])
+        .arg(&artifact)
+        .args(["--finding", "5ce65cc6e4d52959", "--status", "wont_fix", "--evidence", "later", "--dry-run", "--repo-root"])
+        .arg(repo.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("would append"), "{text}");
+    assert!(text.contains("No suppression: the finding is major"), "{text}");
+    assert!(!repo.path().join(".river").exists());
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+        .args(["submit", "--result"])
+        .arg(&artifact)
+        .args(["--finding", "5ce65cc6e4d52959", "--status", "fixed", "--evidence", "x", "--repo-root"])
+        .arg(repo.path())
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
