@@ -60,7 +60,8 @@ fn feedback_lines(root: &Path) -> Vec<String> {
 fn river_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: &str, severity: &str) -> bool {
     let mut by_fp = std::collections::HashMap::new();
     for e in index["entries"].as_array().unwrap() {
-        let related: Vec<&str> = e["metadata"]["relatedFiles"].as_array().map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
+        let related: Vec<&str> =
+            e["metadata"]["relatedFiles"].as_array().map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
         let relevant = related.is_empty() || related.iter().any(|r| changed.contains(r));
         let fp_ok = e["context"]["fingerprint"].as_str().is_some_and(|f| f.len() == 16);
         if e["metadata"]["phase"] == phase && relevant && e["type"] == "suppression" && fp_ok {
@@ -76,7 +77,14 @@ fn every_example_opens() {
     let cases: [(&str, Format, &[&str], &str, bool, &str); 4] = [
         ("exec-two-findings.json", Format::RiverArtifact, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
         ("exec-dry-run-no-findings.json", Format::RiverArtifact, &[], "auto-approve", false, "CONVERGED"),
-        ("full-artifact-from-schema-test.json", Format::RiverArtifact, &["5ce65cc6e4d52959"], "human-review-recommended", true, "REVISE_REQUIRED"),
+        (
+            "full-artifact-from-schema-test.json",
+            Format::RiverArtifact,
+            &["5ce65cc6e4d52959"],
+            "human-review-recommended",
+            true,
+            "REVISE_REQUIRED",
+        ),
         ("river-run-output.json", Format::RiverRun, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
     ];
     for (name, format, fps, decision, decision_derived, signal) in cases {
@@ -258,7 +266,12 @@ fn undo_revokes_with_a_resurface_entry() {
     let paths = RiverPaths::new(repo.path());
     let note = Note { evidence: "", author: "bob", pr: None };
     assert!(matches!(revoke(&paths, FP_UTIL, &note, NOW, false), Err(StoreError::NoActiveSuppression(_))));
-    let sid = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false).unwrap().suppression.unwrap().entry.id;
+    let sid = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false)
+        .unwrap()
+        .suppression
+        .unwrap()
+        .entry
+        .id;
     let dry = revoke(&paths, FP_UTIL, &note, NOW + 5, true).unwrap();
     assert_eq!(dry.revoked.len(), 1);
     assert_eq!(read_json(&paths.index())["entries"].as_array().unwrap().len(), 1);
@@ -291,7 +304,8 @@ fn concurrent_writers_lose_no_entries() {
                 let facts = FindingFacts::from_set(&set, fp).unwrap();
                 let evidence = format!("writer {i}");
                 // Same millisecond everywhere: ids must still differ.
-                record(&RiverPaths::new(&root), &facts, &input(DecisionStatus::WontFix, &evidence), NOW, false).unwrap();
+                record(&RiverPaths::new(&root), &facts, &input(DecisionStatus::WontFix, &evidence), NOW, false)
+                    .unwrap();
             })
         })
         .collect();
@@ -304,7 +318,8 @@ fn concurrent_writers_lose_no_entries() {
         assert!(lines.iter().any(|l| l.contains(&format!("\"writer {i}\""))), "writer {i}");
     }
     let index = read_json(&RiverPaths::new(&root).index());
-    let ids: std::collections::HashSet<_> = index["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    let ids: std::collections::HashSet<_> =
+        index["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
     assert_eq!(ids.len(), 8);
 }
 
@@ -336,10 +351,12 @@ fn two_processes_at_once_lose_nothing() {
         let name = e.unwrap().file_name().into_string().unwrap();
         name.ends_with(".jsonl").then_some(name)
     });
-    let text: String = month.map(|n| fs::read_to_string(repo.path().join(".river/feedback").join(n)).unwrap()).collect();
+    let text: String =
+        month.map(|n| fs::read_to_string(repo.path().join(".river/feedback").join(n)).unwrap()).collect();
     assert_eq!(text.lines().count(), 2);
     let index = read_json(&RiverPaths::new(repo.path()).index());
-    let fps: Vec<_> = index["entries"].as_array().unwrap().iter().map(|e| e["context"]["fingerprint"].as_str().unwrap()).collect();
+    let fps: Vec<_> =
+        index["entries"].as_array().unwrap().iter().map(|e| e["context"]["fingerprint"].as_str().unwrap()).collect();
     assert_eq!(fps.len(), 2);
     assert!(fps.contains(&FP_UTIL) && fps.contains(&FP_MATH));
 }
@@ -351,7 +368,16 @@ fn cli_dry_run_writes_nothing_and_reports_why_not_suppressed() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
         .args(["submit", "--result"])
         .arg(&artifact)
-        .args(["--finding", "5ce65cc6e4d52959", "--status", "wont_fix", "--evidence", "later", "--dry-run", "--repo-root"])
+        .args([
+            "--finding",
+            "5ce65cc6e4d52959",
+            "--status",
+            "wont_fix",
+            "--evidence",
+            "later",
+            "--dry-run",
+            "--repo-root",
+        ])
         .arg(repo.path())
         .output()
         .unwrap();

@@ -83,8 +83,8 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
 }
 
 fn root_for(args: &SubmitArgs, artifact_root: Option<&str>) -> Result<(PathBuf, RootSource), StoreError> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
     resolve_root(args.repo_root.as_deref(), artifact_root, &cwd)
 }
 
@@ -138,7 +138,9 @@ fn print_recorded(
     let fp = r.feedback.finding_fingerprint.as_deref().unwrap_or("");
     if format == TextOrJson::Json {
         let suppression = match &r.suppression {
-            Ok(s) => json!({ "written": !r.dry_run, "file": s.index_file, "id": s.entry.id, "entry": to_value(&s.entry) }),
+            Ok(s) => {
+                json!({ "written": !r.dry_run, "file": s.index_file, "id": s.entry.id, "entry": to_value(&s.entry) })
+            }
             Err(reason) => json!({ "written": false, "reason": reason.to_string() }),
         };
         let out = json!({

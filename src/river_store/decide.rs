@@ -35,17 +35,11 @@ impl FindingFacts {
         if !is_fingerprint(fingerprint) {
             return Err(StoreError::BadFingerprint(fingerprint.to_owned()));
         }
-        let matching: Vec<_> = set
-            .findings
-            .iter()
-            .filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint))
-            .collect();
+        let matching: Vec<_> =
+            set.findings.iter().filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint)).collect();
         let first = matching.first().ok_or_else(|| StoreError::UnknownFinding(fingerprint.to_owned()))?;
         let river = first.river();
-        let severity = matching
-            .iter()
-            .filter_map(|f| f.river().and_then(|r| r.severity))
-            .min_by_key(|s| s.rank());
+        let severity = matching.iter().filter_map(|f| f.river().and_then(|r| r.severity)).min_by_key(|s| s.rank());
         let run = set.river.as_ref();
         Ok(FindingFacts {
             fingerprint: fingerprint.to_owned(),
@@ -79,7 +73,11 @@ impl fmt::Display for NoSuppression {
         match self {
             NoSuppression::NotRequested => f.write_str("--no-suppress was given: feedback only"),
             NoSuppression::NotSuppressing(s) => {
-                write!(f, "`{}` does not stop River Review reporting the finding, so no suppression is written", s.as_str())
+                write!(
+                    f,
+                    "`{}` does not stop River Review reporting the finding, so no suppression is written",
+                    s.as_str()
+                )
             }
             NoSuppression::HighSeverity { severity, status } => write!(
                 f,

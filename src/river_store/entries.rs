@@ -177,7 +177,13 @@ pub struct ResurfaceEntry {
 
 /// Builds a resurface entry for `suppression_id`; a blank reason is
 /// recorded as `revoked`.
-pub fn resurface_entry(suppression_id: &str, reason: &str, author: &str, id: String, now: UnixMillis) -> ResurfaceEntry {
+pub fn resurface_entry(
+    suppression_id: &str,
+    reason: &str,
+    author: &str,
+    id: String,
+    now: UnixMillis,
+) -> ResurfaceEntry {
     let reason = reason.trim();
     ResurfaceEntry {
         id,
@@ -244,7 +250,13 @@ mod tests {
             severity: Some(RiverSeverity::Minor),
         };
         let note = Note { evidence: " why ", author: "alice", pr: None };
-        let e = suppression_entry(&facts, SuppressionType::FalsePositive, &note, "suppression-98103dc8dd71c74c-1".into(), NOW);
+        let e = suppression_entry(
+            &facts,
+            SuppressionType::FalsePositive,
+            &note,
+            "suppression-98103dc8dd71c74c-1".into(),
+            NOW,
+        );
         assert_eq!(
             serde_json::to_string(&e).unwrap(),
             concat!(

@@ -113,9 +113,7 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     let pid = std::process::id();
     let mut attempt: u32 = 0;
     loop {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
         let path = dir.join(format!(".{name}.{pid}.{nanos}.{attempt}.tmp"));
         match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),

@@ -24,7 +24,10 @@ impl Malformed {
 
 /// The index of a repository that has none yet.
 pub fn new_index() -> Json {
-    Json::Object(vec![("entries".to_owned(), Json::Array(Vec::new())), ("version".to_owned(), Json::String("1".to_owned()))])
+    Json::Object(vec![
+        ("entries".to_owned(), Json::Array(Vec::new())),
+        ("version".to_owned(), Json::String("1".to_owned())),
+    ])
 }
 
 /// Parses and checks an existing index. Only what appending needs is checked
@@ -44,7 +47,10 @@ pub fn parse_index(bytes: &[u8]) -> Result<Json, Malformed> {
         Some(Json::String(v)) if v == "1" => {}
         Some(other) => {
             let shown = super::ordered::to_compact(other);
-            return Err(Malformed::at("/version", format!("version {shown} is not \"1\", the only one this writer knows")));
+            return Err(Malformed::at(
+                "/version",
+                format!("version {shown} is not \"1\", the only one this writer knows"),
+            ));
         }
     }
     let entries = match index.get("entries") {
@@ -199,6 +205,9 @@ mod tests {
     fn new_index_shape() {
         let mut index = new_index();
         append(&mut index, to_json(&serde_json::json!({"id": "x"})));
-        assert_eq!(render(&index), "{\n  \"entries\": [\n    {\n      \"id\": \"x\"\n    }\n  ],\n  \"version\": \"1\"\n}\n");
+        assert_eq!(
+            render(&index),
+            "{\n  \"entries\": [\n    {\n      \"id\": \"x\"\n    }\n  ],\n  \"version\": \"1\"\n}\n"
+        );
     }
 }

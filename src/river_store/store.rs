@@ -3,7 +3,9 @@
 
 use super::StoreError;
 use super::decide::{DecisionInput, FindingFacts, NoSuppression, plan_decision};
-use super::entries::{FeedbackEntry, Note, ResurfaceEntry, SuppressionEntry, free_id, resurface_entry, suppression_entry};
+use super::entries::{
+    FeedbackEntry, Note, ResurfaceEntry, SuppressionEntry, free_id, resurface_entry, suppression_entry,
+};
 use super::files::{self, Lock, RiverPaths};
 use super::index::{self, Malformed};
 use super::ordered::Json;

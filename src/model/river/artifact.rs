@@ -11,8 +11,18 @@ use serde_json::Value;
 
 const TOP_REQUIRED: [&str; 4] = ["version", "timestamp", "phase", "status"];
 const TOP_KNOWN: [&str; 12] = [
-    "version", "timestamp", "phase", "status", "decision", "suggestedLoopSignal", "usage", "trace", "plan",
-    "findings", "context", "debug",
+    "version",
+    "timestamp",
+    "phase",
+    "status",
+    "decision",
+    "suggestedLoopSignal",
+    "usage",
+    "trace",
+    "plan",
+    "findings",
+    "context",
+    "debug",
 ];
 /// Newer top-level members River documents without a published shape.
 const TOP_NEWER_OPAQUE: [&str; 4] = ["executionManifest", "flow", "evidenceRequirements", "steps"];
@@ -30,7 +40,8 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
 
     let version = reader.string(top, "version").map(str::to_owned);
     if let Some(v) = version.as_deref().filter(|v| *v != "1") {
-        let message = format!("`{}` is not a River review artifact version this reader knows (\"1\")", v.escape_debug());
+        let message =
+            format!("`{}` is not a River review artifact version this reader knows (\"1\")", v.escape_debug());
         reader.problem("river-enum", "/version", message);
     }
     let mut artifact = RiverArtifact {

@@ -3,8 +3,7 @@
 
 use super::reader::{Reader, compact};
 use super::types::{
-    CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity,
-    parse_status,
+    CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity, parse_status,
 };
 use crate::model::finding::{Finding, FindingKey, Origin, RiverFields, Severity};
 use crate::model::fingerprint::river_fingerprint;
@@ -22,8 +21,21 @@ pub enum FindingKind {
 
 const REQUIRED: [&str; 7] = ["id", "ruleId", "title", "message", "severity", "phase", "file"];
 const COMMON: [&str; 15] = [
-    "id", "ruleId", "title", "message", "severity", "phase", "file", "line", "lineEnd", "confidence", "status",
-    "evidence", "reviewer", "suggestion", "scope",
+    "id",
+    "ruleId",
+    "title",
+    "message",
+    "severity",
+    "phase",
+    "file",
+    "line",
+    "lineEnd",
+    "confidence",
+    "status",
+    "evidence",
+    "reviewer",
+    "suggestion",
+    "scope",
 ];
 /// Members only the artifact's finding definition has.
 const ARTIFACT_ONLY: [&str; 3] = ["sourceKind", "agreement", "validatedStatus"];
@@ -61,9 +73,7 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
         scope: reader.one_of(obj, "scope", &FINDING_SCOPES).map(str::to_owned),
         ..RiverFinding::default()
     };
-    f.severity = reader
-        .one_of(obj, "severity", &["info", "minor", "major", "critical"])
-        .and_then(parse_severity);
+    f.severity = reader.one_of(obj, "severity", &["info", "minor", "major", "critical"]).and_then(parse_severity);
     f.status = reader.one_of(obj, "status", &["open", "suppressed", "verified"]).and_then(parse_status);
     if kind == FindingKind::Artifact {
         f.source_kind = reader.one_of(obj, "sourceKind", &SOURCE_KINDS).map(str::to_owned);

@@ -98,7 +98,12 @@ fn worst(findings: &[RiverFinding]) -> Option<RiverSeverity> {
     findings.iter().filter_map(|f| f.severity).min_by_key(|s| s.rank())
 }
 
-fn base_set(format: Format, status: ReviewStatus, findings: &[RiverFinding], notices: Vec<super::problem::Problem>) -> ReviewSet {
+fn base_set(
+    format: Format,
+    status: ReviewStatus,
+    findings: &[RiverFinding],
+    notices: Vec<super::problem::Problem>,
+) -> ReviewSet {
     ReviewSet {
         format,
         scope: Scope::Local,
@@ -133,7 +138,11 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
     if let Some(u) = &a.usage {
         info.provider = u.provider.clone();
         info.model = u.model.clone();
-        let numbers = [("input_tokens", u.input_tokens), ("output_tokens", u.output_tokens), ("estimated_cost_usd", u.estimated_cost_usd)];
+        let numbers = [
+            ("input_tokens", u.input_tokens),
+            ("output_tokens", u.output_tokens),
+            ("estimated_cost_usd", u.estimated_cost_usd),
+        ];
         info.usage = [("provider", u.provider.clone()), ("model", u.model.clone())]
             .into_iter()
             .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v)))

@@ -148,9 +148,7 @@ impl Reader {
             return None;
         };
         let as_int = n.as_u64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
-                .map(|f| f as u64)
+            n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64).map(|f| f as u64)
         });
         match as_int {
             None if n.as_i64().is_some() => {
@@ -391,7 +389,13 @@ mod tests {
         let rules: Vec<_> = r.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
         assert_eq!(
             rules,
-            [("river-range", "/c"), ("river-range", "/d"), ("river-type", "/e"), ("river-type", "/f"), ("river-range", "/g")]
+            [
+                ("river-range", "/c"),
+                ("river-range", "/d"),
+                ("river-type", "/e"),
+                ("river-type", "/f"),
+                ("river-range", "/g")
+            ]
         );
     }
 
@@ -404,7 +408,10 @@ mod tests {
         assert_eq!(r.string(obj, "q"), None);
         assert_eq!(r.strings(obj, "l", true, true), ["a", "a", ""]);
         let rules: Vec<_> = r.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
-        assert_eq!(rules, [("river-enum", "/p"), ("river-type", "/q"), ("river-unique", "/l/1"), ("river-range", "/l/2")]);
+        assert_eq!(
+            rules,
+            [("river-enum", "/p"), ("river-type", "/q"), ("river-unique", "/l/1"), ("river-range", "/l/2")]
+        );
     }
 
     #[test]

@@ -40,7 +40,10 @@ fn exec_two_findings_opens() {
     assert!(f.suggested_fix.as_deref().unwrap().starts_with("ログ+再throw"));
     let r = f.river().unwrap();
     assert_eq!(r.rule_id.as_deref(), Some("rr-midstream-logging-observability-001"));
-    assert_eq!((r.severity, r.status, r.confidence.as_deref()), (Some(RiverSeverity::Minor), Some(RiverStatus::Open), Some("high")));
+    assert_eq!(
+        (r.severity, r.status, r.confidence.as_deref()),
+        (Some(RiverSeverity::Minor), Some(RiverStatus::Open), Some("high"))
+    );
     assert_eq!(r.evidence.len(), 1);
     let i = info(&set);
     assert_eq!(i.decision, Some(Stated::Stated("auto-approve".into())));
@@ -77,7 +80,10 @@ fn full_artifact_fills_every_run_fact_and_derives_the_decision() {
     assert_eq!(i.skipped_skills, [("s2".to_owned(), vec!["phase mismatch".to_owned()])]);
     assert_eq!((i.planner_mode.as_deref(), i.planner_reasons.len()), (Some("prune"), 1));
     assert_eq!(i.impact_tags, ["security"]);
-    assert_eq!((i.repo_root.as_deref(), i.default_branch.as_deref(), i.merge_base.as_deref()), (Some("/repo"), Some("main"), Some("abc123")));
+    assert_eq!(
+        (i.repo_root.as_deref(), i.default_branch.as_deref(), i.merge_base.as_deref()),
+        (Some("/repo"), Some("main"), Some("abc123"))
+    );
     assert_eq!(i.changed_files, ["src/foo.mjs"]);
     assert_eq!((i.token_estimate, i.raw_token_estimate, i.reduction), (Some(100.0), Some(150.0), Some(33.0)));
     assert_eq!(i.timestamp.as_deref(), Some("2025-01-01T00:00:00Z"));
@@ -124,7 +130,10 @@ fn fingerprint_vectors_through_an_artifact() {
     });
     let checked = check_artifact(&doc);
     let set = checked.set.unwrap();
-    assert_eq!(keys(&set), ["333be486c0c537ac", "2d551902b02b28ee", "b95e284d0c8e10d6", "6e5a6fd694f79a5b", "83d0e791e107712f"]);
+    assert_eq!(
+        keys(&set),
+        ["333be486c0c537ac", "2d551902b02b28ee", "b95e284d0c8e10d6", "6e5a6fd694f79a5b", "83d0e791e107712f"]
+    );
     // The fourth lacks required members: still read (and keyed), but invalid.
     let missing: Vec<_> = checked.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
     assert_eq!(missing, [("river-required", "/findings/3"), ("river-required", "/findings/3")]);
@@ -153,7 +162,12 @@ fn unknown_members_are_notices_and_known_newer_ones_are_shown() {
     let notices: Vec<_> = set.notices.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
     assert_eq!(
         notices,
-        [("river-additive", "/futureThing"), ("river-additive", "/trace/span"), ("river-additive", "/plan/shinyNew"), ("river-additive", "/findings/0/mystery")]
+        [
+            ("river-additive", "/futureThing"),
+            ("river-additive", "/trace/span"),
+            ("river-additive", "/plan/shinyNew"),
+            ("river-additive", "/findings/0/mystery")
+        ]
     );
     let i = info(&set);
     assert_eq!(i.loop_signal, Some(Stated::Stated("REVISE_REQUIRED".into())));
@@ -233,7 +247,11 @@ fn failed_run_keeps_a_stated_decision_but_derives_none() {
 
 #[test]
 fn statuses_map_to_review_statuses() {
-    for (s, want) in [("no-changes", ReviewStatus::NoChanges), ("skipped-by-label", ReviewStatus::SkippedByLabel), ("ok", ReviewStatus::Ok)] {
+    for (s, want) in [
+        ("no-changes", ReviewStatus::NoChanges),
+        ("skipped-by-label", ReviewStatus::SkippedByLabel),
+        ("ok", ReviewStatus::Ok),
+    ] {
         let doc = json!({"version": "1", "timestamp": "2026-01-01T00:00:00Z", "phase": "upstream", "status": s});
         assert_eq!(check_artifact(&doc).set.unwrap().status, want);
     }

@@ -153,9 +153,7 @@ pub fn decision_for(s: &Score) -> Decision {
 
 /// River's layer-1 loop signal, given the (stated or derived) decision.
 pub fn loop_signal_for(decision: Decision, findings: &[RiverFinding]) -> LoopSignal {
-    let severe = findings
-        .iter()
-        .any(|f| matches!(f.severity, Some(RiverSeverity::Critical | RiverSeverity::Major)));
+    let severe = findings.iter().any(|f| matches!(f.severity, Some(RiverSeverity::Critical | RiverSeverity::Major)));
     if decision == Decision::HumanReviewRequired {
         LoopSignal::EscalateHuman
     } else if severe {
