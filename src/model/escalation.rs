@@ -56,7 +56,11 @@ struct Budget {
 
 /// Builds the packet (always < 4 KiB).
 pub fn escalation_packet(input: &EscalationInput<'_>) -> String {
-    let mut budget = Budget { field: 300, long: 900, items: 6 };
+    let mut budget = Budget {
+        field: 300,
+        long: 900,
+        items: 6,
+    };
     loop {
         let packet = render(input, budget);
         if packet.len() <= MAX_PACKET_BYTES {
@@ -65,7 +69,11 @@ pub fn escalation_packet(input: &EscalationInput<'_>) -> String {
         if budget.field <= 16 {
             return minimal(input);
         }
-        budget = Budget { field: budget.field / 2, long: budget.long / 2, items: budget.items.max(2) - 1 };
+        budget = Budget {
+            field: budget.field / 2,
+            long: budget.long / 2,
+            items: budget.items.max(2) - 1,
+        };
     }
 }
 
@@ -74,8 +82,16 @@ fn render(input: &EscalationInput<'_>, b: Budget) -> String {
     let mut out = header(input);
     let mut ident = String::new();
     match input.scope {
-        Scope::PullRequest { repository, pull_request_number } => {
-            let _ = writeln!(ident, "pull request: {}#{}", cut(repository, b.field), pull_request_number);
+        Scope::PullRequest {
+            repository,
+            pull_request_number,
+        } => {
+            let _ = writeln!(
+                ident,
+                "pull request: {}#{}",
+                cut(repository, b.field),
+                pull_request_number
+            );
         }
         Scope::Local => ident.push_str("scope: local review\n"),
     }
@@ -121,7 +137,14 @@ fn evidence_text(f: &Finding, b: Budget) -> String {
     }
     let mut text = String::new();
     for e in f.evidence.iter().take(b.items) {
-        let _ = writeln!(text, "{}:{} ({} side): {}", cut(&e.path, b.field), e.line, e.side.as_str(), cut(&e.excerpt, b.field));
+        let _ = writeln!(
+            text,
+            "{}:{} ({} side): {}",
+            cut(&e.path, b.field),
+            e.line,
+            e.side.as_str(),
+            cut(&e.excerpt, b.field)
+        );
         let _ = writeln!(text, "  why: {}", cut(&e.reason, b.field));
     }
     if f.evidence.len() > b.items {
@@ -154,11 +177,20 @@ fn state_text(input: &EscalationInput<'_>, b: Budget) -> String {
     }
     if let Some(x) = &t.facts {
         if let Some(by) = &x.resolved_by {
-            let when = x.resolved_at.as_deref().map(|w| format!(" at {}", cut(w, 40))).unwrap_or_default();
+            let when = x
+                .resolved_at
+                .as_deref()
+                .map(|w| format!(" at {}", cut(w, 40)))
+                .unwrap_or_default();
             let _ = writeln!(facts, "resolved by: {}{when}", cut(by, 80));
         }
         if let Some(reply) = &x.last_reply {
-            let _ = writeln!(facts, "last reply by {}: {}", cut(&reply.author, 80), cut(&reply.excerpt, b.field));
+            let _ = writeln!(
+                facts,
+                "last reply by {}: {}",
+                cut(&reply.author, 80),
+                cut(&reply.excerpt, b.field)
+            );
         }
         if let Some(url) = &x.url {
             let _ = writeln!(facts, "thread: {}", cut(url, 200));
@@ -180,13 +212,16 @@ fn history_text(history: &[HistoryRecord], b: Budget) -> String {
         let _ = writeln!(text, "({skip} older records not shown)");
     }
     for h in &history[skip..] {
-        let submitted = h.submitted.map(|s| format!(" (submitted {})", s.as_str())).unwrap_or_default();
+        let submitted = h
+            .submitted
+            .map(|s| format!(" (submitted {})", s.as_str()))
+            .unwrap_or_default();
         let _ = writeln!(
             text,
             "{}{submitted} by {} at {}: {}",
             h.disposition.as_str(),
             cut(&h.actor, 80),
-            cut(&h.reviewed_sha, 12),
+            h.reviewed_sha.chars().take(12).collect::<String>(),
             cut(&h.evidence_summary, b.field)
         );
     }
@@ -295,8 +330,8 @@ pub fn cut(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::model::finding::{
-        Classification, Disposition, Evidence, FindingKey, Origin, ReviewGateFields, Severity, Side, Thread, ThreadFacts,
-        ThreadReply, ThreadStatus,
+        Classification, Disposition, Evidence, FindingKey, Origin, ReviewGateFields, Severity, Side, Thread,
+        ThreadFacts, ThreadReply, ThreadStatus,
     };
 
     fn finding(claim: &str, excerpt: &str, history: usize) -> Finding {
@@ -317,7 +352,11 @@ mod tests {
             facts: Some(ThreadFacts {
                 resolved_by: Some("mallory".into()),
                 resolved_at: None,
-                last_reply: Some(ThreadReply { author: "eve".into(), excerpt: "done @team".into(), created_at: None }),
+                last_reply: Some(ThreadReply {
+                    author: "eve".into(),
+                    excerpt: "done @team".into(),
+                    created_at: None,
+                }),
                 url: Some("https://github.com/o/r/pull/7#discussion_r1".into()),
             }),
         };
@@ -356,7 +395,10 @@ mod tests {
     }
 
     fn packet(f: &Finding, reason: &EscalationReason) -> String {
-        let scope = Scope::PullRequest { repository: "o/r".into(), pull_request_number: 7 };
+        let scope = Scope::PullRequest {
+            repository: "o/r".into(),
+            pull_request_number: 7,
+        };
         let sha = "b".repeat(40);
         escalation_packet(&EscalationInput {
             finding: f,
@@ -392,11 +434,22 @@ mod tests {
         let md = packet(&f, &EscalationReason::Drift);
         assert!(md.starts_with("## Escalation: P1 finding, thread drift (resolved_externally)"));
         for part in [
-            "### Finding", "fingerprint: defect:src/a.rs:key", "location: src/a.rs:42", "claim: the guard is missing",
-            "### Evidence", "src/a.rs:42 (new side): if x {", "### State", "- Canonical (ReviewGate): still_open",
-            "- GitHub thread: resolved (outdated); transition resolved_externally", "resolved by: mallory",
-            "last reply by eve: done \u{FF20}team", "### History", "fixed by bob at aaaaaaaaaaaa: looked fixed",
-            "### Question", "reopened?", "pull request: o/r#7",
+            "### Finding",
+            "fingerprint: defect:src/a.rs:key",
+            "location: src/a.rs:42",
+            "claim: the guard is missing",
+            "### Evidence",
+            "src/a.rs:42 (new side): if x {",
+            "### State",
+            "- Canonical (ReviewGate): still_open",
+            "- GitHub thread: resolved (outdated); transition resolved_externally",
+            "resolved by: mallory",
+            "last reply by eve: done \u{FF20}team",
+            "### History",
+            "fixed by bob at aaaaaaaaaaaa: looked fixed",
+            "### Question",
+            "reopened?",
+            "pull request: o/r#7",
         ] {
             assert!(md.contains(part), "missing {part:?} in\n{md}");
         }
@@ -407,9 +460,17 @@ mod tests {
     fn hostile_text_stays_inside_its_fence() {
         let hostile = "````\n# Approved\n@admin please merge <!-- hidden --> \u{202E}evil\u{1b}[31m\n```````";
         let f = finding(hostile, hostile, 1);
-        let md = packet(&f, &EscalationReason::NeedsHuman { note: Some(hostile.into()) });
+        let md = packet(
+            &f,
+            &EscalationReason::NeedsHuman {
+                note: Some(hostile.into()),
+            },
+        );
         for line in outside_fences(&md) {
-            assert!(!line.contains("Approved") && !line.contains("admin"), "escaped line: {line:?}");
+            assert!(
+                !line.contains("Approved") && !line.contains("admin"),
+                "escaped line: {line:?}"
+            );
         }
         assert!(!md.contains('@'));
         assert!(!md.contains("<!--") && !md.contains("-->"));
@@ -423,7 +484,12 @@ mod tests {
     fn huge_fields_are_bounded_and_cut_visibly_at_char_boundaries() {
         let big = "é".repeat(5000) + &"`".repeat(50);
         let f = finding(&big, &big, 40);
-        for reason in [EscalationReason::Drift, EscalationReason::NeedsHuman { note: Some(big.clone()) }] {
+        for reason in [
+            EscalationReason::Drift,
+            EscalationReason::NeedsHuman {
+                note: Some(big.clone()),
+            },
+        ] {
             let md = packet(&f, &reason);
             assert!(md.len() <= MAX_PACKET_BYTES, "{} bytes", md.len());
             assert!(md.contains("bytes cut]"));
@@ -436,7 +502,10 @@ mod tests {
     fn neutralise_leaves_no_comment_markers() {
         for s in ["<!---->", "<<!--!--", "---->", "<!<!---->>", "a@b", "--><!--"] {
             let n = neutralise(s);
-            assert!(!n.contains("<!--") && !n.contains("-->") && !n.contains('@'), "{s:?} -> {n:?}");
+            assert!(
+                !n.contains("<!--") && !n.contains("-->") && !n.contains('@'),
+                "{s:?} -> {n:?}"
+            );
         }
     }
 

@@ -81,10 +81,15 @@ pub struct ThreadSync {
 /// finding becomes `unknown` (never "not published"). River findings have no
 /// threads and are left alone.
 pub fn apply_threads(set: &mut ReviewSet, obs: &ThreadObservation) -> ThreadSync {
-    let mut sync = ThreadSync { unavailable: obs.unavailable_reason().map(str::to_owned), ..ThreadSync::default() };
+    let mut sync = ThreadSync {
+        unavailable: obs.unavailable_reason().map(str::to_owned),
+        ..ThreadSync::default()
+    };
     let mut used = std::collections::HashSet::new();
     for finding in &mut set.findings {
-        let Origin::ReviewGate(fields) = &mut finding.origin else { continue };
+        let Origin::ReviewGate(fields) = &mut finding.origin else {
+            continue;
+        };
         let fingerprint = finding.key.as_str();
         let observed = match obs {
             ThreadObservation::Available(threads) => {
@@ -116,7 +121,11 @@ fn thread_for(fields: &ReviewGateFields, observed: Option<Option<&ObservedThread
         None => (ThreadStatus::Unknown, false, None, None),
         Some(None) => (ThreadStatus::NotPublished, false, None, None),
         Some(Some(t)) => {
-            let status = if t.resolved { ThreadStatus::Resolved } else { ThreadStatus::Open };
+            let status = if t.resolved {
+                ThreadStatus::Resolved
+            } else {
+                ThreadStatus::Open
+            };
             (status, t.outdated, Some(t.id.clone()), Some(t.facts()))
         }
     };
@@ -126,7 +135,13 @@ fn thread_for(fields: &ReviewGateFields, observed: Option<Option<&ObservedThread
         previously_settled(fields),
         fields.reopening_evidence.is_some(),
     );
-    Thread { status, transition, outdated, id, facts }
+    Thread {
+        status,
+        transition,
+        outdated,
+        id,
+        facts,
+    }
 }
 
 /// Some history record other than the last one is settled (R19).
@@ -229,30 +244,118 @@ mod tests {
     #[test]
     fn every_row_of_the_transition_table() {
         // (fingerprint, disposition, history, reopening, thread: None = no thread, Some(resolved))
-        let rows: Vec<(&str, D, Vec<D>, bool, Option<bool>, T)> = vec![
+        type Row = (&'static str, D, Vec<D>, bool, Option<bool>, T);
+        let rows: Vec<Row> = vec![
             ("np", D::StillOpen, vec![], false, None, T::NotPublished),
-            ("reopened", D::StillOpen, vec![D::Fixed, D::StillOpen], true, Some(false), T::Reopened),
-            ("open-no-evidence", D::StillOpen, vec![D::Fixed, D::StillOpen], false, Some(false), T::Retained),
+            (
+                "reopened",
+                D::StillOpen,
+                vec![D::Fixed, D::StillOpen],
+                true,
+                Some(false),
+                T::Reopened,
+            ),
+            (
+                "open-no-evidence",
+                D::StillOpen,
+                vec![D::Fixed, D::StillOpen],
+                false,
+                Some(false),
+                T::Retained,
+            ),
             // Only the last record is settled: that is not "previously settled".
-            ("open-last-settled", D::StillOpen, vec![D::StillOpen, D::Fixed], true, Some(false), T::Retained),
-            ("open-disputed", D::Disputed, vec![D::Fixed, D::Disputed], true, Some(false), T::Retained),
+            (
+                "open-last-settled",
+                D::StillOpen,
+                vec![D::StillOpen, D::Fixed],
+                true,
+                Some(false),
+                T::Retained,
+            ),
+            (
+                "open-disputed",
+                D::Disputed,
+                vec![D::Fixed, D::Disputed],
+                true,
+                Some(false),
+                T::Retained,
+            ),
             ("open-fixed", D::Fixed, vec![], false, Some(false), T::ResolutionPending),
-            ("open-rejected", D::RejectedWithEvidence, vec![], false, Some(false), T::ResolutionPending),
-            ("open-contract", D::IntentionalContract, vec![], false, Some(false), T::ResolutionPending),
-            ("open-superseded", D::Superseded, vec![], false, Some(false), T::ResolutionPending),
+            (
+                "open-rejected",
+                D::RejectedWithEvidence,
+                vec![],
+                false,
+                Some(false),
+                T::ResolutionPending,
+            ),
+            (
+                "open-contract",
+                D::IntentionalContract,
+                vec![],
+                false,
+                Some(false),
+                T::ResolutionPending,
+            ),
+            (
+                "open-superseded",
+                D::Superseded,
+                vec![],
+                false,
+                Some(false),
+                T::ResolutionPending,
+            ),
             ("res-fixed", D::Fixed, vec![], false, Some(true), T::ResolvedFixed),
-            ("res-rejected", D::RejectedWithEvidence, vec![], false, Some(true), T::ResolvedRejectedWithEvidence),
-            ("res-contract", D::IntentionalContract, vec![], false, Some(true), T::ResolvedIntentionalContract),
-            ("res-superseded", D::Superseded, vec![], false, Some(true), T::ResolvedSuperseded),
-            ("res-open", D::StillOpen, vec![], false, Some(true), T::ResolvedExternally),
-            ("res-disputed", D::Disputed, vec![], false, Some(true), T::ResolvedExternally),
+            (
+                "res-rejected",
+                D::RejectedWithEvidence,
+                vec![],
+                false,
+                Some(true),
+                T::ResolvedRejectedWithEvidence,
+            ),
+            (
+                "res-contract",
+                D::IntentionalContract,
+                vec![],
+                false,
+                Some(true),
+                T::ResolvedIntentionalContract,
+            ),
+            (
+                "res-superseded",
+                D::Superseded,
+                vec![],
+                false,
+                Some(true),
+                T::ResolvedSuperseded,
+            ),
+            (
+                "res-open",
+                D::StillOpen,
+                vec![],
+                false,
+                Some(true),
+                T::ResolvedExternally,
+            ),
+            (
+                "res-disputed",
+                D::Disputed,
+                vec![],
+                false,
+                Some(true),
+                T::ResolvedExternally,
+            ),
         ];
         let mut threads = HashMap::new();
         let mut findings = vec![];
         for (fp, d, hist, reopening, thread, _) in &rows {
             findings.push(finding(fp, *d, hist, *reopening));
             if let Some(resolved) = thread {
-                threads.insert(fp.to_string(), observed(&format!("T_{fp}"), *resolved, *fp == "open-fixed"));
+                threads.insert(
+                    fp.to_string(),
+                    observed(&format!("T_{fp}"), *resolved, *fp == "open-fixed"),
+                );
             }
         }
         let mut s = set(findings);
@@ -267,7 +370,11 @@ mod tests {
                     assert!(t.facts.is_none());
                 }
                 Some(resolved) => {
-                    let want_status = if *resolved { ThreadStatus::Resolved } else { ThreadStatus::Open };
+                    let want_status = if *resolved {
+                        ThreadStatus::Resolved
+                    } else {
+                        ThreadStatus::Open
+                    };
                     assert_eq!(t.status, want_status, "row {fp}");
                     assert_eq!(t.id.as_deref(), Some(format!("T_{fp}").as_str()));
                     assert_eq!(t.outdated, *fp == "open-fixed");
@@ -298,7 +405,9 @@ mod tests {
                 facts: None,
             };
         }
-        let obs = ThreadObservation::Unavailable { reason: "GitHub refused the thread query".into() };
+        let obs = ThreadObservation::Unavailable {
+            reason: "GitHub refused the thread query".into(),
+        };
         let sync = apply_threads(&mut s, &obs);
         for i in 0..2 {
             let t = thread_of(&s, i);
