@@ -70,10 +70,13 @@ fn code_fingerprint_hashes_the_f4_text() {
     assert_eq!(code_fingerprint(None, Some(CodeGrounding::default())), sha("pr\n\n"));
 }
 
+/// ruleId, file, message, title, expected fingerprint.
+type RiverVector<'a> = (Option<&'a str>, &'a str, Option<&'a str>, Option<&'a str>, &'a str);
+
 #[test]
 fn river_test_vectors() {
     let emoji = format!("{}😀 tail", "x".repeat(59));
-    let cases: [(Option<&str>, &str, Option<&str>, Option<&str>, &str); 5] = [
+    let cases: [RiverVector; 5] = [
         (
             Some("rr-midstream-security-001"),
             "src/config.mjs",
