@@ -5,6 +5,7 @@
 //! the variables and turns one page into observed threads.
 
 use crate::model::finding::ThreadReply;
+use crate::model::fingerprint::{marker_decode, marker_encode};
 use crate::model::threads::ObservedThread;
 use serde::Deserialize;
 
@@ -229,45 +230,14 @@ fn marker_value(line: &str, open: &str) -> Option<String> {
     (!decoded.is_empty()).then_some(decoded)
 }
 
-/// Decodes ReviewGate's marker encoding strictly: unreserved bytes
-/// (`A-Z a-z 0-9 - _ . ~`) raw, every other byte as `%XX` with uppercase hex;
-/// anything else (lowercase hex, an encoded unreserved byte, a raw reserved
-/// byte, invalid UTF-8) is not a ReviewGate marker.
+/// Decodes a marker value, accepting only the exact encoding ReviewGate
+/// writes (unreserved bytes raw, every other byte `%XX` in uppercase): the
+/// decoded text must encode back to the same characters. Lowercase hex, an
+/// encoded unreserved byte, a raw reserved byte or invalid UTF-8 is not a
+/// ReviewGate marker.
 pub fn percent_decode(encoded: &str) -> Option<String> {
-    let bytes = encoded.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if is_unreserved(b) {
-            out.push(b);
-            i += 1;
-        } else if b == b'%' {
-            let hi = upper_hex(*bytes.get(i + 1)?)?;
-            let lo = upper_hex(*bytes.get(i + 2)?)?;
-            let value = hi * 16 + lo;
-            if is_unreserved(value) {
-                return None;
-            }
-            out.push(value);
-            i += 3;
-        } else {
-            return None;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~')
-}
-
-fn upper_hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+    let decoded = marker_decode(encoded).ok()?;
+    (marker_encode(&decoded) == encoded).then_some(decoded)
 }
 
 /// The start of a comment body, at most `max` bytes, cut at a character boundary.
