@@ -317,10 +317,10 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     assert!(e.to_string().starts_with("the newest review run for"), "{e}");
     assert!(e.to_string().contains("has only an expired artifact"), "{e}");
 
-    // No completed run for the head.
+    // No completed run for the head, or only a cancelled one.
     let api = MockServer::start().await;
     mount_pull(&api, &head(), None).await;
-    mount_runs_page(&api, 1, 1, vec![run_json(77, 3, 1, &head(), "cancelled")]).await;
+    mount_runs_page(&api, 1, 0, vec![]).await;
     let e = fetch_exact_head(&client(&api), &request()).await.expect_err("refused");
     assert_eq!(
         e.to_string(),
@@ -328,6 +328,15 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
             "no completed pull_request run of {WORKFLOW} exists for the current head {h}; wait for the review of {h} (or start it)",
             h = head()
         )
+    );
+    let api = MockServer::start().await;
+    mount_pull(&api, &head(), None).await;
+    mount_runs_page(&api, 1, 1, vec![run_json(77, 3, 1, &head(), "cancelled")]).await;
+    let e = fetch_exact_head(&client(&api), &request()).await.expect_err("refused");
+    assert!(matches!(e, FetchError::NoEligibleRun { count: 1, .. }), "{e}");
+    assert!(
+        e.to_string().ends_with(&format!("rerun the review for {}", head())),
+        "{e}"
     );
 
     // The head moves between the first and the second read.

@@ -74,6 +74,11 @@ pub enum FetchError {
         "no completed pull_request run of {workflow} exists for the current head {head}; wait for the review of {head} (or start it)"
     )]
     NoRun { workflow: String, head: String },
+    /// Completed runs exist for the head, but none can hold a result (cancelled, skipped, another event).
+    #[error(
+        "the {count} completed run(s) of {workflow} for the current head {head} were cancelled, skipped or not pull_request runs; rerun the review for {head}"
+    )]
+    NoEligibleRun { workflow: String, head: String, count: u64 },
     /// The newest run has no usable artifact.
     #[error(
         "the newest review run for {head} (run {run_id}, attempt {attempt}) has {what} artifact {name}; rerun the review for {head}"
@@ -304,10 +309,16 @@ async fn newest_run(client: &Client, req: &FetchRequest, head: &str) -> Result<W
             break;
         }
     }
-    best.ok_or_else(|| FetchError::NoRun {
-        workflow: shown(&req.workflow),
-        head: head.to_owned(),
-    })
+    let (workflow, head) = (shown(&req.workflow), head.to_owned());
+    match best {
+        Some(run) => Ok(run),
+        None if seen > 0 => Err(FetchError::NoEligibleRun {
+            workflow,
+            head,
+            count: seen,
+        }),
+        None => Err(FetchError::NoRun { workflow, head }),
+    }
 }
 
 fn is_eligible(run: &WorkflowRun, head: &str) -> bool {
