@@ -306,7 +306,12 @@ impl Checkout {
 
     /// Reads the file of one evidence item and checks its excerpt, keeping
     /// `n` lines of context around the match (or the stated line).
-    pub fn inspect(&self, evidence: &Evidence, reviewed_sha: Option<&str>, n: usize) -> Result<LocalEvidence, CheckoutError> {
+    pub fn inspect(
+        &self,
+        evidence: &Evidence,
+        reviewed_sha: Option<&str>,
+        n: usize,
+    ) -> Result<LocalEvidence, CheckoutError> {
         let file = self.read_file(&evidence.path, evidence.side, reviewed_sha)?;
         let stated = evidence.line as usize;
         let found = locate_excerpt(&file.lines, &evidence.excerpt, stated);
@@ -320,7 +325,11 @@ impl Checkout {
             revision: file.revision,
             found,
             first_line: window.first_line,
-            lines: window.lines.iter().map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned()).collect(),
+            lines: window
+                .lines
+                .iter()
+                .map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned())
+                .collect(),
             marked,
         })
     }

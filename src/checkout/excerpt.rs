@@ -65,11 +65,7 @@ pub fn locate_excerpt(file_lines: &[String], excerpt: &str, line: usize) -> Exce
     if want.is_empty() || want.len() > file_lines.len() {
         return ExcerptMatch::NotFound;
     }
-    let matches_at = |start: usize| {
-        want.iter()
-            .zip(&file_lines[start..])
-            .all(|(w, f)| same_text(f, w))
-    };
+    let matches_at = |start: usize| want.iter().zip(&file_lines[start..]).all(|(w, f)| same_text(f, w));
     let last_start = file_lines.len() - want.len();
     let stated = line.saturating_sub(1);
     if line >= 1 && stated <= last_start && matches_at(stated) {
@@ -81,7 +77,10 @@ pub fn locate_excerpt(file_lines: &[String], excerpt: &str, line: usize) -> Exce
         let below = center.checked_sub(d);
         let above = Some(center + d).filter(|&s| d > 0 && s <= last_start);
         if let Some(start) = [below, above].into_iter().flatten().find(|&s| matches_at(s)) {
-            return ExcerptMatch::Moved { from: line, to: start + 1 };
+            return ExcerptMatch::Moved {
+                from: line,
+                to: start + 1,
+            };
         }
     }
     ExcerptMatch::NotFound
@@ -92,7 +91,10 @@ pub fn locate_excerpt(file_lines: &[String], excerpt: &str, line: usize) -> Exce
 /// shows the end of the file.
 pub fn context_block(file_lines: &[String], start: usize, len: usize, n: usize) -> ContextWindow<'_> {
     let Some(last) = file_lines.len().checked_sub(1) else {
-        return ContextWindow { first_line: 1, lines: &[] };
+        return ContextWindow {
+            first_line: 1,
+            lines: &[],
+        };
     };
     let begin = start.saturating_sub(1).min(last);
     let end = begin.saturating_add(len.max(1)).min(file_lines.len());

@@ -7,8 +7,17 @@ use tempfile::TempDir;
 
 /// Runs git in `dir` and returns trimmed stdout; test setup only.
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git").arg("-C").arg(dir).args(args).output().expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
@@ -60,7 +69,10 @@ fn discovers_the_top_level_from_a_subdirectory() {
     assert_eq!(Checkout::discover_in(None, outside.path()), None);
     // An explicit root is taken as given, even without git.
     assert!(Checkout::discover_in(Some(outside.path()), Path::new("/")).is_some());
-    assert_eq!(Checkout::discover_in(Some(&outside.path().join("missing")), Path::new("/")), None);
+    assert_eq!(
+        Checkout::discover_in(Some(&outside.path().join("missing")), Path::new("/")),
+        None
+    );
 }
 
 #[test]
@@ -70,7 +82,10 @@ fn head_is_compared_with_the_reviewed_commit() {
     assert_eq!(c.head_sha().as_deref(), Some(r.second.as_str()));
     assert_eq!(c.is_reviewed_head(&r.second), HeadMatch::Same);
     assert_eq!(c.is_reviewed_head(&r.second[..7].to_uppercase()), HeadMatch::Same);
-    assert_eq!(c.is_reviewed_head(&r.first), HeadMatch::Different { head: r.second.clone() });
+    assert_eq!(
+        c.is_reviewed_head(&r.first),
+        HeadMatch::Different { head: r.second.clone() }
+    );
     assert_eq!(c.is_reviewed_head("not-a-sha"), HeadMatch::Unknown);
     assert_eq!(c.is_reviewed_head("abc12"), HeadMatch::Unknown);
     let plain = tempfile::tempdir().expect("temp dir");
@@ -89,7 +104,10 @@ fn new_side_reads_the_working_tree() {
     assert_eq!(file.lines, lines(&["fn new() {}", "\tlet  added =\t2;"]));
     let dashed = c.read_file("--output=x", Side::New, None).expect("read");
     assert_eq!(dashed.lines, lines(&["dash new"]));
-    assert!(matches!(c.read_file("src/nope.rs", Side::New, None), Err(CheckoutError::NotFound { .. })));
+    assert!(matches!(
+        c.read_file("src/nope.rs", Side::New, None),
+        Err(CheckoutError::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -128,7 +146,10 @@ fn symlinks_may_not_leave_the_root() {
         assert!(
             matches!(
                 c.read_file(p, Side::New, None),
-                Err(CheckoutError::UnsafePath { problem: PathProblem::OutsideRoot, .. })
+                Err(CheckoutError::UnsafePath {
+                    problem: PathProblem::OutsideRoot,
+                    ..
+                })
             ),
             "{p}"
         );
@@ -144,8 +165,14 @@ fn large_and_binary_files_are_not_read() {
     big.set_len(MAX_FILE_BYTES + 1).expect("size");
     fs::write(root.join("bin.dat"), b"abc\0def").expect("write");
     let c = r.checkout();
-    assert!(matches!(c.read_file("big.txt", Side::New, None), Err(CheckoutError::TooLarge { .. })));
-    assert!(matches!(c.read_file("bin.dat", Side::New, None), Err(CheckoutError::Binary { .. })));
+    assert!(matches!(
+        c.read_file("big.txt", Side::New, None),
+        Err(CheckoutError::TooLarge { .. })
+    ));
+    assert!(matches!(
+        c.read_file("bin.dat", Side::New, None),
+        Err(CheckoutError::Binary { .. })
+    ));
 }
 
 #[test]
@@ -159,9 +186,15 @@ fn old_side_reads_the_parent_of_the_reviewed_commit() {
     assert_eq!(short.lines, lines(&["dash old"]));
     assert!(matches!(
         c.read_file("src/added.rs", Side::Old, Some(&r.second)),
-        Err(CheckoutError::NotFound { revision: Revision::Commit(_), .. })
+        Err(CheckoutError::NotFound {
+            revision: Revision::Commit(_),
+            ..
+        })
     ));
-    assert!(matches!(c.read_file("src", Side::Old, Some(&r.second)), Err(CheckoutError::NotFound { .. })));
+    assert!(matches!(
+        c.read_file("src", Side::Old, Some(&r.second)),
+        Err(CheckoutError::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -169,7 +202,10 @@ fn old_side_unavailable_is_explicit() {
     let r = repo();
     let c = r.checkout();
     let outcome = |sha: Option<&str>| c.read_file("src/lib.rs", Side::Old, sha).map(|f| f.lines);
-    assert!(matches!(outcome(None), Err(CheckoutError::OldSideUnavailable(OldUnavailable::NoReviewedSha))));
+    assert!(matches!(
+        outcome(None),
+        Err(CheckoutError::OldSideUnavailable(OldUnavailable::NoReviewedSha))
+    ));
     assert!(matches!(
         outcome(Some(&r.first)),
         Err(CheckoutError::OldSideUnavailable(OldUnavailable::NoParent { .. }))
@@ -198,7 +234,10 @@ fn excerpt_matches_ignoring_white_space() {
     // Case and punctuation count; white space inside a word does not vanish.
     assert_eq!(locate_excerpt(&file, "LET x = 1;", 2), ExcerptMatch::NotFound);
     assert_eq!(locate_excerpt(&file, "let x=1;", 2), ExcerptMatch::NotFound);
-    assert_eq!(locate_excerpt(&file, "\u{3000}let\u{a0}x = 1;", 2), ExcerptMatch::AtLine(2));
+    assert_eq!(
+        locate_excerpt(&file, "\u{3000}let\u{a0}x = 1;", 2),
+        ExcerptMatch::AtLine(2)
+    );
     assert!(same_text(" a\u{2003}b ", "a b"));
     assert!(!same_text("ab", "a b"));
 }
@@ -206,13 +245,25 @@ fn excerpt_matches_ignoring_white_space() {
 #[test]
 fn excerpt_moved_reports_the_nearest_match() {
     let file = lines(&["x", "target", "y", "z", "target", "w"]);
-    assert_eq!(locate_excerpt(&file, "target", 4), ExcerptMatch::Moved { from: 4, to: 5 });
-    assert_eq!(locate_excerpt(&file, "target", 1), ExcerptMatch::Moved { from: 1, to: 2 });
+    assert_eq!(
+        locate_excerpt(&file, "target", 4),
+        ExcerptMatch::Moved { from: 4, to: 5 }
+    );
+    assert_eq!(
+        locate_excerpt(&file, "target", 1),
+        ExcerptMatch::Moved { from: 1, to: 2 }
+    );
     // Equal distance: the earlier match wins.
     let tie = lines(&["target", "a", "target"]);
-    assert_eq!(locate_excerpt(&tie, "target", 2), ExcerptMatch::Moved { from: 2, to: 1 });
+    assert_eq!(
+        locate_excerpt(&tie, "target", 2),
+        ExcerptMatch::Moved { from: 2, to: 1 }
+    );
     // A stated line past the end still finds the excerpt.
-    assert_eq!(locate_excerpt(&file, "target", 99), ExcerptMatch::Moved { from: 99, to: 5 });
+    assert_eq!(
+        locate_excerpt(&file, "target", 99),
+        ExcerptMatch::Moved { from: 99, to: 5 }
+    );
     assert_eq!(locate_excerpt(&file, "absent", 2), ExcerptMatch::NotFound);
     assert_eq!(locate_excerpt(&[], "x", 1), ExcerptMatch::NotFound);
     assert_eq!(locate_excerpt(&file, " \n\t", 1), ExcerptMatch::NotFound);
@@ -222,7 +273,10 @@ fn excerpt_moved_reports_the_nearest_match() {
 fn multi_line_excerpts_match_consecutive_lines() {
     let file = lines(&["a", "b", "c", "b", "d"]);
     assert_eq!(locate_excerpt(&file, "b\nc", 2), ExcerptMatch::AtLine(2));
-    assert_eq!(locate_excerpt(&file, "\n b\r\n  d \n\n", 2), ExcerptMatch::Moved { from: 2, to: 4 });
+    assert_eq!(
+        locate_excerpt(&file, "\n b\r\n  d \n\n", 2),
+        ExcerptMatch::Moved { from: 2, to: 4 }
+    );
     assert_eq!(locate_excerpt(&file, "c\nd", 3), ExcerptMatch::NotFound);
     assert_eq!(locate_excerpt(&file, "d\ne", 5), ExcerptMatch::NotFound);
     assert_eq!(excerpt_lines("\n\n x\n\ny \n \n"), vec![" x", "", "y "]);
@@ -259,19 +313,36 @@ fn inspect_checks_an_evidence_item() {
     let local = c.inspect(&evidence, Some(&r.second), 3).expect("inspect");
     assert_eq!(local.found, ExcerptMatch::Moved { from: 1, to: 2 });
     assert_eq!(local.marked, 2..=2);
-    assert_eq!((local.first_line, local.lines.clone()), (1, lines(&["fn new() {}", "    let  added =    2;"])));
-    let old = Evidence { side: Side::Old, line: 2, excerpt: "let removed = 1;".to_string(), ..evidence.clone() };
+    assert_eq!(
+        (local.first_line, local.lines.clone()),
+        (1, lines(&["fn new() {}", "    let  added =    2;"]))
+    );
+    let old = Evidence {
+        side: Side::Old,
+        line: 2,
+        excerpt: "let removed = 1;".to_string(),
+        ..evidence.clone()
+    };
     let local = c.inspect(&old, Some(&r.second), 0).expect("inspect old");
     assert_eq!(local.found, ExcerptMatch::AtLine(2));
     assert_eq!(local.revision, Revision::Commit(r.first.clone()));
     assert_eq!(local.lines, lines(&["let removed = 1;"]));
-    let hostile = Evidence { path: "../../etc/passwd".to_string(), ..evidence };
-    assert!(matches!(c.inspect(&hostile, None, 3), Err(CheckoutError::UnsafePath { .. })));
+    let hostile = Evidence {
+        path: "../../etc/passwd".to_string(),
+        ..evidence
+    };
+    assert!(matches!(
+        c.inspect(&hostile, None, 3),
+        Err(CheckoutError::UnsafePath { .. })
+    ));
 }
 
 #[test]
 fn errors_quote_untrusted_paths() {
-    let err = CheckoutError::NotFound { path: "a\u{1b}[2Jb".to_string(), revision: Revision::WorkingTree };
+    let err = CheckoutError::NotFound {
+        path: "a\u{1b}[2Jb".to_string(),
+        revision: Revision::WorkingTree,
+    };
     let text = err.to_string();
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("the working tree"));

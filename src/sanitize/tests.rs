@@ -10,10 +10,35 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// The bidi and format controls the display must never pass through.
 const FORMAT_CONTROLS: &[char] = &[
-    '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}',
-    '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}', '\u{2028}', '\u{2029}', '\u{FEFF}', '\u{00AD}',
-    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
-    '\u{180E}', '\u{E0001}', '\u{E0041}', '\u{E007F}', '\u{FFF9}',
+    '\u{202A}',
+    '\u{202B}',
+    '\u{202C}',
+    '\u{202D}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200E}',
+    '\u{200F}',
+    '\u{061C}',
+    '\u{2028}',
+    '\u{2029}',
+    '\u{FEFF}',
+    '\u{00AD}',
+    '\u{200B}',
+    '\u{200C}',
+    '\u{200D}',
+    '\u{2060}',
+    '\u{2061}',
+    '\u{2062}',
+    '\u{2063}',
+    '\u{2064}',
+    '\u{180E}',
+    '\u{E0001}',
+    '\u{E0041}',
+    '\u{E007F}',
+    '\u{FFF9}',
 ];
 
 /// An independent statement of the forbidden classes: std's `is_control`
@@ -115,7 +140,9 @@ fn forbidden_set_covers_controls_and_listed_format_characters() {
             assert!(is_forbidden(c), "U+{:04X} must be forbidden", u32::from(c));
         }
     }
-    for c in ['a', ' ', '~', '\u{a0}', 'é', '日', '👍', '\u{fe0f}', '\u{301}', '⏎', '␛', '⟨', '⟩'] {
+    for c in [
+        'a', ' ', '~', '\u{a0}', 'é', '日', '👍', '\u{fe0f}', '\u{301}', '⏎', '␛', '⟨', '⟩',
+    ] {
         assert!(!is_forbidden(c), "U+{:04X} must be allowed", u32::from(c));
     }
 }
@@ -189,7 +216,13 @@ fn rendered_symbols(text: Text<'_>) -> Vec<String> {
             frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
         })
         .expect("draw");
-    terminal.backend().buffer().content().iter().map(|cell| cell.symbol().to_string()).collect()
+    terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|cell| cell.symbol().to_string())
+        .collect()
 }
 
 #[test]
