@@ -1,5 +1,7 @@
 //! The interactive screen (being written).
 
+pub mod highlight;
+
 use crate::cli::args::OpenArgs;
 use std::process::ExitCode;
 
