@@ -6,7 +6,7 @@ pub mod escalation;
 pub mod finding;
 pub mod fingerprint;
 pub mod json;
-// pub mod load; (enabled once the strict reader and schemas land)
+pub mod load;
 pub mod problem;
 pub mod review;
 pub mod reviewgate;

@@ -1,25 +1,155 @@
 //! ReviewGate formats: agent result v1, review output v3 (and legacy v1/v2),
-//! their rules and the artifact -> agent-result projection (being written).
+//! their code-level rules and the artifact → agent-result projection.
+//!
+//! Each document is decoded once into borrowed, strictly typed structs
+//! (unknown members, missing members, wrong types and non-integer integers
+//! are problems), then every rule of REVIEWGATE-RULES §2, §3 and §6 runs on
+//! the typed value and reports all it finds. The JSON Schema check is the
+//! loader's job; nothing here depends on it having run.
 
-use super::review::Checked;
+mod agent;
+mod agent_rules;
+mod artifact;
+mod artifact_rules;
+mod common;
+mod decode;
+mod finding_rules;
+mod fp;
+mod legacy;
+mod locate;
+mod model;
+mod policy;
+mod projection;
+mod serde_util;
+mod shared_rules;
+mod strict_de;
+
+#[cfg(test)]
+mod tests;
+
+pub use agent::{AgentResult, Costs, MAX_BYTES, ResultFinding, SCHEMA_VERSION};
+pub use common::{
+    AngleError, AngleErrorKind, CostComponent, CostSource, CostSummary, Decision, DispositionRecord, Evidence,
+    RgStatus, ScopeKind, Timings, Verification, WireScope,
+};
+pub use fp::{FindingSource, SourceFingerprint};
+pub use policy::{HIGH_CONFIDENCE_THRESHOLD, TARGET_SCORE};
+
+use super::problem::Problem;
+use super::review::{Checked, Format, Projection, Scope};
+use artifact::Artifact;
 use serde_json::{Map, Value};
+use shared_rules::Report;
 
-/// Checks an agent result (rules R1-R21) and builds its model.
-pub fn check_agent_result(_value: &Value, _raw_len: usize) -> Checked {
-    Checked::default()
+/// Checks an agent result (rules R1–R21) and builds its model.
+///
+/// `raw_len` is the size in bytes of the file the value was read from (R1).
+pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
+    let mut report = Report::default();
+    let result = match decode::decode::<AgentResult>(value, locate::agent_result) {
+        Ok(r) => r,
+        Err(problems) => {
+            if raw_len > MAX_BYTES {
+                report.push(
+                    "R1",
+                    "",
+                    format!("the file is {raw_len} bytes; an agent result is at most {MAX_BYTES} bytes"),
+                );
+            }
+            report.problems.extend(problems);
+            return Checked { set: None, problems: report.problems };
+        }
+    };
+    agent_rules::check(&mut report, &result, Some(raw_len));
+    let set = model::review_set(&result, Format::AgentResult, Projection::NotApplicable, &|_| model::Extra::default());
+    Checked { set: Some(set), problems: report.problems }
 }
 
-/// Checks a v3 review output (rules A1-A31), projects it (J1-J7) and builds its model.
-pub fn check_artifact(_value: &Value) -> Checked {
-    Checked::default()
+/// Checks a v3 review output (rules A1–A31), projects it (J1–J7) and builds
+/// its model through the projection.
+///
+/// A projection that fails J6 does not make the output invalid: the problems
+/// stay empty and the set's `projection` is [`Projection::Failed`]. Findings
+/// are still built from the (unvalidated) projection so they can be shown.
+pub fn check_artifact(value: &Value) -> Checked {
+    let artifact = match decode::decode::<Artifact>(value, locate::artifact) {
+        Ok(a) => a,
+        Err(problems) => return Checked { set: None, problems },
+    };
+    let fps = fp::Fingerprints::of(&artifact);
+    let problems = artifact_problems(&artifact, &fps);
+    let projected = projection::project_typed(&artifact, &Scope::Local, &fps.findings, &fps.tracked);
+    let state = if problems.is_empty() {
+        match projection::check(&projected) {
+            p if p.is_empty() => Projection::Ok,
+            p => Projection::Failed(p),
+        }
+    } else {
+        Projection::Failed(vec![Problem::new(
+            "J1",
+            "",
+            "the review output is invalid, so it has no agent-result projection",
+        )])
+    };
+    let extra = |i: usize| {
+        let source = projected.sources[i].finding(&artifact);
+        model::Extra { title: Some(source.title.to_owned()), code_fingerprint: Some(fp::code_of(source)) }
+    };
+    let set = model::review_set(&projected.result, Format::ArtifactV3, state, &extra);
+    Checked { set: Some(set), problems }
+}
+
+/// Every §3 problem of a decoded v3 output.
+fn artifact_problems(artifact: &Artifact<'_>, fps: &fp::Fingerprints) -> Vec<Problem> {
+    let mut report = Report::default();
+    artifact_rules::check(&mut report, artifact);
+    finding_rules::tracked(&mut report, artifact, &fps.findings, &fps.tracked);
+    report.problems
 }
 
 /// Checks a legacy v1/v2 review output and builds its model (read-only).
-pub fn check_legacy_artifact(_value: &Value) -> Checked {
-    Checked::default()
+pub fn check_legacy_artifact(value: &Value) -> Checked {
+    let artifact = match decode::decode::<legacy::LegacyArtifact>(value, locate::legacy) {
+        Ok(a) => a,
+        Err(problems) => return Checked { set: None, problems },
+    };
+    let mut report = Report::default();
+    legacy::check(&mut report, &artifact);
+    Checked { set: Some(legacy::review_set(&artifact)), problems: report.problems }
 }
 
-/// True when a review-output object predates v3.
-pub fn is_legacy_artifact(_map: &Map<String, Value>) -> bool {
-    false
+/// True when a review-output object predates v3: it has findings and none
+/// of the members only v3 has (see `legacy` for the exact test).
+pub fn is_legacy_artifact(map: &Map<String, Value>) -> bool {
+    legacy::is_legacy(map)
+}
+
+/// Projects a v3 review output for `scope` with an empty thread map.
+///
+/// The output must pass every §3 rule (J1) and the projection every §6 rule
+/// (J6); otherwise every problem is returned. The schema is not checked here.
+pub fn project<'a>(value: &'a Value, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
+    let artifact = decode::decode::<Artifact>(value, locate::artifact)?;
+    let fps = fp::Fingerprints::of(&artifact);
+    let problems = artifact_problems(&artifact, &fps);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let projected = projection::project_typed(&artifact, scope, &fps.findings, &fps.tracked);
+    let problems = projection::check(&projected);
+    if problems.is_empty() { Ok(projected.result) } else { Err(problems) }
+}
+
+/// The semantic (F1) and code (F4) fingerprints of every finding of a v3
+/// output, top-level findings first, then tracked findings. Only typed
+/// decoding must succeed; the rules are not checked.
+pub fn finding_fingerprints(value: &Value) -> Result<Vec<SourceFingerprint>, Vec<Problem>> {
+    let artifact = decode::decode::<Artifact>(value, locate::artifact)?;
+    let fps = fp::Fingerprints::of(&artifact);
+    Ok(fp::all(&artifact, &fps))
+}
+
+/// The canonical (§8) bytes of an agent result, without a trailing newline.
+pub fn canonical_projection(result: &AgentResult<'_>) -> Vec<u8> {
+    super::json::to_canonical_vec(result)
 }
