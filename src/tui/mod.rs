@@ -1,11 +1,98 @@
-//! The interactive screen (being written).
+//! The interactive screen.
+//!
+//! Architecture: [`app::App`] holds all state; [`update::update`] is the only
+//! function that changes it (pure: no I/O, no clock) and returns
+//! [`effect::Effect`]s; [`effect::Runner`] performs them and reports back as
+//! messages; [`view::draw`] only reads the state. Keys reach `update` through
+//! the key table in [`keymap`], which also generates the help overlay.
 
+pub mod action;
+pub mod app;
+pub mod config;
+pub mod detail_text;
+pub mod drift;
+pub mod effect;
+pub mod evidence_state;
+pub mod filter;
+pub mod fixture;
+pub mod fuzzy;
 pub mod highlight;
+pub mod keymap;
+pub mod layout;
+pub mod link;
+pub mod nav;
+pub mod prepared;
+pub mod runtime;
+pub mod terminal;
+pub mod text;
+pub mod theme;
+pub mod update;
+pub mod view;
 
 use crate::cli::args::OpenArgs;
+use crate::cli::common::{forced_format, load_or_problem, load_pr};
+use crate::model::load::{Loaded, load_bytes};
+use crate::checkout::Checkout;
+use app::{App, Document, Flash, Level, Source};
+use highlight::{Highlighter, ThemeChoice};
+use std::path::Path;
+use std::sync::Arc;
 use std::process::ExitCode;
 
-/// Opens the screen.
-pub fn run(_args: OpenArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the screen is not available in this build yet")
+/// The bundled demo: a ReviewGate agent result on a made-up pull request.
+pub const DEMO_JSON: &str = include_str!("../../assets/demo-agent-result.json");
+
+/// A document from a load result.
+pub fn document(source: Source, loaded: Loaded) -> Document {
+    Document::new(source, loaded.format, loaded.set, loaded.problems)
+}
+
+/// The bundled demo, loaded like any file.
+pub fn demo_document() -> Document {
+    document(Source::Demo, load_bytes(DEMO_JSON.as_bytes(), None))
+}
+
+fn open_document(args: &OpenArgs) -> anyhow::Result<Document> {
+    let forced = forced_format(args.kind);
+    if args.pr.pr.is_some() {
+        let (name, loaded) = load_pr(&args.pr)?;
+        return Ok(document(Source::File(crate::sanitize::clean_line(&name)), loaded));
+    }
+    Ok(match &args.file {
+        None => demo_document(),
+        Some(path) if path.as_os_str() == "-" => document(Source::Stdin, load_or_problem(path, forced)),
+        Some(path) => {
+            let name = crate::sanitize::clean_line(&path.display().to_string());
+            document(Source::File(name), load_or_problem(Path::new(path), forced))
+        }
+    })
+}
+
+/// `NO_COLOR` set to anything but the empty string turns colour off.
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Opens the screen on the file, stdin, `--pr`, or the demo; returns when the user quits.
+pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
+    let doc = open_document(&args)?;
+    let no_color = no_color();
+    let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut runner = effect::Runner {
+        checkout: Checkout::discover(args.repo_root.as_deref()).map(Arc::new),
+        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
+        tx,
+    };
+    let mut app = App::new(doc, settings, (80, 24));
+    app.evidence.checkout = runner.checkout.is_some();
+    app.evidence.highlighter = runner.highlighter.clone();
+    app.evidence.head = runner.start(app.doc.set.as_ref());
+    if let Some(w) = warnings.into_iter().next() {
+        app.ui.flash = Some(Flash { level: Level::Warning, text: w });
+    }
+    let mut guard = terminal::TerminalGuard::enter()?;
+    runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
+    drop(guard);
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,183 @@
+//! Semantic actions: what a key means, independent of which key it is.
+//!
+//! The keymap ([`super::keymap`]) maps keys to these per mode; `update` acts
+//! on them; the help overlay and the status-bar hints describe them.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything a key can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Move the selection (or scroll the focused pane) down one line.
+    Down,
+    /// Move the selection (or scroll the focused pane) up one line.
+    Up,
+    /// Move down one page.
+    PageDown,
+    /// Move up one page.
+    PageUp,
+    /// Jump to the first line.
+    Top,
+    /// Jump to the last line.
+    Bottom,
+    /// Focus the next pane (list, detail, evidence).
+    FocusNext,
+    /// Focus the previous pane.
+    FocusPrev,
+    /// Focus the detail pane of the selected finding.
+    OpenDetail,
+    /// Show the repair set.
+    ViewRepair,
+    /// Show every finding.
+    ViewAll,
+    /// Show the drift lane.
+    ViewDrift,
+    /// Cycle repair set -> all -> drift lane.
+    NextView,
+    /// Open the filter menu.
+    OpenFilters,
+    /// Remove every filter and the search query.
+    ClearFilters,
+    /// Switch the highlighted filter on or off.
+    ToggleFilter,
+    /// Start typing a search query.
+    StartSearch,
+    /// Mark or unmark the selected finding.
+    ToggleMark,
+    /// Mark every visible finding (unmark them when all are marked).
+    MarkAllVisible,
+    /// Open the finding on GitHub in the browser.
+    OpenInBrowser,
+    /// Open $EDITOR at the finding's path and line.
+    OpenInEditor,
+    /// Copy the finding's fingerprint to the clipboard (OSC 52).
+    CopyFingerprint,
+    /// Show every validation problem and angle error.
+    ShowProblems,
+    /// Show or close the key help.
+    Help,
+    /// Finish typing and keep the text.
+    Accept,
+    /// Leave the current overlay or input; in the list, quit.
+    Back,
+    /// Delete the character before the cursor in an input.
+    DeleteBack,
+    /// Clear the text of an input.
+    ClearInput,
+    /// Leave the program.
+    Quit,
+}
+
+impl Action {
+    /// Every action, in help order.
+    pub const ALL: [Action; 29] = [
+        Action::Down,
+        Action::Up,
+        Action::PageDown,
+        Action::PageUp,
+        Action::Top,
+        Action::Bottom,
+        Action::FocusNext,
+        Action::FocusPrev,
+        Action::OpenDetail,
+        Action::ViewRepair,
+        Action::ViewAll,
+        Action::ViewDrift,
+        Action::NextView,
+        Action::OpenFilters,
+        Action::ClearFilters,
+        Action::ToggleFilter,
+        Action::StartSearch,
+        Action::ToggleMark,
+        Action::MarkAllVisible,
+        Action::OpenInBrowser,
+        Action::OpenInEditor,
+        Action::CopyFingerprint,
+        Action::ShowProblems,
+        Action::Help,
+        Action::Accept,
+        Action::Back,
+        Action::DeleteBack,
+        Action::ClearInput,
+        Action::Quit,
+    ];
+
+    /// One line for the help overlay.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::Down => "down one line",
+            Action::Up => "up one line",
+            Action::PageDown => "down one page",
+            Action::PageUp => "up one page",
+            Action::Top => "first line",
+            Action::Bottom => "last line",
+            Action::FocusNext => "next pane (list, detail, evidence)",
+            Action::FocusPrev => "previous pane",
+            Action::OpenDetail => "read the selected finding",
+            Action::ViewRepair => "view: repair set",
+            Action::ViewAll => "view: all findings",
+            Action::ViewDrift => "view: drift lane (threads that need a human)",
+            Action::NextView => "next view",
+            Action::OpenFilters => "filters: severity, disposition, classification, thread, path",
+            Action::ClearFilters => "clear filters and search",
+            Action::ToggleFilter => "switch the filter on/off (path: edit)",
+            Action::StartSearch => "search title, claim, path, fingerprint",
+            Action::ToggleMark => "mark / unmark",
+            Action::MarkAllVisible => "mark all visible (again: unmark)",
+            Action::OpenInBrowser => "open on GitHub",
+            Action::OpenInEditor => "open $EDITOR at path:line",
+            Action::CopyFingerprint => "copy fingerprint (OSC 52)",
+            Action::ShowProblems => "all validation problems / angle errors",
+            Action::Help => "this help",
+            Action::Accept => "keep the text",
+            Action::Back => "back / close (list: quit)",
+            Action::DeleteBack => "delete a character",
+            Action::ClearInput => "clear the text",
+            Action::Quit => "quit",
+        }
+    }
+
+    /// A short label for the status bar, for the actions worth a hint there.
+    pub fn hint(self) -> Option<&'static str> {
+        Some(match self {
+            Action::OpenDetail => "read",
+            Action::NextView => "view",
+            Action::OpenFilters => "filter",
+            Action::StartSearch => "search",
+            Action::ToggleMark => "mark",
+            Action::OpenInBrowser => "github",
+            Action::OpenInEditor => "edit",
+            Action::CopyFingerprint => "copy",
+            Action::ToggleFilter => "toggle",
+            Action::ClearFilters => "clear",
+            Action::Accept => "done",
+            Action::Back => "back",
+            Action::Help => "help",
+            Action::Quit => "quit",
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_each_action_once_with_a_description() {
+        let mut seen = std::collections::HashSet::new();
+        for a in Action::ALL {
+            assert!(seen.insert(a), "{a:?} twice");
+            assert!(!a.describe().is_empty());
+        }
+    }
+
+    #[test]
+    fn actions_have_snake_case_names() {
+        let json = serde_json::to_string(&Action::OpenInBrowser).unwrap_or_default();
+        assert_eq!(json, "\"open_in_browser\"");
+        let back: Result<Action, _> = serde_json::from_str("\"mark_all_visible\"");
+        assert_eq!(back.ok(), Some(Action::MarkAllVisible));
+    }
+}

@@ -1,0 +1,231 @@
+//! The detail pane's text for one finding: every field a reviewer needs,
+//! sanitised, as styled lines (wrapping happens later, per pane width).
+
+use super::app::SubmitState;
+use super::drift::Drift;
+use super::text::{TextLine, Tone, lines_of};
+use crate::model::finding::{Finding, HistoryRecord, Origin, ReviewGateFields, RiverFields, Verification};
+use crate::sanitize::clean_line;
+
+/// Builds the detail lines of a finding.
+pub fn build(finding: &Finding, submit: &SubmitState, read_only: Option<&str>) -> Vec<TextLine> {
+    let mut out = Vec::new();
+    summary(finding, &mut out);
+    section(&mut out, "Claim", finding.claim.as_deref());
+    if let Origin::ReviewGate(rg) = &finding.origin {
+        section(&mut out, "Causal path", rg.causal_evidence.as_deref());
+        section(&mut out, "Reproduction", rg.reproduction.as_deref());
+    }
+    section(&mut out, "Suggested fix", finding.suggested_fix.as_deref());
+    match &finding.origin {
+        Origin::ReviewGate(rg) => reviewgate(finding, rg, &mut out),
+        Origin::River(r) => river(r, &mut out),
+    }
+    decision(submit, read_only, &mut out);
+    out
+}
+
+fn field(out: &mut Vec<TextLine>, label: &str, value: &str) {
+    out.push(TextLine::one(Tone::Label, format!("{label}: ")).push(Tone::Plain, clean_line(value)));
+}
+
+fn heading(out: &mut Vec<TextLine>, title: &str) {
+    out.push(TextLine::blank());
+    out.push(TextLine::one(Tone::Heading, title.to_string()));
+}
+
+fn body(out: &mut Vec<TextLine>, tone: Tone, text: &str) {
+    out.extend(lines_of(text).into_iter().map(|l| TextLine::one(tone, format!("  {l}"))));
+}
+
+/// A titled block of multi-line text (skipped when absent).
+fn section(out: &mut Vec<TextLine>, title: &str, text: Option<&str>) {
+    if let Some(text) = text {
+        heading(out, title);
+        body(out, Tone::Plain, text);
+    }
+}
+
+fn summary(f: &Finding, out: &mut Vec<TextLine>) {
+    let sev = TextLine::one(Tone::Severity(f.rank as u8), format!("{} ", f.rank.as_str()));
+    let line = match &f.origin {
+        Origin::ReviewGate(rg) => {
+            let mut l = sev.push(Tone::Plain, format!("{} · {}", rg.classification.as_str(), rg.disposition.as_str()));
+            if let Some(b) = rg.blocking_reason {
+                l = l.push(Tone::Error, format!(" ■ blocking: {}", b.as_str()));
+            }
+            l.push(Tone::Dim, format!(" · confidence {:.2}", rg.confidence))
+        }
+        Origin::River(r) => sev.push(Tone::Plain, format!("river severity {}", f.severity_label())).push(
+            Tone::Dim,
+            r.confidence.as_deref().map(|c| format!(" · confidence {}", clean_line(c))).unwrap_or_default(),
+        ),
+    };
+    out.push(line);
+    if let Some(t) = &f.title {
+        out.push(TextLine::one(Tone::Heading, clean_line(t)));
+    }
+    let location = match (&f.path, f.line) {
+        (Some(p), Some(l)) => format!("{}:{l}", clean_line(p)),
+        (Some(p), None) => clean_line(p),
+        (None, _) => "(whole pull request)".to_string(),
+    };
+    field(out, "at", &location);
+    field(out, "fingerprint", f.key.as_str());
+    field(out, "id", &f.id);
+}
+
+fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
+    if let Some(v) = &rg.verification {
+        verification(v, out);
+    }
+    heading(out, "Thread");
+    let t = &rg.thread;
+    let mut line = TextLine::one(Tone::Label, "state: ".to_string())
+        .push(Tone::Plain, format!("{} ({})", t.status.as_str(), t.transition.as_str()));
+    if t.outdated {
+        line = line.push(Tone::Warning, " outdated");
+    }
+    out.push(line);
+    if let Some(id) = &t.id {
+        field(out, "thread id", id);
+    }
+    if let Some(d) = Drift::of(f) {
+        out.push(TextLine::one(Tone::Warning, format!("! {}", d.label())).push(Tone::Plain, format!(": {}", d.advice())));
+    }
+    section(out, "Reopening evidence", rg.reopening_evidence.as_deref());
+    if !rg.history.is_empty() {
+        heading(out, "Prior dispositions (oldest first)");
+        for (n, rec) in rg.history.iter().enumerate() {
+            history(n + 1, rec, out);
+        }
+    }
+    if let Some(code) = &rg.code_fingerprint {
+        field(out, "code fingerprint", code);
+    }
+}
+
+fn verification(v: &Verification, out: &mut Vec<TextLine>) {
+    heading(out, "Verification");
+    let tone = match v.state {
+        crate::model::finding::VerificationState::Verified => Tone::Plain,
+        _ => Tone::Warning,
+    };
+    out.push(
+        TextLine::one(Tone::Label, "state: ".to_string())
+            .push(tone, v.state.as_str())
+            .push(Tone::Dim, format!(" by {}", clean_line(&v.model))),
+    );
+    body(out, Tone::Plain, &v.reason);
+    for e in &v.evidence {
+        out.push(TextLine::one(Tone::Dim, format!("  cites {}:{} ({})", clean_line(&e.path), e.line, e.side.as_str())));
+    }
+    for (n, c) in v.conflicting.iter().enumerate() {
+        out.push(TextLine::one(Tone::Warning, format!("  conflicting decision {}: ", n + 1)).push(
+            Tone::Plain,
+            format!("{} by {}", c.state.as_str(), clean_line(&c.model)),
+        ));
+        body(out, Tone::Dim, &c.reason);
+    }
+}
+
+fn history(n: usize, rec: &HistoryRecord, out: &mut Vec<TextLine>) {
+    let submitted = match (rec.submitted, rec.submission_id) {
+        (Some(s), Some(id)) => format!(" (submitted {} #{id})", s.as_str()),
+        _ => " (canonical)".to_string(),
+    };
+    let sha: String = rec.reviewed_sha.chars().take(12).collect();
+    out.push(
+        TextLine::one(Tone::Label, format!("{n}. {}", rec.disposition.as_str()))
+            .push(Tone::Dim, submitted)
+            .push(Tone::Plain, format!(" by {} at {}", clean_line(&rec.actor), clean_line(&sha))),
+    );
+    body(out, Tone::Plain, &rec.evidence_summary);
+}
+
+fn river(r: &RiverFields, out: &mut Vec<TextLine>) {
+    heading(out, "River Review");
+    let fields: [(&str, Option<&str>); 9] = [
+        ("rule", r.rule_id.as_deref()),
+        ("phase", r.phase.as_deref()),
+        ("status", r.status.map(|s| match s {
+            crate::model::finding::RiverStatus::Open => "open",
+            crate::model::finding::RiverStatus::Suppressed => "suppressed",
+            crate::model::finding::RiverStatus::Verified => "verified",
+        })),
+        ("validated status", r.validated_status.as_deref()),
+        ("agreement", r.agreement.as_deref()),
+        ("scope", r.scope.as_deref()),
+        ("reviewer", r.reviewer.as_deref()),
+        ("source", r.source_kind.as_deref()),
+        ("suggestion", r.suggestion.as_deref()),
+    ];
+    for (label, value) in fields {
+        if let Some(v) = value {
+            field(out, label, v);
+        }
+    }
+    if let Some(end) = r.line_end {
+        field(out, "line end", &end.to_string());
+    }
+    if !r.evidence.is_empty() {
+        heading(out, "Evidence (as stated)");
+        for e in &r.evidence {
+            body(out, Tone::Code, e);
+        }
+    }
+}
+
+fn decision(submit: &SubmitState, read_only: Option<&str>, out: &mut Vec<TextLine>) {
+    heading(out, "Decision");
+    let (tone, text) = match submit {
+        SubmitState::Idle => (Tone::Dim, "none recorded in this session".to_string()),
+        SubmitState::Draft => (Tone::Accent, "draft in progress".to_string()),
+        SubmitState::Pending { .. } => (Tone::Accent, "sending...".to_string()),
+        SubmitState::Recorded { receipt } => (Tone::Plain, format!("recorded ({})", clean_line(receipt))),
+        SubmitState::Rejected { reason } => (Tone::Error, format!("rejected: {}", clean_line(reason))),
+        SubmitState::Failed { reason } => (Tone::Warning, format!("failed, kept for retry: {}", clean_line(reason))),
+    };
+    out.push(TextLine::one(tone, format!("  {text}")));
+    if let Some(why) = read_only {
+        out.push(TextLine::one(Tone::Warning, format!("  read-only: {why}; nothing can be submitted")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::fixture;
+
+    fn text(lines: &[TextLine]) -> String {
+        lines.iter().map(TextLine::plain).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn reviewgate_detail_has_every_section() {
+        let set = fixture::sample_set();
+        let reopened = &set.findings[3];
+        let t = text(&build(reopened, &SubmitState::Idle, None));
+        for needle in ["Claim", "Causal path", "Reproduction", "Suggested fix", "Verification", "Thread", "reopened", "Reopening evidence", "Prior dispositions", "submitted fixed #7", "fingerprint: "] {
+            assert!(t.contains(needle), "missing {needle:?} in\n{t}");
+        }
+    }
+
+    #[test]
+    fn river_detail_lists_river_fields() {
+        let set = fixture::river_set();
+        let t = text(&build(&set.findings[0], &SubmitState::Idle, Some("demo")));
+        for needle in ["River Review", "rule: rr-midstream-security-001", "phase: midstream", "suggestion:", "Evidence (as stated)", "read-only: demo"] {
+            assert!(t.contains(needle), "missing {needle:?} in\n{t}");
+        }
+    }
+
+    #[test]
+    fn multi_line_text_is_split_and_clean() {
+        let mut f = fixture::sample_set().findings.remove(0);
+        f.claim = Some("one\r\ntwo\u{1b}[31m\u{7}".to_string());
+        let lines = build(&f, &SubmitState::Idle, None);
+        assert!(lines.iter().all(|l| !l.plain().chars().any(|c| c.is_control())));
+        assert!(text(&lines).contains("  one\n  two"));
+    }
+}

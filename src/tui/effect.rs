@@ -1,0 +1,242 @@
+//! Effects: what `update` asks the outside world to do, and the [`Runner`]
+//! that carries them out and reports back as messages.
+
+use super::app::Level;
+use super::evidence_state::LocalResult;
+use super::highlight::{HighlightJob, Highlighter};
+use super::terminal::TerminalGuard;
+use super::update::{Msg, SubmitOutcome};
+use super::view::evidence::{HeadLine, context_job, excerpt_job};
+use crate::checkout::Checkout;
+use crate::model::finding::{Evidence, SubmittedDisposition};
+use crate::model::review::ReviewSet;
+use std::sync::Arc;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::Sender;
+
+/// A decision to send (filled in by the composer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitRequest {
+    /// The fingerprint the decision targets.
+    pub fingerprint: String,
+    /// The submitted status.
+    pub disposition: SubmittedDisposition,
+    /// The reviewer's evidence text.
+    pub evidence: String,
+}
+
+/// Work with side effects, requested by `update`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Open this URL (built by [`super::link`] from validated facts) in the browser.
+    OpenUrl(String),
+    /// Suspend the screen and run $EDITOR on a checked relative path at a line.
+    OpenEditor { path: String, line: Option<u32> },
+    /// Put this text on the terminal's clipboard with OSC 52.
+    Copy(String),
+    /// Check a finding's excerpts against the checkout and highlight the context, off the render path.
+    LoadEvidence { finding: usize, evidence: Vec<Evidence>, reviewed_sha: Option<String> },
+    /// Send a decision; the outcome comes back tagged with this generation.
+    Submit { finding: usize, generation: u64, request: SubmitRequest },
+}
+
+/// Lines of checkout context shown around an excerpt.
+pub const CONTEXT_LINES: usize = 4;
+
+/// Carries out effects. The only part of the screen that starts processes,
+/// writes escape sequences of its own, or spawns background work; every
+/// outcome comes back through `tx` as a message.
+pub struct Runner {
+    /// The local checkout, when one was found.
+    pub checkout: Option<Arc<Checkout>>,
+    /// The shared highlighting cache.
+    pub highlighter: Option<Arc<Highlighter>>,
+    /// Where results are sent.
+    pub tx: Sender<Msg>,
+}
+
+impl Runner {
+    /// Runs one effect. The editor needs the terminal, so the guard comes along.
+    pub fn run(&mut self, effect: Effect, guard: &mut TerminalGuard) {
+        match effect {
+            Effect::OpenUrl(url) => self.open_url(url),
+            Effect::OpenEditor { path, line } => self.open_editor(&path, line, guard),
+            Effect::Copy(text) => self.copy(&text),
+            Effect::LoadEvidence { finding, evidence, reviewed_sha } => {
+                self.load_evidence(finding, evidence, reviewed_sha)
+            }
+            Effect::Submit { finding, generation, .. } => self.send(Msg::SubmitFinished {
+                finding,
+                generation,
+                outcome: SubmitOutcome::Failed {
+                    reason: "submitting from the screen is not available in this build; use `triage submit`".into(),
+                },
+            }),
+        }
+    }
+
+    fn send(&self, msg: Msg) {
+        // The receiver only disappears when the screen is closing.
+        let _ = self.tx.send(msg);
+    }
+
+    fn open_url(&self, url: String) {
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let (program, args) = opener();
+            let status = Command::new(program)
+                .args(args)
+                .arg(&url)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            let msg = match status {
+                Ok(s) if s.success() => Msg::Notice(Level::Info, format!("Opened {url}")),
+                Ok(s) => Msg::Notice(Level::Warning, format!("{program} exited with {s}; the link is {url}")),
+                Err(e) => Msg::Notice(Level::Warning, format!("Cannot start {program} ({e}); the link is {url}")),
+            };
+            let _ = tx.send(msg);
+        });
+    }
+
+    /// Starts the background work a review needs from the first frame on:
+    /// the HEAD check and highlighting every excerpt (languages warmed
+    /// first). Returns the head line to show until the check answers.
+    pub fn start(&self, set: Option<&ReviewSet>) -> HeadLine {
+        if let (Some(hl), Some(set)) = (&self.highlighter, set) {
+            let jobs: Vec<HighlightJob> = set.findings.iter().flat_map(|f| f.evidence.iter().map(excerpt_job)).collect();
+            let tx = self.tx.clone();
+            if let Err(e) = hl.start(jobs, move |key| {
+                let _ = tx.send(Msg::Highlighted(key));
+            }) {
+                self.send(Msg::Notice(Level::Warning, format!("Highlighting is off: {e}")));
+            }
+        }
+        let Some(checkout) = &self.checkout else { return HeadLine::NoCheckout };
+        let Some(sha) = set.and_then(|s| s.reviewed_sha.clone()) else { return HeadLine::NoReviewedSha };
+        let (checkout, tx) = (Arc::clone(checkout), self.tx.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)));
+        });
+        HeadLine::Pending
+    }
+
+    fn load_evidence(&self, finding: usize, evidence: Vec<Evidence>, reviewed_sha: Option<String>) {
+        let Some(checkout) = self.checkout.clone() else { return };
+        let (hl, tx) = (self.highlighter.clone(), self.tx.clone());
+        std::thread::spawn(move || {
+            let sha = reviewed_sha.as_deref();
+            let items: Vec<LocalResult> =
+                evidence.iter().map(|e| checkout.inspect(e, sha, CONTEXT_LINES).map_err(|err| err.to_string())).collect();
+            let jobs: Vec<HighlightJob> = evidence
+                .iter()
+                .zip(&items)
+                .filter_map(|(e, r)| r.as_ref().ok().map(|local| context_job(&e.path, local)))
+                .collect();
+            let _ = tx.send(Msg::EvidenceLoaded { finding, items });
+            if let Some(hl) = hl {
+                for job in jobs {
+                    hl.highlight(&job.path, &job.lines);
+                    let _ = tx.send(Msg::Highlighted(hl.key(&job.path, &job.lines)));
+                }
+            }
+        });
+    }
+
+    fn root(&self) -> PathBuf {
+        self.checkout.as_ref().map_or_else(|| PathBuf::from("."), |c| c.root().to_path_buf())
+    }
+
+    fn open_editor(&mut self, path: &str, line: Option<u32>, guard: &mut TerminalGuard) {
+        let file = self.root().join(path);
+        if !file.is_file() {
+            let shown = crate::sanitize::clean_line(&file.display().to_string());
+            self.send(Msg::Notice(Level::Warning, format!("{shown} is not in this checkout (see --repo-root)")));
+            return;
+        }
+        let editor = std::env::var("VISUAL").or_else(|_| std::env::var("EDITOR")).unwrap_or_else(|_| "vi".into());
+        let mut words = editor.split_whitespace();
+        let Some(program) = words.next() else { return };
+        let mut cmd = Command::new(program);
+        cmd.args(words).args(editor_args(program, &file, line));
+        guard.suspend();
+        let status = cmd.status();
+        let resumed = guard.resume();
+        let msg = match (status, resumed) {
+            (_, Err(e)) => Msg::Notice(Level::Error, format!("The terminal could not be restored: {e}")),
+            (Ok(s), _) if s.success() => Msg::Notice(Level::Info, format!("Back from {program}")),
+            (Ok(s), _) => Msg::Notice(Level::Warning, format!("{program} exited with {s}")),
+            (Err(e), _) => Msg::Notice(Level::Warning, format!("Cannot start {program}: {e} (set $VISUAL or $EDITOR)")),
+        };
+        self.send(msg);
+    }
+
+    fn copy(&self, text: &str) {
+        let mut out = std::io::stdout();
+        let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
+        if let Err(e) = written {
+            self.send(Msg::Notice(Level::Warning, format!("Could not copy: {e}")));
+        }
+    }
+}
+
+/// The browser opener of this platform.
+fn opener() -> (&'static str, &'static [&'static str]) {
+    if cfg!(target_os = "macos") {
+        ("open", &[])
+    } else if cfg!(windows) {
+        ("explorer", &[])
+    } else {
+        ("xdg-open", &[])
+    }
+}
+
+/// Arguments that open `file` at `line` in the editors that spell it differently.
+fn editor_args(program: &str, file: &Path, line: Option<u32>) -> Vec<OsString> {
+    let name = Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or(program);
+    let at = |sep: &str| {
+        let mut s = file.as_os_str().to_os_string();
+        if let Some(l) = line {
+            s.push(format!("{sep}{l}"));
+        }
+        s
+    };
+    match (name, line) {
+        ("code" | "codium" | "code-insiders", _) => vec!["-g".into(), at(":")],
+        ("subl" | "hx" | "helix" | "zed", _) => vec![at(":")],
+        (_, Some(l)) => vec![format!("+{l}").into(), file.as_os_str().to_os_string()],
+        (_, None) => vec![file.as_os_str().to_os_string()],
+    }
+}
+
+/// The OSC 52 sequence that puts `text` on the clipboard (base64, so the
+/// text itself cannot end the sequence or inject another).
+pub fn osc52(text: &str) -> String {
+    use base64::Engine;
+    format!("\u{1b}]52;c;{}\u{7}", base64::engine::general_purpose::STANDARD.encode(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc52_encodes_the_text() {
+        let seq = osc52("defect:a\u{7}\u{1b}]0;x");
+        assert!(seq.starts_with("\u{1b}]52;c;") && seq.ends_with('\u{7}'));
+        let body = &seq[7..seq.len() - 1];
+        assert!(body.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')));
+    }
+
+    #[test]
+    fn editor_line_arguments() {
+        let f = Path::new("src/a.rs");
+        assert_eq!(editor_args("vim", f, Some(3)), vec![OsString::from("+3"), OsString::from("src/a.rs")]);
+        assert_eq!(editor_args("/usr/bin/code", f, Some(3)), vec![OsString::from("-g"), OsString::from("src/a.rs:3")]);
+        assert_eq!(editor_args("hx", f, None), vec![OsString::from("src/a.rs")]);
+    }
+}

@@ -1,0 +1,203 @@
+//! Moving around: the selection, pane scrolling, focus, the mouse, and the
+//! bookkeeping after every message (selection kept in view, pane text
+//! rebuilt for a new selection or width, scroll positions clamped).
+
+use super::action::Action;
+use super::app::{App, Mode, Pane};
+use super::filter::FilterItem;
+use super::layout::{self, Areas};
+use super::text;
+use super::view::{help, problems};
+use super::detail_text;
+use super::effect::Effect;
+use super::view::evidence;
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+/// Lines one mouse-wheel notch scrolls.
+const WHEEL: usize = 3;
+
+/// A new position after a movement in a list of `len` items, `page` per screen.
+fn step(pos: usize, len: usize, action: Action, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    let page = page.max(1);
+    match action {
+        Action::Down => pos.saturating_add(1).min(last),
+        Action::Up => pos.saturating_sub(1),
+        Action::PageDown => pos.saturating_add(page).min(last),
+        Action::PageUp => pos.saturating_sub(page),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => pos,
+    }
+}
+
+/// Applies a movement action where it belongs in the current mode and focus.
+pub fn movement(app: &mut App, action: Action) {
+    let areas = layout::areas(app);
+    match app.ui.mode {
+        Mode::Filter { cursor } => {
+            app.ui.mode = Mode::Filter { cursor: step(cursor, FilterItem::all().len(), action, 10) };
+        }
+        Mode::Help { scroll } => {
+            let page = usize::from(Areas::inner(layout::overlay(app)).height);
+            app.ui.mode = Mode::Help { scroll: step(scroll, help::lines(app).len(), action, page) };
+        }
+        Mode::Problems { scroll } => {
+            let page = usize::from(Areas::inner(layout::overlay(app)).height);
+            app.ui.mode = Mode::Problems { scroll: step(scroll, problems::lines(&app.doc).len(), action, page) };
+        }
+        Mode::Normal if app.ui.focus == Pane::Detail => {
+            let page = usize::from(Areas::inner(areas.detail).height);
+            app.ui.detail_scroll = step(app.ui.detail_scroll, app.detail.lines.len(), action, page);
+        }
+        Mode::Normal if app.ui.focus == Pane::Evidence => {
+            let page = usize::from(Areas::inner(areas.evidence).height);
+            let len = evidence::line_count(&app.evidence.view);
+            app.ui.evidence_scroll = step(app.ui.evidence_scroll, len, action, page);
+        }
+        Mode::Normal | Mode::Search | Mode::PathInput { .. } => {
+            let rows = areas.list_rows(app);
+            app.browse.cursor = step(app.browse.cursor, app.browse.visible.len(), action, rows);
+        }
+    }
+}
+
+/// Focuses a pane (in a narrow terminal, detail and evidence take turns).
+pub fn focus(app: &mut App, pane: Pane) {
+    app.ui.focus = pane;
+    if pane != Pane::List {
+        app.ui.lower = pane;
+    }
+}
+
+fn hit(area: Rect, col: u16, row: u16) -> bool {
+    area.contains(Position { x: col, y: row })
+}
+
+/// Wheel scrolls what is under the pointer; a left click selects a row or focuses a pane.
+pub fn mouse(app: &mut App, ev: MouseEvent) {
+    let areas = layout::areas(app);
+    let overlay = !matches!(app.ui.mode, Mode::Normal | Mode::Search);
+    let wheel = match ev.kind {
+        MouseEventKind::ScrollDown => Some(Action::Down),
+        MouseEventKind::ScrollUp => Some(Action::Up),
+        _ => None,
+    };
+    if let Some(action) = wheel {
+        if !overlay {
+            let under = [Pane::List, Pane::Detail, Pane::Evidence]
+                .into_iter()
+                .find(|p| hit(areas.pane(*p), ev.column, ev.row));
+            let Some(pane) = under else { return };
+            app.ui.focus = pane;
+        }
+        for _ in 0..WHEEL {
+            movement(app, action);
+        }
+        return;
+    }
+    if ev.kind != MouseEventKind::Down(MouseButton::Left) || overlay {
+        return;
+    }
+    let inner = Areas::inner(areas.list);
+    if hit(inner, ev.column, ev.row) {
+        let pos = app.browse.offset + usize::from(ev.row - inner.y) / layout::row_height(app);
+        if pos < app.browse.visible.len() {
+            app.browse.cursor = pos;
+        }
+        app.ui.focus = Pane::List;
+    } else if hit(areas.detail, ev.column, ev.row) {
+        app.ui.focus = Pane::Detail;
+    } else if hit(areas.evidence, ev.column, ev.row) {
+        app.ui.focus = Pane::Evidence;
+    }
+}
+
+/// Restores the invariants after a message: cursor in range and in view,
+/// pane text built for the selection and width, scrolls in range. Asks for
+/// the checkout's view of a newly selected finding's evidence.
+pub fn sync(app: &mut App) -> Vec<Effect> {
+    let len = app.browse.visible.len();
+    app.browse.cursor = app.browse.cursor.min(len.saturating_sub(1));
+    let areas = layout::areas(app);
+    let rows = areas.list_rows(app);
+    let b = &mut app.browse;
+    if b.cursor < b.offset {
+        b.offset = b.cursor;
+    } else if b.cursor >= b.offset + rows {
+        b.offset = b.cursor + 1 - rows;
+    }
+    b.offset = b.offset.min(len.saturating_sub(rows));
+    let width = areas.detail.width.max(areas.evidence.width);
+    refresh_detail(app, width.saturating_sub(2));
+    let selected = app.selected();
+    let finding = selected.and_then(|i| app.doc.findings().get(i));
+    app.evidence.refresh(selected, finding, app.settings.color);
+    let detail_h = usize::from(Areas::inner(areas.detail).height).max(1);
+    let evidence_h = usize::from(Areas::inner(areas.evidence).height).max(1);
+    app.ui.detail_scroll = app.ui.detail_scroll.min(app.detail.lines.len().saturating_sub(detail_h));
+    let evidence_len = evidence::line_count(&app.evidence.view);
+    app.ui.evidence_scroll = app.ui.evidence_scroll.min(evidence_len.saturating_sub(evidence_h));
+    let view = &mut app.evidence.view;
+    view.scroll = u16::try_from(app.ui.evidence_scroll).unwrap_or(u16::MAX);
+    view.focused = app.ui.focus == Pane::Evidence && app.ui.mode == Mode::Normal;
+    request_evidence(app)
+}
+
+/// The checkout read of the selected finding, once per finding.
+fn request_evidence(app: &mut App) -> Vec<Effect> {
+    let Some(i) = app.selected() else { return Vec::new() };
+    if !app.evidence.checkout || app.evidence.requested.contains(&i) {
+        return Vec::new();
+    }
+    let Some(f) = app.doc.findings().get(i) else { return Vec::new() };
+    if f.evidence.is_empty() {
+        return Vec::new();
+    }
+    let effect = Effect::LoadEvidence {
+        finding: i,
+        evidence: f.evidence.clone(),
+        reviewed_sha: app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone()),
+    };
+    app.evidence.requested.insert(i);
+    vec![effect]
+}
+
+/// Rebuilds the detail text when the selection or width changed.
+fn refresh_detail(app: &mut App, width: u16) {
+    let selected = app.selected();
+    let key = selected.map(|i| (i, width));
+    if app.detail.key == key && key.is_some() {
+        return;
+    }
+    if app.detail.key.map(|(i, _)| i) != selected {
+        app.ui.detail_scroll = 0;
+        app.ui.evidence_scroll = 0;
+    }
+    app.detail.key = key;
+    let Some(finding) = app.selected_finding() else {
+        app.detail.lines.clear();
+        return;
+    };
+    let state = selected.and_then(|i| app.submit.get(i)).cloned().unwrap_or_default();
+    let detail = detail_text::build(finding, &state, app.doc.read_only_reason());
+    app.detail.lines = text::wrap(&detail, width);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_stays_in_range() {
+        assert_eq!(step(0, 10, Action::Up, 5), 0);
+        assert_eq!(step(9, 10, Action::Down, 5), 9);
+        assert_eq!(step(3, 10, Action::PageDown, 5), 8);
+        assert_eq!(step(8, 10, Action::PageDown, 5), 9);
+        assert_eq!(step(8, 10, Action::PageUp, 5), 3);
+        assert_eq!(step(4, 10, Action::Bottom, 5), 9);
+        assert_eq!(step(4, 10, Action::Top, 5), 0);
+        assert_eq!(step(0, 0, Action::Down, 5), 0);
+    }
+}

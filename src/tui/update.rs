@@ -1,0 +1,327 @@
+//! `update(&mut App, Msg) -> Vec<Effect>`: the only place state changes.
+//!
+//! No I/O, no clock, no waiting: terminal events, sizes and the outcomes of
+//! effects all arrive as messages.
+
+use super::action::Action;
+use super::app::{App, Flash, Level, Mode, Pane, SubmitState};
+use super::effect::Effect;
+use super::evidence_state::LocalResult;
+use super::highlight::HighlightKey;
+use super::view::evidence::HeadLine;
+use super::filter::{FilterItem, View};
+use super::keymap::{KeyMode, KeySpec};
+use super::{link, nav};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
+
+/// How a submission ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubmitOutcome {
+    /// Recorded; the receipt to show.
+    Recorded { receipt: String },
+    /// Refused by the protocol (stale head, permission ...).
+    Rejected { reason: String },
+    /// The network or service failed (kept for retry).
+    Failed { reason: String },
+}
+
+/// Everything that can happen to the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Msg {
+    /// A key was pressed (looked up in the current mode's table).
+    Key(KeyEvent),
+    /// An action requested directly, without a key.
+    Action(Action),
+    /// A mouse event (scroll, click).
+    Mouse(MouseEvent),
+    /// Text pasted into the terminal.
+    Paste(String),
+    /// The terminal now has this many columns and rows.
+    Resize(u16, u16),
+    /// An effect finished and has something to say in the status bar.
+    Notice(Level, String),
+    /// A submission finished; stale generations are ignored.
+    SubmitFinished { finding: usize, generation: u64, outcome: SubmitOutcome },
+    /// The checkout's HEAD was compared with the reviewed commit.
+    Head(HeadLine),
+    /// The checkout's answers for a finding's evidence items, in order.
+    EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
+    /// A highlighted block is ready in the shared cache.
+    Highlighted(HighlightKey),
+}
+
+/// Applies one message; returns the effects the runtime must run.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let effects = match msg {
+        Msg::Key(key) => on_key(app, key),
+        Msg::Action(action) => act(app, action),
+        Msg::Mouse(mouse) => {
+            nav::mouse(app, mouse);
+            Vec::new()
+        }
+        Msg::Paste(text) => {
+            let line: String = text.lines().next().unwrap_or("").chars().filter(|c| !c.is_control()).collect();
+            line.chars().for_each(|c| insert(app, c));
+            Vec::new()
+        }
+        Msg::Resize(w, h) => {
+            app.ui.size = (w, h);
+            Vec::new()
+        }
+        Msg::Notice(level, text) => {
+            app.ui.flash = Some(Flash { level, text });
+            Vec::new()
+        }
+        Msg::SubmitFinished { finding, generation, outcome } => {
+            submit_finished(app, finding, generation, outcome);
+            Vec::new()
+        }
+        Msg::Head(head) => {
+            app.evidence.head = head;
+            app.evidence.dirty = true;
+            Vec::new()
+        }
+        Msg::EvidenceLoaded { finding, items } => {
+            app.evidence.local.insert(finding, items);
+            app.evidence.dirty |= app.selected() == Some(finding);
+            Vec::new()
+        }
+        Msg::Highlighted(key) => {
+            app.evidence.highlighted(key);
+            Vec::new()
+        }
+    };
+    effects.into_iter().chain(nav::sync(app)).collect()
+}
+
+fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    app.ui.flash = None;
+    let mode = app.key_mode();
+    let action = KeySpec::from_event(&key).and_then(|spec| app.keymap().lookup(mode, &spec));
+    match action {
+        Some(action) => act(app, action),
+        None => {
+            let typed = match key.code {
+                KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => Some(c),
+                _ => None,
+            };
+            if let (KeyMode::Input, Some(c)) = (mode, typed) {
+                insert(app, c);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// Performs one action in the current mode.
+pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Quit => app.ui.quit = true,
+        Action::Back => back(app),
+        Action::Help => match app.ui.mode {
+            Mode::Help { .. } => app.ui.mode = Mode::Normal,
+            _ => app.ui.mode = Mode::Help { scroll: 0 },
+        },
+        Action::ShowProblems => show_problems(app),
+        Action::Down | Action::Up | Action::PageDown | Action::PageUp | Action::Top | Action::Bottom => {
+            nav::movement(app, action)
+        }
+        Action::FocusNext => nav::focus(app, app.ui.focus.next()),
+        Action::FocusPrev => nav::focus(app, app.ui.focus.prev()),
+        Action::OpenDetail => nav::focus(app, Pane::Detail),
+        Action::ViewRepair => set_view(app, View::Repair),
+        Action::ViewAll => set_view(app, View::All),
+        Action::ViewDrift => set_view(app, View::Drift),
+        Action::NextView => set_view(app, app.browse.view.next()),
+        Action::OpenFilters => app.ui.mode = Mode::Filter { cursor: 0 },
+        Action::ClearFilters => {
+            app.browse.filters = Default::default();
+            app.browse.query.clear();
+            app.refilter();
+        }
+        Action::ToggleFilter => toggle_filter(app),
+        Action::StartSearch => app.ui.mode = Mode::Search,
+        Action::ToggleMark => toggle_mark(app),
+        Action::MarkAllVisible => mark_all(app),
+        Action::OpenInBrowser => return open_in_browser(app),
+        Action::OpenInEditor => return open_in_editor(app),
+        Action::CopyFingerprint => return copy_fingerprint(app),
+        Action::Accept => accept(app),
+        Action::DeleteBack => delete_back(app),
+        Action::ClearInput => clear_input(app),
+    }
+    Vec::new()
+}
+
+fn flash(app: &mut App, level: Level, text: impl Into<String>) {
+    app.ui.flash = Some(Flash { level, text: text.into() });
+}
+
+fn back(app: &mut App) {
+    match app.ui.mode {
+        Mode::Normal if !app.browse.query.is_empty() => {
+            app.browse.query.clear();
+            app.refilter();
+        }
+        Mode::Normal if app.ui.focus != Pane::List => app.ui.focus = Pane::List,
+        Mode::Normal => app.ui.quit = true,
+        Mode::Search => {
+            app.browse.query.clear();
+            app.refilter();
+            app.ui.mode = Mode::Normal;
+        }
+        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
+    }
+}
+
+fn accept(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => app.ui.mode = Mode::Normal,
+        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        _ => {}
+    }
+}
+
+fn show_problems(app: &mut App) {
+    let any = !app.doc.problems.is_empty() || app.doc.set.as_ref().is_some_and(|s| !s.angle_errors.is_empty());
+    if any {
+        app.ui.mode = Mode::Problems { scroll: 0 };
+    } else {
+        flash(app, Level::Info, "No validation problems and no angle errors.");
+    }
+}
+
+fn set_view(app: &mut App, view: View) {
+    app.browse.view = view;
+    app.refilter();
+}
+
+fn toggle_filter(app: &mut App) {
+    let Mode::Filter { cursor } = app.ui.mode else { return };
+    let Some(item) = FilterItem::all().get(cursor).copied() else { return };
+    if item == FilterItem::Path {
+        app.ui.mode = Mode::PathInput { cursor };
+    } else {
+        app.browse.filters.toggle(item);
+        app.refilter();
+    }
+}
+
+fn insert(app: &mut App, c: char) {
+    match app.ui.mode {
+        Mode::Search => {
+            app.browse.query.push(c);
+            app.narrow_search();
+        }
+        Mode::PathInput { .. } => {
+            app.browse.filters.path.push(c);
+            app.refilter();
+        }
+        _ => {}
+    }
+}
+
+fn delete_back(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => {
+            app.browse.query.pop();
+        }
+        Mode::PathInput { .. } => {
+            app.browse.filters.path.pop();
+        }
+        _ => return,
+    }
+    app.refilter();
+}
+
+fn clear_input(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => app.browse.query.clear(),
+        Mode::PathInput { .. } => app.browse.filters.path.clear(),
+        _ => return,
+    }
+    app.refilter();
+}
+
+fn toggle_mark(app: &mut App) {
+    let Some(i) = app.selected() else { return };
+    if let Some(m) = app.browse.marks.get_mut(i) {
+        *m = !*m;
+    }
+    nav::movement(app, Action::Down);
+}
+
+fn mark_all(app: &mut App) {
+    let visible = &app.browse.visible;
+    let marks = &mut app.browse.marks;
+    let all = visible.iter().all(|&i| marks.get(i).copied().unwrap_or(false));
+    for &i in visible {
+        if let Some(m) = marks.get_mut(i) {
+            *m = !all;
+        }
+    }
+    let n = app.mark_count();
+    flash(app, Level::Info, format!("{n} marked"));
+}
+
+fn open_in_browser(app: &mut App) -> Vec<Effect> {
+    let (Some(set), Some(f)) = (app.doc.set.as_ref(), app.selected_finding()) else {
+        flash(app, Level::Warning, "No finding selected.");
+        return Vec::new();
+    };
+    match link::finding_url(set, f) {
+        Ok(url) => {
+            flash(app, Level::Info, format!("Opening {url}"));
+            vec![Effect::OpenUrl(url)]
+        }
+        Err(e) => {
+            flash(app, Level::Warning, format!("Cannot open on GitHub: {e}."));
+            Vec::new()
+        }
+    }
+}
+
+fn open_in_editor(app: &mut App) -> Vec<Effect> {
+    let Some(f) = app.selected_finding() else {
+        flash(app, Level::Warning, "No finding selected.");
+        return Vec::new();
+    };
+    let target = f.path.as_deref().ok_or(link::LinkError::NoPath).and_then(|p| link::relative_segments(p).map(|_| p));
+    match target {
+        Ok(path) => vec![Effect::OpenEditor { path: path.to_string(), line: f.line }],
+        Err(e) => {
+            flash(app, Level::Warning, format!("Cannot open an editor: {e}."));
+            Vec::new()
+        }
+    }
+}
+
+fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
+    let Some(f) = app.selected_finding() else {
+        flash(app, Level::Warning, "No finding selected.");
+        return Vec::new();
+    };
+    let fp = f.key.as_str().to_string();
+    flash(app, Level::Info, format!("Copied fingerprint {}", crate::sanitize::clean_line(&fp)));
+    vec![Effect::Copy(fp)]
+}
+
+fn submit_finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitOutcome) {
+    let Some(state) = app.submit.get_mut(finding) else { return };
+    if *state != (SubmitState::Pending { generation }) {
+        return; // A newer attempt (or a cancel) superseded this one.
+    }
+    *state = match outcome {
+        SubmitOutcome::Recorded { receipt } => SubmitState::Recorded { receipt },
+        SubmitOutcome::Rejected { reason } => SubmitState::Rejected { reason },
+        SubmitOutcome::Failed { reason } => SubmitState::Failed { reason },
+    };
+    app.detail.key = None;
+}
+
+#[cfg(test)]
+mod tests;

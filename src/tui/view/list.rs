@@ -1,0 +1,150 @@
+//! The finding list: only the rows in the window are built, from strings
+//! prepared at load, so a frame costs the same at 10 or 10,000 findings.
+
+use crate::model::finding::ThreadTransition;
+use crate::tui::action::Action;
+use crate::tui::app::{App, Mode, Pane};
+use crate::tui::drift::Drift;
+use crate::tui::filter::View;
+use crate::tui::keymap::KeyMode;
+use crate::tui::layout::{self, Areas};
+use crate::tui::prepared::{Row, ThreadMark};
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Widest `path:line` column before the path is shortened from the left.
+const LOCATION_COLS: usize = 34;
+
+/// Draws the list pane.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.settings.theme;
+    let block = super::pane_block(title(app), app, Pane::List);
+    let inner = Areas::inner(area);
+    let b = &app.browse;
+    let findings = app.doc.findings();
+    let mut lines: Vec<Line> = Vec::new();
+    if b.visible.is_empty() {
+        lines.push(Line::styled(empty_message(app), theme.dim));
+    }
+    let rows = usize::from(inner.height) / layout::row_height(app);
+    for (pos, &i) in b.visible.iter().enumerate().skip(b.offset).take(rows.max(1)) {
+        let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else { continue };
+        let marked = b.marks.get(i).copied().unwrap_or(false);
+        let mut line = row_line(row, marked, theme);
+        if pos == b.cursor {
+            line.spans[0] = Span::styled("▶", theme.selected);
+            line = line.style(theme.selected);
+        }
+        lines.push(line);
+        if let Some(d) = Drift::of(finding).filter(|_| b.view == View::Drift) {
+            lines.push(advice_line(d, theme));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn title(app: &App) -> Line<'static> {
+    let theme = &app.settings.theme;
+    let b = &app.browse;
+    let total = app.doc.findings().len();
+    let position = if b.visible.is_empty() { 0 } else { b.cursor + 1 };
+    let mut spans = vec![
+        Span::styled(format!(" {} ", b.view.title()), theme.heading),
+        Span::raw(format!("{position}/{} of {total} ", b.visible.len())),
+    ];
+    let filters = b.filters.summary();
+    if !filters.is_empty() {
+        spans.push(Span::styled(format!("· {filters} "), theme.accent));
+    }
+    if !b.query.is_empty() || app.ui.mode == Mode::Search {
+        let cursor = if app.ui.mode == Mode::Search { "▏" } else { "" };
+        spans.push(Span::styled(format!("/{}{cursor} ", crate::sanitize::clean_line(&b.query)), theme.accent));
+    }
+    Line::from(spans)
+}
+
+fn empty_message(app: &App) -> String {
+    let key = |action| {
+        app.keymap().keys_for(KeyMode::Normal, action).first().map(ToString::to_string).unwrap_or_else(|| "?".into())
+    };
+    let b = &app.browse;
+    if app.doc.findings().is_empty() {
+        return " No findings in this review.".to_string();
+    }
+    if !b.filters.is_empty() || !b.query.is_empty() {
+        return format!(" No finding matches the filters or search ({} clears them).", key(Action::ClearFilters));
+    }
+    match b.view {
+        View::Repair => format!(" Nothing in the repair set. Press {} to see all findings.", key(Action::ViewAll)),
+        View::Drift => " No thread drift: every thread agrees with its finding.".to_string(),
+        View::All => " No findings.".to_string(),
+    }
+}
+
+fn thread_style(row: &Row, theme: &Theme) -> Style {
+    match row.thread {
+        ThreadMark::Transition(ThreadTransition::ResolvedExternally) => theme.warning,
+        ThreadMark::Transition(ThreadTransition::Reopened | ThreadTransition::Unknown) => theme.severity[2],
+        _ if row.outdated => theme.severity[2],
+        _ => theme.dim,
+    }
+}
+
+/// One list row: selection, mark, rank, blocking, disposition, thread, class, place, headline.
+pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
+    let pad = |s: &str, n: usize| format!("{s:<n$} ");
+    Line::from(vec![
+        Span::raw(" "),
+        if marked { Span::styled("*", theme.mark) } else { Span::raw(" ") },
+        Span::styled(row.rank.as_str(), theme.severity(row.rank)),
+        if row.blocking { Span::styled("■", theme.blocking) } else { Span::raw(" ") },
+        Span::raw(" "),
+        Span::raw(pad(row.disposition, 6)),
+        Span::styled(row.thread.glyph(), thread_style(row, theme)),
+        Span::styled(if row.outdated { "~ " } else { "  " }, thread_style(row, theme)),
+        Span::styled(pad(row.class, 8), theme.dim),
+        Span::styled(pad(&shorten_left(&row.location, LOCATION_COLS), LOCATION_COLS.min(row.location.width())), theme.label),
+        Span::raw(row.headline.as_str()),
+    ])
+}
+
+fn advice_line(d: Drift, theme: &Theme) -> Line<'static> {
+    let style = if d == Drift::ResolvedExternally { theme.warning } else { theme.dim };
+    Line::from(vec![Span::raw("       "), Span::styled(format!("↳ {}: {}", d.label(), d.advice()), style)])
+}
+
+/// Keeps the end of `s` within `cols` columns, with a leading `…` when cut.
+fn shorten_left(s: &str, cols: usize) -> String {
+    if s.width() <= cols {
+        return s.to_string();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_locations_keep_their_end() {
+        let s = shorten_left("a/very/long/path/to/some/deeply/nested/file.rs:120", 20);
+        assert_eq!(s.width(), 20);
+        assert!(s.starts_with('…') && s.ends_with("file.rs:120"));
+        assert_eq!(shorten_left("short.rs:1", 20), "short.rs:1");
+    }
+}
