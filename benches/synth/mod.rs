@@ -126,6 +126,8 @@ pub fn agent_result(target_bytes: usize, seed: u64) -> String {
         size += add;
         findings.push(f);
     }
+    // Producers emit findings in rank order; so does this generator.
+    findings.sort_by_key(|f| f["severity"].as_str().map(str::to_owned));
     doc["findings"] = Value::Array(findings);
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }

@@ -75,6 +75,8 @@ pub enum Command {
     List(ListArgs),
     /// Print the agent-result projection of a v3 artifact (canonical JSON).
     Project(ProjectArgs),
+    /// Print the semantic and code fingerprints of every finding of a v3 artifact (JSON lines).
+    Fingerprints(FingerprintsArgs),
     /// Record a decision on a finding (ReviewGate on GitHub, or River Review's files).
     Submit(SubmitArgs),
     /// Decisions kept on disk until they are recorded.
@@ -150,6 +152,13 @@ pub struct ProjectArgs {
     /// Scope of the projection: `local` or `OWNER/NAME#N`.
     #[arg(long, default_value = "local")]
     pub scope: String,
+}
+
+/// `triage fingerprints`.
+#[derive(Debug, Args)]
+pub struct FingerprintsArgs {
+    /// v3 artifact (`-` for stdin).
+    pub file: PathBuf,
 }
 
 /// `triage submit`.

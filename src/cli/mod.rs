@@ -5,6 +5,7 @@
 pub mod args;
 pub mod common;
 pub mod fetch;
+pub mod fingerprints;
 pub mod list;
 pub mod outbox;
 pub mod project;
@@ -35,6 +36,7 @@ pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate::run(&a),
         Command::List(a) => list::run(&a),
         Command::Project(a) => project::run(&a),
+        Command::Fingerprints(a) => fingerprints::run(&a),
         Command::Submit(a) => submit::run(&a),
         Command::Outbox(a) => outbox::run(&a),
         Command::Fetch(a) => fetch::run(&a),
