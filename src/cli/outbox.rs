@@ -1,9 +1,163 @@
-//! `triage outbox` (being written).
+//! `triage outbox list | retry [ID|--all] | drop ID`: the decisions kept on
+//! disk until GitHub has recorded them.
 
-use super::args::OutboxArgs;
+use super::args::{OutboxArgs, OutboxCommand, TextOrJson};
+use super::exit;
+use super::submit::{Attempt, Connection, SendErrorOrSetup, report};
+use crate::github::batch::{self, Kept, Summary};
+use crate::outbox::{Entry, Outbox};
+use crate::sanitize::clean_line;
 use std::process::ExitCode;
 
 /// Runs the subcommand.
-pub fn run(_args: &OutboxArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("this subcommand is not available in this build yet")
+pub fn run(args: &OutboxArgs) -> anyhow::Result<ExitCode> {
+    let outbox = Outbox::open_default()?;
+    match &args.command {
+        OutboxCommand::List { format } => list(&outbox, *format),
+        OutboxCommand::Retry {
+            id,
+            all,
+            api_url,
+            format,
+        } => retry(&outbox, id.as_deref(), *all, api_url.as_deref(), *format),
+        OutboxCommand::Drop { id } => drop_entry(&outbox, id),
+    }
+}
+
+fn list(outbox: &Outbox, format: TextOrJson) -> anyhow::Result<ExitCode> {
+    let listing = outbox.list()?;
+    for (path, reason) in &listing.unreadable {
+        eprintln!(
+            "triage: skipped {}: {}",
+            clean_line(&path.display().to_string()),
+            clean_line(reason)
+        );
+    }
+    match format {
+        TextOrJson::Json => println!("{}", serde_json::to_string(&listing.entries)?),
+        TextOrJson::Text if listing.entries.is_empty() => println!("the outbox is empty ({})", outbox.dir().display()),
+        TextOrJson::Text => {
+            for e in &listing.entries {
+                println!("{}", entry_line(e));
+            }
+        }
+    }
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// One entry on one line: id, target, status, fingerprint, attempts, last outcome.
+fn entry_line(e: &Entry) -> String {
+    let d = &e.draft;
+    let sha: String = d.reviewed_sha.chars().take(12).collect();
+    let last = e
+        .last_outcome
+        .as_ref()
+        .map_or_else(|| "not sent yet".to_owned(), |o| o.message.clone());
+    clean_line(&format!(
+        "{}  {}#{}@{}  {}  {}  attempts {}  {}",
+        e.id,
+        d.repository,
+        d.pull_request,
+        sha,
+        d.status.as_str(),
+        d.fingerprint,
+        e.attempts,
+        last
+    ))
+}
+
+fn retry(
+    outbox: &Outbox,
+    id: Option<&str>,
+    all: bool,
+    api_url: Option<&str>,
+    format: TextOrJson,
+) -> anyhow::Result<ExitCode> {
+    let entries: Vec<Entry> = if all {
+        outbox.list()?.entries
+    } else {
+        let Some(id) = id else {
+            eprintln!("triage: give an entry id or --all");
+            return Ok(ExitCode::from(exit::USAGE));
+        };
+        match outbox.get(id)? {
+            Some(entry) => vec![entry],
+            None => {
+                eprintln!(
+                    "triage: no entry {} in the outbox (see `triage outbox list`)",
+                    clean_line(id)
+                );
+                return Ok(ExitCode::from(exit::USAGE));
+            }
+        }
+    };
+    if entries.is_empty() {
+        println!("the outbox is empty: nothing to retry");
+        return Ok(ExitCode::from(exit::OK));
+    }
+    // Every retry searches for an earlier attempt's comment before posting.
+    let kept: Vec<Kept> = entries
+        .into_iter()
+        .map(|entry| Kept {
+            entry,
+            was_kept_before: true,
+        })
+        .collect();
+    let connection = match Connection::open(api_url) {
+        Ok(c) => c,
+        Err(message) => {
+            eprintln!("triage: {}", clean_line(&message));
+            return Ok(ExitCode::from(exit::NETWORK));
+        }
+    };
+    let result = connection.block_on(|client| async move {
+        Ok(batch::submit_many(&client, outbox, &kept, |entry, result| {
+            let attempt = match result {
+                Ok(sent) => Attempt::Sent(sent),
+                Err(e) => Attempt::NotSent(e),
+            };
+            report(&entry.id, attempt, format);
+        })
+        .await)
+    });
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(SendErrorOrSetup::Setup(message)) => {
+            eprintln!("triage: {}", clean_line(&message));
+            return Ok(ExitCode::from(exit::NETWORK));
+        }
+        Err(SendErrorOrSetup::Send(e)) => return Err(e.into()),
+    };
+    eprintln!(
+        "triage: {} recorded, {} rejected, {} failed, {} not sent",
+        summary.recorded, summary.rejected, summary.failed, summary.not_sent
+    );
+    Ok(ExitCode::from(batch_code(&summary)))
+}
+
+/// 0 when all were recorded; otherwise the worst kind: failed (4) over
+/// rejected (3) over not sent (1).
+fn batch_code(summary: &Summary) -> u8 {
+    if summary.all_recorded() {
+        exit::OK
+    } else if summary.failed > 0 {
+        exit::NETWORK
+    } else if summary.rejected > 0 {
+        exit::REJECTED
+    } else {
+        exit::INVALID
+    }
+}
+
+fn drop_entry(outbox: &Outbox, id: &str) -> anyhow::Result<ExitCode> {
+    if outbox.remove(id)? {
+        println!("dropped {id}");
+        Ok(ExitCode::from(exit::OK))
+    } else {
+        eprintln!(
+            "triage: no entry {} in the outbox (see `triage outbox list`)",
+            clean_line(id)
+        );
+        Ok(ExitCode::from(exit::USAGE))
+    }
 }

@@ -1,1 +1,34 @@
-//! GitHub client (being written).
+//! The only module that talks to GitHub (octocrab lives in [`client`] alone).
+//!
+//! - [`client`]: [`Client`] with `get_json`, `post_json`, `delete`, `graphql`
+//!   and `get_bytes_following_redirect`; retries, timeouts, rate limits.
+//! - [`token`], [`endpoint`], [`route`]: the token, the API/web base and
+//!   encoded routes.
+//! - [`draft`], [`decide`], [`protocol`]: the disposition protocol of
+//!   ReviewGate (local checks, pure decisions, the request sequence).
+//! - [`batch`]: recording through the outbox, one decision or many.
+//! - [`fetch`], [`artifact_zip`]: the newest exact-head result of a pull request.
+//! - [`threads`], [`graphql`]: live review-thread state.
+
+pub mod artifact_zip;
+pub mod batch;
+pub mod client;
+pub mod decide;
+pub mod draft;
+pub mod endpoint;
+pub mod error;
+pub mod fetch;
+pub mod graphql;
+pub mod protocol;
+pub mod response;
+pub mod route;
+pub mod threads;
+pub mod time;
+pub mod token;
+pub mod wire;
+
+pub use client::{Client, ClientConfig, RetryPolicy};
+pub use endpoint::ApiBase;
+pub use error::GhError;
+pub use route::{RepoName, Route};
+pub use token::{Token, TokenError};

@@ -1,0 +1,145 @@
+//! Recording through the outbox: keep first, send, then settle the entry
+//! (removed when recorded, attempt counted otherwise). One decision or many.
+//!
+//! The order for any caller (command line or screen):
+//! 1. local checks ([`Draft::check`] or [`Draft::for_finding`]);
+//! 2. [`keep`] — on disk before any network call;
+//! 3. [`send_entry`] (or [`submit_many`]) inside a tokio runtime.
+
+use super::client::Client;
+use super::draft::{Draft, LocalProblem};
+use super::protocol::{Outcome, SubmitOptions, submit};
+use crate::outbox::{Entry, Outbox, OutboxError};
+
+/// A kept decision and whether it was already in the outbox (then any send
+/// must look for an earlier attempt's comment first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub entry: Entry,
+    pub was_kept_before: bool,
+}
+
+impl Kept {
+    /// Options for sending it: search first when it was kept before.
+    pub fn options(&self) -> SubmitOptions {
+        SubmitOptions {
+            look_for_existing: self.was_kept_before || self.entry.attempts > 0,
+        }
+    }
+}
+
+/// Writes the decision to the outbox unless the identical decision is
+/// already there (then that entry, with its attempts, is returned).
+pub fn keep(outbox: &Outbox, draft: Draft, source: Option<String>) -> Result<Kept, OutboxError> {
+    let fresh = Entry::new(draft, source);
+    if let Some(existing) = outbox.get(&fresh.id)? {
+        return Ok(Kept {
+            entry: existing,
+            was_kept_before: true,
+        });
+    }
+    outbox.put(&fresh)?;
+    Ok(Kept {
+        entry: fresh,
+        was_kept_before: false,
+    })
+}
+
+/// Why an entry was not sent at all.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// The stored draft fails its local checks (edited by hand?); kept.
+    #[error("the kept decision fails its local checks: {}", join(.0))]
+    Invalid(Vec<LocalProblem>),
+    /// The outbox could not be read or claimed.
+    #[error(transparent)]
+    Outbox(#[from] OutboxError),
+}
+
+fn join(problems: &[LocalProblem]) -> String {
+    problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+/// The outcome of one send, and an outbox error that happened while
+/// settling it afterwards (the outcome stands either way).
+#[derive(Debug)]
+pub struct Sent {
+    pub outcome: Outcome,
+    pub settle_error: Option<OutboxError>,
+}
+
+/// Sends one kept entry and settles it: removed from the outbox when
+/// recorded, otherwise its attempt and outcome are stored.
+pub async fn send_entry(
+    client: &Client,
+    outbox: &Outbox,
+    entry: &Entry,
+    options: SubmitOptions,
+) -> Result<Sent, SendError> {
+    let _claim = outbox.claim(&entry.id)?;
+    let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
+    let outcome = submit(client, &checked, options).await;
+    let settled = if outcome.is_recorded() {
+        outbox.remove(&entry.id).map(|_| ())
+    } else {
+        outbox.mark_attempt(&entry.id, &outcome).map(|_| ())
+    };
+    Ok(Sent {
+        outcome,
+        settle_error: settled.err(),
+    })
+}
+
+/// Counts of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    pub recorded: usize,
+    pub rejected: usize,
+    pub failed: usize,
+    /// Not sent: invalid draft, busy or unreadable outbox entry.
+    pub not_sent: usize,
+}
+
+impl Summary {
+    /// Adds one result.
+    pub fn add(&mut self, result: &Result<Sent, SendError>) {
+        match result {
+            Ok(Sent {
+                outcome: Outcome::Recorded(_),
+                ..
+            }) => self.recorded += 1,
+            Ok(Sent {
+                outcome: Outcome::Rejected { .. },
+                ..
+            }) => self.rejected += 1,
+            Ok(Sent {
+                outcome: Outcome::Failed { .. },
+                ..
+            }) => self.failed += 1,
+            Err(_) => self.not_sent += 1,
+        }
+    }
+
+    /// True when every entry was recorded.
+    pub fn all_recorded(&self) -> bool {
+        self.rejected == 0 && self.failed == 0 && self.not_sent == 0
+    }
+}
+
+/// Sends kept entries one after another (never in parallel: GitHub's
+/// secondary rate limits punish bursts of writes). Each result is handed to
+/// `each` as soon as it is known; one failure never stops the others.
+pub async fn submit_many(
+    client: &Client,
+    outbox: &Outbox,
+    entries: &[Kept],
+    mut each: impl FnMut(&Entry, &Result<Sent, SendError>),
+) -> Summary {
+    let mut summary = Summary::default();
+    for kept in entries {
+        let result = send_entry(client, outbox, &kept.entry, kept.options()).await;
+        summary.add(&result);
+        each(&kept.entry, &result);
+    }
+    summary
+}

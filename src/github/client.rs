@@ -1,0 +1,292 @@
+//! The one GitHub client: octocrab underneath, a narrow API on top.
+//!
+//! - [`Client::get_json`], [`Client::delete`] and [`Client::graphql`] are
+//!   reads (or idempotent) and are retried with bounded exponential backoff on
+//!   5xx, transport failures and timeouts; never on a 4xx.
+//! - [`Client::post_json`] is never retried: a POST whose answer was lost may
+//!   have taken effect (the disposition protocol searches before re-posting).
+//! - Rate limits (403/429 with `x-ratelimit-remaining: 0` or `retry-after`)
+//!   are returned at once as [`GhError::RateLimited`] with the reset time;
+//!   nothing here sleeps for a rate limit.
+//! - Every attempt is bounded by [`ClientConfig::timeout`].
+//! - octocrab's own retry layer is not compiled in (no `retry` feature), and
+//!   its redirect following drops the Authorization header on a redirect to
+//!   another host (artifact downloads rely on that).
+
+use super::endpoint::ApiBase;
+use super::error::GhError;
+use super::response::{Raw, error_from_response};
+use super::route::Route;
+use super::token::Token;
+use http::{HeaderMap, HeaderName, Method};
+use octocrab::Octocrab;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::future::Future;
+use std::time::Duration;
+
+/// How idempotent requests are retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in total, including the first (1 = no retry).
+    pub max_attempts: u32,
+    /// Wait before the second attempt; doubled each time.
+    pub first_delay: Duration,
+    /// Upper bound of one wait.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            first_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(4),
+        }
+    }
+}
+
+/// Everything a [`Client`] needs.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// API base (`https://api.github.com`, `https://HOST/api/v3`, a test server).
+    pub api_base: ApiBase,
+    /// The token (never printed).
+    pub token: Token,
+    /// Bound of one attempt, connection to last byte.
+    pub timeout: Duration,
+    /// Retry of idempotent requests.
+    pub retry: RetryPolicy,
+}
+
+impl ClientConfig {
+    /// Default attempt bound.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// A configuration with the default timeout and retry policy.
+    pub fn new(api_base: ApiBase, token: Token) -> ClientConfig {
+        ClientConfig {
+            api_base,
+            token,
+            timeout: Self::DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// The largest JSON answer read (a page of 100 comments is far below).
+const MAX_JSON_BYTES: usize = 32 * 1024 * 1024;
+
+/// A GitHub API client. Cheap to clone; create it inside a tokio runtime.
+#[derive(Clone)]
+pub struct Client {
+    crab: Octocrab,
+    base: ApiBase,
+    timeout: Duration,
+    retry: RetryPolicy,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("api", &self.base.url())
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl Client {
+    /// Builds the client. Fails (instead of panicking, as octocrab would)
+    /// when called outside a tokio runtime.
+    pub fn new(config: ClientConfig) -> Result<Client, GhError> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(GhError::Config {
+                message: "the GitHub client must be created inside a tokio runtime".into(),
+            });
+        }
+        let setup = |e: octocrab::Error| GhError::Config {
+            message: chain_text(&e),
+        };
+        let crab = Octocrab::builder()
+            .personal_token(config.token.expose().to_owned())
+            .base_uri(config.api_base.origin())
+            .map_err(setup)?
+            .set_connect_timeout(Some(config.timeout))
+            .set_read_timeout(Some(config.timeout))
+            .set_write_timeout(Some(config.timeout))
+            .add_header(http::header::ACCEPT, "application/vnd.github+json".into())
+            .add_header(HeaderName::from_static("x-github-api-version"), "2022-11-28".into())
+            .build()
+            .map_err(setup)?;
+        Ok(Client {
+            crab,
+            base: config.api_base,
+            timeout: config.timeout,
+            retry: config.retry,
+        })
+    }
+
+    /// The API base this client talks to.
+    pub fn api_base(&self) -> &ApiBase {
+        &self.base
+    }
+
+    /// The web host matching the API base (for links shown to people).
+    pub fn web_base(&self) -> String {
+        self.base.web_base()
+    }
+
+    /// GET a JSON document (retried on transient failures).
+    pub async fn get_json<T: DeserializeOwned>(&self, route: &Route) -> Result<T, GhError> {
+        let uri = self.uri(route);
+        let raw = self
+            .retrying(|| self.send(Method::GET, &uri, None::<&()>, MAX_JSON_BYTES))
+            .await?;
+        raw.json()
+    }
+
+    /// POST a JSON body and read a JSON answer. Never retried.
+    pub async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        route: &Route,
+        body: &B,
+    ) -> Result<T, GhError> {
+        let uri = self.uri(route);
+        self.send(Method::POST, &uri, Some(body), MAX_JSON_BYTES).await?.json()
+    }
+
+    /// DELETE a resource (idempotent, so retried on transient failures).
+    pub async fn delete(&self, route: &Route) -> Result<(), GhError> {
+        let uri = self.uri(route);
+        self.retrying(|| self.send(Method::DELETE, &uri, None::<&()>, MAX_JSON_BYTES))
+            .await
+            .map(|_| ())
+    }
+
+    /// A GraphQL query (a POST, but a read: retried on transient failures).
+    /// Returns `data`; any entry in `errors` makes it an error.
+    pub async fn graphql<T: DeserializeOwned>(&self, query: &str, variables: serde_json::Value) -> Result<T, GhError> {
+        let uri = self.base.graphql_path();
+        let body = serde_json::json!({ "query": query, "variables": variables });
+        let raw = self
+            .retrying(|| self.send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES))
+            .await?;
+        super::response::graphql_data(raw)
+    }
+
+    /// GET raw bytes, following redirects (artifact zips). A redirect to
+    /// another host does not carry the token. Answers larger than
+    /// `max_bytes` are refused.
+    pub async fn get_bytes_following_redirect(&self, route: &Route, max_bytes: usize) -> Result<Vec<u8>, GhError> {
+        let uri = self.uri(route);
+        let raw = self
+            .retrying(|| self.send(Method::GET, &uri, None::<&()>, max_bytes))
+            .await?;
+        Ok(raw.bytes)
+    }
+
+    fn uri(&self, route: &Route) -> String {
+        format!("{}{}", self.base.prefix(), route.path_and_query())
+    }
+
+    /// Runs `attempt` until it succeeds, fails with a non-transient error, or
+    /// the policy's attempts are spent.
+    async fn retrying<T, F, Fut>(&self, mut attempt: F) -> Result<T, GhError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, GhError>>,
+    {
+        let mut delay = self.retry.first_delay;
+        let mut tries = 1;
+        loop {
+            match attempt().await {
+                Err(e) if e.is_transient() && tries < self.retry.max_attempts.max(1) => {
+                    tracing::debug!(error = %e, tries, "retrying an idempotent GitHub request");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(self.retry.max_delay);
+                    tries += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One request, bounded by the timeout; non-success statuses become errors.
+    async fn send<B: Serialize + ?Sized>(
+        &self,
+        method: Method,
+        uri: &str,
+        body: Option<&B>,
+        max_bytes: usize,
+    ) -> Result<Raw, GhError> {
+        let exchange = async {
+            let builder = http::Request::builder().method(method).uri(uri);
+            let request = self.crab.build_request(builder, body).map_err(|e| transport(&e))?;
+            let response = self.crab.execute(request).await.map_err(|e| transport(&e))?;
+            let status = response.status();
+            let headers: HeaderMap = response.headers().clone();
+            if let Some(len) = content_length(&headers)
+                && len > max_bytes
+            {
+                return Err(GhError::Decode {
+                    message: format!("the answer is {len} bytes, over the {max_bytes}-byte limit"),
+                });
+            }
+            let bytes = match self.crab.body_to_string(response).await {
+                Ok(text) => text.into_bytes(),
+                Err(octocrab::Error::InvalidUtf8 { source, .. }) => source.into_bytes(),
+                Err(e) => return Err(transport(&e)),
+            };
+            if bytes.len() > max_bytes {
+                return Err(GhError::Decode {
+                    message: format!("the answer is over the {max_bytes}-byte limit"),
+                });
+            }
+            Ok(Raw { status, headers, bytes })
+        };
+        let raw = tokio::time::timeout(self.timeout, exchange)
+            .await
+            .map_err(|_| GhError::Timeout { after: self.timeout })??;
+        if raw.status.is_success() {
+            Ok(raw)
+        } else {
+            Err(error_from_response(&raw, std::time::SystemTime::now()))
+        }
+    }
+}
+
+fn content_length(headers: &HeaderMap) -> Option<usize> {
+    headers.get(http::header::CONTENT_LENGTH)?.to_str().ok()?.parse().ok()
+}
+
+/// Maps an octocrab failure that is not an HTTP status (connect, TLS, body).
+fn transport(e: &octocrab::Error) -> GhError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if let Some(io) = err.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::TimedOut
+        {
+            return GhError::Timeout { after: Duration::ZERO };
+        }
+        source = err.source();
+    }
+    GhError::Transport { message: chain_text(e) }
+}
+
+/// An error and its causes on one line, without octocrab's backtraces.
+fn chain_text(e: &octocrab::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut source = std::error::Error::source(e);
+    if source.is_none() {
+        parts.push(e.to_string());
+    }
+    while let Some(err) = source {
+        let text = err.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = err.source();
+    }
+    let line = parts.join(": ");
+    line.lines().next().unwrap_or_default().to_owned()
+}

@@ -1,0 +1,147 @@
+//! The API base URL and the web host that matches it.
+//!
+//! `https://api.github.com` pairs with `https://github.com`; a GitHub
+//! Enterprise Server at `https://HOST/api/v3` pairs with `https://HOST` and
+//! has its GraphQL endpoint at `https://HOST/api/graphql`.
+
+use super::error::GhError;
+use http::Uri;
+
+/// The public GitHub API.
+pub const DEFAULT_API_URL: &str = "https://api.github.com";
+
+/// A parsed API base: scheme, host (with port) and an optional path prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiBase {
+    scheme: String,
+    authority: String,
+    /// Path prefix without a trailing slash (`""` or `/api/v3`).
+    prefix: String,
+}
+
+impl ApiBase {
+    /// Parses an `http(s)://host[:port][/path]` URL. Credentials, queries and
+    /// fragments are refused.
+    pub fn parse(url: &str) -> Result<ApiBase, GhError> {
+        let bad = |why: &str| GhError::Config {
+            message: format!("API URL {url:?}: {why}"),
+        };
+        let uri: Uri = url.trim().parse().map_err(|_| bad("not a URL"))?;
+        let scheme = match uri.scheme_str() {
+            Some(s @ ("http" | "https")) => s.to_owned(),
+            _ => return Err(bad("must start with https:// (or http://)")),
+        };
+        let authority = uri.authority().ok_or_else(|| bad("has no host"))?;
+        if authority.as_str().contains('@') {
+            return Err(bad("must not contain credentials"));
+        }
+        if uri.query().is_some() || url.contains('#') {
+            return Err(bad("must not have a query or fragment"));
+        }
+        let prefix = uri.path().trim_end_matches('/').to_owned();
+        Ok(ApiBase {
+            scheme,
+            authority: authority.as_str().to_ascii_lowercase(),
+            prefix,
+        })
+    }
+
+    /// The base chosen by `--api-url`, else `GITHUB_API_URL`, else the public API.
+    pub fn resolve(flag: Option<&str>) -> Result<ApiBase, GhError> {
+        Self::resolve_with(flag, std::env::var("GITHUB_API_URL").ok().as_deref())
+    }
+
+    /// [`ApiBase::resolve`] with the environment value passed in.
+    pub fn resolve_with(flag: Option<&str>, env: Option<&str>) -> Result<ApiBase, GhError> {
+        let chosen = flag
+            .filter(|s| !s.trim().is_empty())
+            .or(env.filter(|s| !s.trim().is_empty()))
+            .unwrap_or(DEFAULT_API_URL);
+        Self::parse(chosen)
+    }
+
+    /// `scheme://host[:port]`, without the path prefix.
+    pub fn origin(&self) -> String {
+        format!("{}://{}", self.scheme, self.authority)
+    }
+
+    /// The path prefix every REST route is joined to (`""` or `/api/v3`).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The full base URL as given (normalised, no trailing slash).
+    pub fn url(&self) -> String {
+        format!("{}{}", self.origin(), self.prefix)
+    }
+
+    /// The web host for links: `https://github.com` for the public API,
+    /// `https://HOST` for `https://HOST/api/v3`, otherwise the API origin.
+    pub fn web_base(&self) -> String {
+        if self.authority == "api.github.com" {
+            return "https://github.com".to_owned();
+        }
+        match self.prefix.strip_suffix("/api/v3") {
+            Some(rest) => format!("{}{}", self.origin(), rest),
+            None => self.origin(),
+        }
+    }
+
+    /// The GraphQL path: `/graphql` on the public API (and any other base,
+    /// joined to its prefix), `/api/graphql` on GitHub Enterprise Server.
+    pub fn graphql_path(&self) -> String {
+        match self.prefix.strip_suffix("/api/v3") {
+            Some(rest) => format!("{rest}/api/graphql"),
+            None => format!("{}/graphql", self.prefix),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_api_pairs_with_github_com() {
+        let b = ApiBase::parse("https://api.github.com/").unwrap();
+        assert_eq!(b.web_base(), "https://github.com");
+        assert_eq!(b.prefix(), "");
+        assert_eq!(b.graphql_path(), "/graphql");
+        assert_eq!(b.url(), "https://api.github.com");
+    }
+
+    #[test]
+    fn enterprise_server_pairs_with_its_host() {
+        let b = ApiBase::parse("https://GHE.example.com/api/v3").unwrap();
+        assert_eq!(b.web_base(), "https://ghe.example.com");
+        assert_eq!(b.prefix(), "/api/v3");
+        assert_eq!(b.graphql_path(), "/api/graphql");
+        let port = ApiBase::parse("http://127.0.0.1:8080").unwrap();
+        assert_eq!(port.web_base(), "http://127.0.0.1:8080");
+        assert_eq!(port.graphql_path(), "/graphql");
+    }
+
+    #[test]
+    fn refuses_what_is_not_an_api_base() {
+        for bad in [
+            "ftp://x",
+            "api.github.com",
+            "https://user:pw@host",
+            "https://h/?q=1",
+            "https://h/#f",
+            "",
+        ] {
+            assert!(ApiBase::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn flag_beats_environment_beats_default() {
+        let flag = ApiBase::resolve_with(Some("https://a.example/api/v3"), Some("https://b.example")).unwrap();
+        assert_eq!(flag.origin(), "https://a.example");
+        let env = ApiBase::resolve_with(None, Some("https://b.example")).unwrap();
+        assert_eq!(env.origin(), "https://b.example");
+        let default = ApiBase::resolve_with(None, Some("  ")).unwrap();
+        assert_eq!(default.url(), DEFAULT_API_URL);
+    }
+}

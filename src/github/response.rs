@@ -1,0 +1,214 @@
+//! Reading an HTTP answer: statuses to [`GhError`], JSON bodies to types.
+
+use super::error::GhError;
+use super::time::from_epoch_seconds;
+use http::{HeaderMap, StatusCode};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::time::{Duration, SystemTime};
+
+/// A complete answer: status, headers and body bytes.
+#[derive(Debug, Clone)]
+pub struct Raw {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl Raw {
+    /// Decodes the body as `T`.
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, GhError> {
+        serde_json::from_slice(&self.bytes).map_err(|e| GhError::Decode { message: e.to_string() })
+    }
+}
+
+/// The longest GitHub message quoted in an error.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// Maps a non-success answer to an error. `now` dates a `retry-after`.
+pub fn error_from_response(raw: &Raw, now: SystemTime) -> GhError {
+    let status = raw.status.as_u16();
+    if let Some(reset) = rate_limit(raw.status, &raw.headers, now) {
+        return GhError::RateLimited { reset };
+    }
+    let message = message_of(raw);
+    match status {
+        401 => GhError::Unauthorized,
+        403 => GhError::Forbidden { message },
+        404 => GhError::NotFound { message },
+        _ => GhError::Http { status, message },
+    }
+}
+
+/// `Some(reset)` when the answer is a rate limit: 429, or 403 with
+/// `x-ratelimit-remaining: 0` or a `retry-after` header. The reset comes from
+/// `retry-after` (seconds from now) or else `x-ratelimit-reset` (epoch seconds).
+pub fn rate_limit(status: StatusCode, headers: &HeaderMap, now: SystemTime) -> Option<Option<SystemTime>> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let retry_after = header("retry-after").and_then(|v| v.parse::<u64>().ok());
+    let exhausted = header("x-ratelimit-remaining") == Some("0");
+    let limited = status == StatusCode::TOO_MANY_REQUESTS
+        || (status == StatusCode::FORBIDDEN && (exhausted || header("retry-after").is_some()));
+    if !limited {
+        return None;
+    }
+    let reset = match retry_after {
+        Some(secs) => Some(now + Duration::from_secs(secs)),
+        None => header("x-ratelimit-reset")
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(from_epoch_seconds),
+    };
+    Some(reset)
+}
+
+#[derive(Deserialize)]
+struct ErrorBody {
+    message: Option<String>,
+}
+
+/// GitHub's `message`, else the status reason; one line, bounded.
+fn message_of(raw: &Raw) -> String {
+    let from_body = serde_json::from_slice::<ErrorBody>(&raw.bytes)
+        .ok()
+        .and_then(|b| b.message);
+    let text = from_body.unwrap_or_else(|| raw.status.canonical_reason().unwrap_or("error").to_owned());
+    let line: String = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(MAX_MESSAGE_CHARS)
+        .collect();
+    line
+}
+
+#[derive(Deserialize)]
+struct GraphqlAnswer<T> {
+    data: Option<T>,
+    #[serde(default)]
+    errors: Vec<GraphqlError>,
+}
+
+#[derive(Deserialize)]
+struct GraphqlError {
+    message: String,
+}
+
+/// The `data` of a GraphQL answer; `errors` (even with partial data) fail.
+pub fn graphql_data<T: DeserializeOwned>(raw: Raw) -> Result<T, GhError> {
+    let answer: GraphqlAnswer<T> = raw.json()?;
+    if let Some(first) = answer.errors.first() {
+        let more = answer.errors.len() - 1;
+        let suffix = if more > 0 {
+            format!(" (and {more} more)")
+        } else {
+            String::new()
+        };
+        let message: String = first.message.chars().take(MAX_MESSAGE_CHARS).collect();
+        return Err(GhError::GraphQl {
+            message: format!("{message}{suffix}"),
+        });
+    }
+    answer.data.ok_or_else(|| GhError::Decode {
+        message: "GraphQL answer without data".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::github::time::epoch_seconds;
+
+    fn raw(status: u16, headers: &[(&'static str, &str)], body: &str) -> Raw {
+        let mut map = HeaderMap::new();
+        for (k, v) in headers {
+            map.insert(*k, v.parse().unwrap());
+        }
+        Raw {
+            status: StatusCode::from_u16(status).unwrap(),
+            headers: map,
+            bytes: body.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn primary_rate_limit_reports_the_reset_header() {
+        let now = from_epoch_seconds(1_000);
+        let r = raw(
+            403,
+            &[("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000000")],
+            "{}",
+        );
+        assert_eq!(
+            error_from_response(&r, now),
+            GhError::RateLimited {
+                reset: Some(from_epoch_seconds(1_700_000_000))
+            }
+        );
+    }
+
+    #[test]
+    fn retry_after_wins_and_429_is_always_a_limit() {
+        let now = from_epoch_seconds(1_000);
+        let r = raw(429, &[("retry-after", "60"), ("x-ratelimit-reset", "5")], "{}");
+        match error_from_response(&r, now) {
+            GhError::RateLimited { reset: Some(t) } => assert_eq!(epoch_seconds(t), 1_060),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            error_from_response(&raw(429, &[], ""), now),
+            GhError::RateLimited { reset: None }
+        );
+        let secondary = raw(403, &[("retry-after", "30")], r#"{"message":"secondary rate limit"}"#);
+        assert!(matches!(
+            error_from_response(&secondary, now),
+            GhError::RateLimited { reset: Some(_) }
+        ));
+    }
+
+    #[test]
+    fn other_statuses_keep_githubs_message() {
+        let now = SystemTime::now();
+        let forbidden = raw(
+            403,
+            &[("x-ratelimit-remaining", "4999")],
+            r#"{"message":"Must have push access"}"#,
+        );
+        assert_eq!(
+            error_from_response(&forbidden, now),
+            GhError::Forbidden {
+                message: "Must have push access".into()
+            }
+        );
+        assert_eq!(error_from_response(&raw(401, &[], "{}"), now), GhError::Unauthorized);
+        assert_eq!(
+            error_from_response(&raw(404, &[], r#"{"message":"Not Found"}"#), now),
+            GhError::NotFound {
+                message: "Not Found".into()
+            }
+        );
+        assert_eq!(
+            error_from_response(&raw(502, &[], "<html>\nbad gateway"), now),
+            GhError::Http {
+                status: 502,
+                message: "Bad Gateway".into()
+            }
+        );
+    }
+
+    #[test]
+    fn graphql_errors_fail_even_with_data() {
+        let ok = raw(200, &[], r#"{"data":{"x":1}}"#);
+        assert_eq!(
+            graphql_data::<serde_json::Value>(ok).unwrap(),
+            serde_json::json!({"x":1})
+        );
+        let bad = raw(
+            200,
+            &[],
+            r#"{"data":{"x":1},"errors":[{"message":"nope"},{"message":"also"}]}"#,
+        );
+        let err = graphql_data::<serde_json::Value>(bad).unwrap_err();
+        assert!(err.to_string().contains("GraphQL error: nope (and 1 more)"), "{err}");
+    }
+}

@@ -1,0 +1,84 @@
+//! The few GitHub REST shapes this program reads and writes, as small serde
+//! structs (octocrab's typed models demand complete documents). Unknown
+//! members are ignored; everything read here is untrusted text until checked.
+
+use serde::{Deserialize, Serialize};
+
+/// `GET /user`, and the `user`/`creator` of comments and statuses.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Account {
+    pub login: String,
+}
+
+/// `GET /repos/{repo}/collaborators/{login}/permission`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PermissionLevel {
+    /// `admin`, `write`, `read` or `none` (maintain reads as write, triage as read).
+    pub permission: String,
+    /// The finer role (`admin`, `maintain`, `write`, `triage`, `read`, or a custom name).
+    #[serde(default)]
+    pub role_name: Option<String>,
+}
+
+/// `GET /repos/{repo}/pulls/{n}` (the members the protocol checks).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PullRequest {
+    pub number: u64,
+    pub state: String,
+    pub head: PullHead,
+    pub base: PullBase,
+}
+
+/// The head of a pull request.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PullHead {
+    pub sha: String,
+}
+
+/// The base of a pull request.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PullBase {
+    /// Absent or null when the repository is not visible.
+    #[serde(default)]
+    pub repo: Option<BaseRepository>,
+}
+
+/// The base repository of a pull request.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct BaseRepository {
+    pub full_name: String,
+}
+
+/// One issue comment (`GET`/`POST /repos/{repo}/issues/{n}/comments`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct IssueComment {
+    pub id: u64,
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub user: Option<Account>,
+}
+
+/// Body of `POST /repos/{repo}/issues/{n}/comments`.
+#[derive(Debug, Clone, Serialize)]
+pub struct NewComment<'a> {
+    pub body: &'a str,
+}
+
+/// Body of `POST /repos/{repo}/statuses/{sha}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct NewStatus<'a> {
+    pub state: &'a str,
+    pub target_url: &'a str,
+    pub description: &'a str,
+    pub context: &'a str,
+}
+
+/// Answer of `POST /repos/{repo}/statuses/{sha}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CreatedStatus {
+    #[serde(default)]
+    pub id: Option<u64>,
+    #[serde(default)]
+    pub creator: Option<Account>,
+}
