@@ -231,7 +231,7 @@ impl CheckedDraft {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn draft(evidence: &str) -> Draft {
@@ -281,6 +281,61 @@ mod tests {
         assert_eq!(parse_status("needs_human"), Ok(SubmittedDisposition::NeedsHuman));
         assert!(parse_status("still_open").is_err());
         assert!(parse_status("Fixed").is_err());
+    }
+
+    /// A validated ReviewGate result from the conformance fixtures.
+    pub(crate) fn fixture_set(name: &str) -> ReviewSet {
+        let path = format!(
+            "{}/tests/fixtures/conformance/agent-result/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let checked = crate::model::reviewgate::check_agent_result(&value, bytes.len());
+        assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+        checked.set.unwrap()
+    }
+
+    const FP: &str = "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression";
+
+    #[test]
+    fn a_finding_of_a_pull_request_result_binds_its_scope_and_sha() {
+        let set = fixture_set("valid-scope-pull-request.json");
+        let d = Draft::for_finding(&set, FP, SubmittedDisposition::Accepted, "why").unwrap();
+        assert_eq!(
+            (d.repository.as_str(), d.pull_request, d.reviewed_sha.as_str()),
+            ("LVTD-LLC/reviewgate", 48, "abc123")
+        );
+        assert_eq!(d.actor, None);
+        let missing = Draft::for_finding(&set, "defect:x:y", SubmittedDisposition::Fixed, "why").unwrap_err();
+        assert_eq!(
+            missing,
+            vec![LocalProblem::FingerprintNotInResult {
+                fingerprint: "defect:x:y".into()
+            }]
+        );
+        let both = Draft::for_finding(&set, "defect:x:y", SubmittedDisposition::Fixed, " ").unwrap_err();
+        assert_eq!(both.len(), 2, "every problem is reported at once: {both:?}");
+    }
+
+    #[test]
+    fn a_local_result_cannot_be_recorded_on_github() {
+        let set = fixture_set("valid-line-u32-max.json");
+        let fp = match &set.findings[0].key {
+            FindingKey::Semantic(s) => s.clone(),
+            FindingKey::River(s) => s.clone(),
+        };
+        let err = Draft::for_finding(&set, &fp, SubmittedDisposition::Fixed, "why").unwrap_err();
+        assert_eq!(err, vec![LocalProblem::NotPullRequest]);
+    }
+
+    #[test]
+    fn payload_round_trip_keeps_every_field() {
+        let mut d = draft("evidence");
+        let payload = d.payload("someone");
+        assert_eq!(payload.submission.actor, "someone");
+        d.actor = Some("someone".into());
+        assert_eq!(Draft::from_payload(&payload), d);
     }
 
     #[test]

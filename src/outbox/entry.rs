@@ -205,6 +205,57 @@ mod tests {
     }
 
     #[test]
+    fn staleness_against_the_loaded_result() {
+        let set = crate::github::draft::tests::fixture_set("valid-scope-pull-request.json");
+        let fp = "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression";
+        let current = Draft {
+            repository: "LVTD-LLC/reviewgate".into(),
+            pull_request: 48,
+            reviewed_sha: "abc123".into(),
+            fingerprint: fp.into(),
+            ..draft("why")
+        };
+        assert_eq!(Entry::new(current.clone(), None).staleness(&set), Staleness::Current);
+        let old = Entry::new(
+            Draft {
+                reviewed_sha: "0ld".into(),
+                ..current.clone()
+            },
+            None,
+        );
+        assert!(old.is_stale("abc123"));
+        assert_eq!(
+            old.staleness(&set),
+            Staleness::OtherHead {
+                draft_sha: "0ld".into(),
+                current_sha: "abc123".into()
+            }
+        );
+        let other_pr = Entry::new(
+            Draft {
+                pull_request: 49,
+                ..current.clone()
+            },
+            None,
+        );
+        assert_eq!(other_pr.staleness(&set), Staleness::Unrelated);
+        let rebound = old.rebind(&set).unwrap();
+        assert_eq!(rebound, current);
+        assert_ne!(entry_id(&rebound), old.id, "a re-bound draft is a new entry");
+        let gone = Entry::new(
+            Draft {
+                fingerprint: "defect:gone:x".into(),
+                ..current
+            },
+            None,
+        );
+        assert!(
+            gone.rebind(&set).is_err(),
+            "a finding no longer in the result cannot be re-bound"
+        );
+    }
+
+    #[test]
     fn round_trips_through_json_without_surprises() {
         let mut e = Entry::new(draft("evidence\nwith lines"), Some("r.json".into()));
         e.attempts = 2;
