@@ -72,12 +72,30 @@ fn river_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: &str, 
     !(matches!(severity, "major" | "critical") && m["context"]["feedbackType"] != "accepted_risk")
 }
 
+/// One example file and what it must open to.
+struct Case {
+    name: &'static str,
+    format: Format,
+    fingerprints: &'static [&'static str],
+    decision: &'static str,
+    decision_derived: bool,
+    signal: &'static str,
+}
+
 #[test]
 fn every_example_opens() {
-    let cases: [(&str, Format, &[&str], &str, bool, &str); 4] = [
-        ("exec-two-findings.json", Format::RiverArtifact, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
-        ("exec-dry-run-no-findings.json", Format::RiverArtifact, &[], "auto-approve", false, "CONVERGED"),
-        (
+    let case = |name, format, fingerprints, decision, decision_derived, signal| Case {
+        name,
+        format,
+        fingerprints,
+        decision,
+        decision_derived,
+        signal,
+    };
+    let cases = [
+        case("exec-two-findings.json", Format::RiverArtifact, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
+        case("exec-dry-run-no-findings.json", Format::RiverArtifact, &[], "auto-approve", false, "CONVERGED"),
+        case(
             "full-artifact-from-schema-test.json",
             Format::RiverArtifact,
             &["5ce65cc6e4d52959"],
@@ -85,17 +103,17 @@ fn every_example_opens() {
             true,
             "REVISE_REQUIRED",
         ),
-        ("river-run-output.json", Format::RiverRun, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
+        case("river-run-output.json", Format::RiverRun, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
     ];
-    for (name, format, fps, decision, decision_derived, signal) in cases {
-        let set = load(name);
-        assert_eq!((set.format, set.status), (format, ReviewStatus::Ok), "{name}");
+    for c in cases {
+        let set = load(c.name);
+        assert_eq!((set.format, set.status), (c.format, ReviewStatus::Ok), "{}", c.name);
         let keys: Vec<_> = set.findings.iter().map(|f| f.key.as_str()).collect();
-        assert_eq!(keys, fps, "{name}");
+        assert_eq!(keys, c.fingerprints, "{}", c.name);
         let river = set.river.as_ref().unwrap();
         let d = river.decision.clone().unwrap();
-        assert_eq!((d.value().as_str(), d.is_derived()), (decision, decision_derived), "{name}");
-        assert_eq!(river.loop_signal, Some(Stated::Derived(signal.to_owned())), "{name}");
+        assert_eq!((d.value().as_str(), d.is_derived()), (c.decision, c.decision_derived), "{}", c.name);
+        assert_eq!(river.loop_signal, Some(Stated::Derived(c.signal.to_owned())), "{}", c.name);
     }
 }
 
@@ -161,6 +179,10 @@ fn every_status_writes_rivers_shapes() {
                 let entry = &index["entries"][0];
                 assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, entry), []);
                 assert_eq!(check_river_entry(RiverEntrySchema::SuppressionContext, &entry["context"]), []);
+                // The schema check is a real one: a feedback-only type is refused there.
+                let mut wrong = entry["context"].clone();
+                wrong["feedbackType"] = json!("not_actionable");
+                assert!(!check_river_entry(RiverEntrySchema::SuppressionContext, &wrong).is_empty());
                 assert!(river_would_suppress(&index, "midstream", &["src/util.js"], FP_UTIL, "minor"));
                 assert!(!river_would_suppress(&index, "downstream", &["src/util.js"], FP_UTIL, "minor"));
                 assert!(!river_would_suppress(&index, "midstream", &["src/other.js"], FP_UTIL, "minor"));
@@ -346,6 +368,8 @@ fn two_processes_at_once_lose_nothing() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["suppression"]["written"], true);
+        let line = v["feedback"]["line"].as_str().unwrap();
+        assert!(line.starts_with("{\"timestamp\":") && line.contains("\"feedbackType\":\"false_positive\""), "{line}");
     }
     let month = fs::read_dir(repo.path().join(".river/feedback")).unwrap().filter_map(|e| {
         let name = e.unwrap().file_name().into_string().unwrap();

@@ -146,7 +146,7 @@ fn print_recorded(
         let out = json!({
             "recorded": !r.dry_run, "dry_run": r.dry_run, "repo_root": root, "repo_root_source": source.describe(),
             "fingerprint": fp, "status": status.as_str(),
-            "feedback": { "file": r.feedback_file, "entry": to_value(&r.feedback) },
+            "feedback": { "file": r.feedback_file, "line": r.feedback.to_line(), "entry": to_value(&r.feedback) },
             "suppression": suppression,
         });
         println!("{out}");
