@@ -1,1 +1,326 @@
-//! (being written)
+//! The JSON Schemas of every format `triage` reads or writes, embedded at build
+//! time and compiled once.
+//!
+//! The schemas live in `schemas/` (draft 2020-12) and refer to each other by
+//! relative `$ref` under one base URI. They are put in one
+//! [`jsonschema::Registry`] and compiled offline: nothing is fetched from the
+//! network or read from disk at run time. Validators are built on first use
+//! (or by [`warm`]) and shared by every later call.
+//!
+//! ReviewGate schemas are strict (closed objects). River Review schemas accept
+//! members they do not know, because River Review adds optional members
+//! without changing its version; [`unknown_members`] lists those so a reader
+//! can report them as notices.
+
+mod wording;
+
+use super::problem::Problem;
+use super::review::Format;
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, Registry, ValidationError, Validator};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+/// The base URI every embedded schema's `$id` lives under.
+pub const SCHEMA_BASE: &str = "https://triage.invalid/schemas/";
+
+/// Rule id of every problem [`check`] and [`check_river_entry`] report.
+pub const SCHEMA_RULE: &str = "schema";
+
+/// Rule id of the remarks [`unknown_members`] reports (not errors).
+pub const NOTICE_RULE: &str = "river-additive";
+
+/// At most this many schema problems are reported for one document; the
+/// rest are summarised in one final problem.
+pub const MAX_PROBLEMS: usize = 200;
+
+/// Every embedded schema file: (file name, contents).
+pub const FILES: [(&str, &str); 9] = [
+    (
+        "reviewgate-defs.schema.json",
+        include_str!("../../schemas/reviewgate-defs.schema.json"),
+    ),
+    (
+        "reviewgate-agent-result-v1.schema.json",
+        include_str!("../../schemas/reviewgate-agent-result-v1.schema.json"),
+    ),
+    (
+        "reviewgate-review-output-v3.schema.json",
+        include_str!("../../schemas/reviewgate-review-output-v3.schema.json"),
+    ),
+    (
+        "reviewgate-review-output-legacy.schema.json",
+        include_str!("../../schemas/reviewgate-review-output-legacy.schema.json"),
+    ),
+    (
+        "reviewgate-agent-dispositions-v1.schema.json",
+        include_str!("../../schemas/reviewgate-agent-dispositions-v1.schema.json"),
+    ),
+    (
+        "river-review-artifact.schema.json",
+        include_str!("../../schemas/river-review-artifact.schema.json"),
+    ),
+    (
+        "river-output.schema.json",
+        include_str!("../../schemas/river-output.schema.json"),
+    ),
+    (
+        "river-suppression-context.schema.json",
+        include_str!("../../schemas/river-suppression-context.schema.json"),
+    ),
+    (
+        "riverbed-entry.schema.json",
+        include_str!("../../schemas/riverbed-entry.schema.json"),
+    ),
+];
+
+/// The River Review memory documents `triage` checks before writing them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RiverEntrySchema {
+    /// The `context` of a memory entry of type `suppression`.
+    SuppressionContext,
+    /// One whole entry of `.river/memory/index.json`.
+    MemoryEntry,
+}
+
+impl RiverEntrySchema {
+    /// The schema file that describes it.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            RiverEntrySchema::SuppressionContext => "river-suppression-context.schema.json",
+            RiverEntrySchema::MemoryEntry => "riverbed-entry.schema.json",
+        }
+    }
+}
+
+/// The schema file that describes a review format.
+pub fn file_name(format: Format) -> &'static str {
+    match format {
+        Format::AgentResult => "reviewgate-agent-result-v1.schema.json",
+        Format::ArtifactV3 => "reviewgate-review-output-v3.schema.json",
+        Format::ArtifactLegacy => "reviewgate-review-output-legacy.schema.json",
+        Format::Disposition => "reviewgate-agent-dispositions-v1.schema.json",
+        Format::RiverArtifact => "river-review-artifact.schema.json",
+        Format::RiverRun => "river-output.schema.json",
+    }
+}
+
+/// Validates a parsed document against the schema of its format and returns
+/// every violation (empty when the document conforms).
+pub fn check(format: Format, value: &Value) -> Vec<Problem> {
+    run(file_name(format), value, Strictness::AsWritten)
+}
+
+/// Validates a River Review memory document (an entry, or a suppression's
+/// `context`) against its schema.
+pub fn check_river_entry(kind: RiverEntrySchema, value: &Value) -> Vec<Problem> {
+    run(kind.file_name(), value, Strictness::AsWritten)
+}
+
+/// Lists the members of a River Review document that its schema does not
+/// know (newer additive members), as notices with rule [`NOTICE_RULE`],
+/// ordered by path.
+/// Members inside free-form parts (`debug`, `executionManifest`, gate inputs)
+/// are not listed. Always empty for ReviewGate formats, whose schemas reject
+/// unknown members outright.
+pub fn unknown_members(format: Format, value: &Value) -> Vec<Problem> {
+    if !matches!(format, Format::RiverArtifact | Format::RiverRun) {
+        return Vec::new();
+    }
+    let mut notices = run(file_name(format), value, Strictness::Closed);
+    notices.retain(|p| p.message.starts_with(wording::UNKNOWN_MEMBER));
+    notices.sort_by(|a, b| a.path.cmp(&b.path));
+    for notice in &mut notices {
+        notice.rule = NOTICE_RULE.to_string();
+        notice
+            .message
+            .push_str(" (not known to this version of triage; kept)");
+    }
+    notices
+}
+
+/// Builds every validator now (a few milliseconds), so the first check does
+/// not pay for it. Calling it is optional; validators are built once either way.
+pub fn warm() {
+    // A schema that fails to compile is a build defect (covered by tests);
+    // `check` then reports it as a problem on every document.
+    let _ = compiled();
+}
+
+/// Which variant of a schema to validate with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strictness {
+    /// The schema as shipped.
+    AsWritten,
+    /// River schemas with every open object closed (to find unknown members).
+    Closed,
+}
+
+/// All compiled validators and the schema documents they came from.
+struct Compiled {
+    /// Parsed schema documents by `$id`, read when wording conditional errors.
+    documents: HashMap<String, Value>,
+    /// Validators by file name, as written.
+    open: HashMap<&'static str, Validator>,
+    /// Validators of the River formats with open objects closed.
+    closed: HashMap<&'static str, Validator>,
+}
+
+static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(compile);
+
+fn compiled() -> Result<&'static Compiled, String> {
+    COMPILED.as_ref().map_err(Clone::clone)
+}
+
+fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem> {
+    let compiled = match compiled() {
+        Ok(c) => c,
+        Err(e) => {
+            return vec![Problem::new(
+                SCHEMA_RULE,
+                "",
+                format!("internal error: schemas unusable: {e}"),
+            )];
+        }
+    };
+    let table = match strictness {
+        Strictness::AsWritten => &compiled.open,
+        Strictness::Closed => &compiled.closed,
+    };
+    let Some(validator) = table.get(file) else {
+        return vec![Problem::new(
+            SCHEMA_RULE,
+            "",
+            format!("internal error: no validator for {file}"),
+        )];
+    };
+    if validator.is_valid(value) {
+        return Vec::new();
+    }
+    let errors: Vec<ValidationError<'_>> = validator.iter_errors(value).collect();
+    // A value outside an enum (or const) also fails that member's `type`;
+    // the enum message, which lists the allowed values, is the one to keep.
+    let listed: HashSet<&str> = errors
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }
+            )
+        })
+        .map(|e| e.instance_path().as_str())
+        .collect();
+    let mut problems = Vec::new();
+    for error in &errors {
+        let redundant = matches!(error.kind(), ValidationErrorKind::Type { .. })
+            && listed.contains(error.instance_path().as_str());
+        if !redundant {
+            wording::describe(error, &compiled.documents, &mut problems);
+        }
+    }
+    cap(&mut problems);
+    problems
+}
+
+/// Keeps the first [`MAX_PROBLEMS`] problems and summarises the rest.
+fn cap(problems: &mut Vec<Problem>) {
+    if problems.len() > MAX_PROBLEMS {
+        let more = problems.len() - MAX_PROBLEMS;
+        problems.truncate(MAX_PROBLEMS);
+        problems.push(Problem::new(
+            SCHEMA_RULE,
+            "",
+            format!("... and {more} more schema problems"),
+        ));
+    }
+}
+
+fn compile() -> Result<Compiled, String> {
+    let mut documents = HashMap::new();
+    for (name, text) in FILES {
+        let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+        let id = schema_id(name);
+        if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
+            return Err(format!("{name}: its $id is not {id}"));
+        }
+        documents.insert(id, doc);
+    }
+    let open = build_all(&documents, FILES.iter().map(|(name, _)| *name))?;
+    let mut closed_docs = documents.clone();
+    let river = [
+        file_name(Format::RiverArtifact),
+        file_name(Format::RiverRun),
+    ];
+    for name in river {
+        if let Some(doc) = closed_docs.get_mut(&schema_id(name)) {
+            close_objects(doc);
+        }
+    }
+    let closed = build_all(&closed_docs, river.into_iter())?;
+    Ok(Compiled {
+        documents,
+        open,
+        closed,
+    })
+}
+
+/// The `$id` of an embedded schema file.
+fn schema_id(file: &str) -> String {
+    format!("{SCHEMA_BASE}{file}")
+}
+
+/// Compiles the named files against a registry holding all of `documents`.
+fn build_all(
+    documents: &HashMap<String, Value>,
+    names: impl Iterator<Item = &'static str>,
+) -> Result<HashMap<&'static str, Validator>, String> {
+    let registry = Registry::new()
+        .draft(Draft::Draft202012)
+        .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
+        .and_then(|builder| builder.prepare())
+        .map_err(|e| format!("schema registry: {e}"))?;
+    let mut out = HashMap::new();
+    for name in names {
+        let doc = documents
+            .get(&schema_id(name))
+            .ok_or_else(|| format!("{name}: not embedded"))?;
+        let validator = jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .with_registry(&registry)
+            .offline()
+            .build(doc)
+            .map_err(|e| format!("{name}: {e}"))?;
+        out.insert(name, validator);
+    }
+    Ok(out)
+}
+
+/// Closes every object schema that lists `properties` and says nothing about
+/// other members. Objects marked `additionalProperties: true` (free-form by
+/// design) stay open; `if` conditions are left alone.
+fn close_objects(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+        map.insert("additionalProperties".to_string(), Value::Bool(false));
+    }
+    for (key, child) in map.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
+                if let Value::Object(members) = child {
+                    members.values_mut().for_each(close_objects);
+                }
+            }
+            "items" | "additionalProperties" | "then" | "else" | "contains" => close_objects(child),
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                if let Value::Array(list) = child {
+                    list.iter_mut().for_each(close_objects);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
