@@ -37,13 +37,13 @@ pub enum TargetError {
         problem: crate::github::route::RepoNameError,
     },
     /// No `--repo` and the checkout's origin does not tell it.
-    #[error("{0}")]
+    #[error(transparent)]
     Remote(#[from] crate::git_remote::RemoteError),
     /// `--api-url` / `GITHUB_API_URL` is not usable.
-    #[error("{0}")]
+    #[error(transparent)]
     Api(crate::github::GhError),
     /// No token.
-    #[error("{0}")]
+    #[error(transparent)]
     Token(#[from] crate::github::TokenError),
 }
 
@@ -222,5 +222,27 @@ mod tests {
         );
         let err = anyhow::Error::from(TargetError::NoPr);
         assert_eq!(exit_code_for(&err), exit::USAGE);
+    }
+
+    #[test]
+    fn error_chains_print_each_sentence_once() {
+        let remote = crate::git_remote::RemoteError::NoOrigin {
+            detail: "no origin".into(),
+        };
+        let err = anyhow::Error::from(TargetError::from(remote.clone()));
+        assert_eq!(format!("{err:#}"), remote.to_string());
+        let cause = crate::github::GhError::Transport {
+            message: "refused".into(),
+        };
+        let fetch = FetchError::GitHub {
+            step: "read pull request o/r#1".into(),
+            cause,
+        };
+        let err = anyhow::Error::from(fetch);
+        assert_eq!(
+            format!("{err:#}"),
+            "could not read pull request o/r#1: could not reach GitHub: refused"
+        );
+        assert_eq!(exit_code_for(&err), exit::NETWORK);
     }
 }

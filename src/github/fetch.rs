@@ -64,8 +64,8 @@ impl FetchedResult {
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
     /// GitHub failed or refused a request.
-    #[error("could not {step}: {source}")]
-    GitHub { step: String, source: GhError },
+    #[error("could not {step}: {cause}")]
+    GitHub { step: String, cause: GhError },
     /// GitHub's answer contradicts the request.
     #[error("GitHub's answer about {what} does not match the request ({detail}); refusing to continue")]
     Mismatch { what: &'static str, detail: String },
@@ -94,7 +94,7 @@ pub enum FetchError {
     #[error("the result artifact is {size} bytes, more than the {MAX_ZIP_BYTES}-byte limit; refusing to download it")]
     TooLarge { size: u64 },
     /// The zip could not be read safely.
-    #[error("{0}")]
+    #[error(transparent)]
     Zip(#[from] ArtifactZipError),
     /// The result failed strict validation.
     #[error(
@@ -123,7 +123,7 @@ impl FetchError {
     /// talked to, 1 for an invalid or unreadable result, 3 for every refusal.
     pub fn exit_code(&self) -> u8 {
         match self {
-            FetchError::GitHub { source, .. } if !source.is_refusal() => 4,
+            FetchError::GitHub { cause, .. } if !cause.is_refusal() => 4,
             FetchError::Zip(_) | FetchError::Invalid { .. } | FetchError::TooLarge { .. } => 1,
             _ => 3,
         }
@@ -223,9 +223,9 @@ pub async fn fetch_exact_head(client: &Client, req: &FetchRequest) -> Result<Fet
     let zip = client
         .get_bytes_following_redirect(&zip_route, MAX_ZIP_BYTES)
         .await
-        .map_err(|source| FetchError::GitHub {
+        .map_err(|cause| FetchError::GitHub {
             step: format!("download the artifact {name}"),
-            source,
+            cause,
         })?;
     let bytes = read_result_json(&zip)?;
     let loaded = check_result(&bytes, req, &head)?;
@@ -250,9 +250,9 @@ pub async fn fetch_exact_head(client: &Client, req: &FetchRequest) -> Result<Fet
 /// (the screen compares it with a loaded result to tell when that went stale).
 pub async fn current_head(client: &Client, req: &FetchRequest) -> Result<String, FetchError> {
     let route = Route::repo(&req.repo, ["pulls", &req.pr.to_string()]);
-    let pull: PullInfo = client.get_json(&route).await.map_err(|source| FetchError::GitHub {
+    let pull: PullInfo = client.get_json(&route).await.map_err(|cause| FetchError::GitHub {
         step: format!("read pull request {}#{}", req.repo, req.pr),
-        source,
+        cause,
     })?;
     if pull.number != req.pr {
         return Err(FetchError::Mismatch {
@@ -294,7 +294,7 @@ async fn newest_run(client: &Client, req: &FetchRequest, head: &str) -> Result<W
         let runs: RunsPage = client
             .get_json(&route)
             .await
-            .map_err(|source| FetchError::GitHub { step: step(), source })?;
+            .map_err(|cause| FetchError::GitHub { step: step(), cause })?;
         let count = runs.workflow_runs.len();
         seen += count as u64;
         for run in runs.workflow_runs.into_iter().filter(|r| is_eligible(r, head)) {
@@ -347,9 +347,9 @@ async fn find_artifact(
             .query("name", name)
             .query("per_page", 100)
             .query("page", page);
-        let listed: ArtifactsPage = client.get_json(&route).await.map_err(|source| FetchError::GitHub {
+        let listed: ArtifactsPage = client.get_json(&route).await.map_err(|cause| FetchError::GitHub {
             step: format!("list the artifacts named {name}"),
-            source,
+            cause,
         })?;
         let count = listed.artifacts.len();
         seen += count as u64;
@@ -516,7 +516,7 @@ mod tests {
         assert_eq!(e.exit_code(), 3);
         let net = FetchError::GitHub {
             step: "x".into(),
-            source: GhError::Transport {
+            cause: GhError::Transport {
                 message: "reset".into(),
             },
         };
