@@ -387,6 +387,9 @@ fn belongs_to(a: &ArtifactInfo, run: &WorkflowRun, head: &str, name: &str) -> bo
 }
 
 /// Strict validation, then scope and SHA against the request and the head.
+/// The repository is compared without ASCII case (GitHub names are
+/// case-insensitive and `--repo` may be typed in another case); the PR number
+/// and the SHA must be exact.
 fn check_result(bytes: &[u8], req: &FetchRequest, head: &str) -> Result<Loaded, FetchError> {
     let loaded = load_bytes(bytes, Some(Format::AgentResult));
     let set: &ReviewSet = match (&loaded.set, loaded.is_valid()) {
