@@ -204,10 +204,10 @@ pub(crate) fn scan_integers(value: &Value, path: &str, out: &mut Vec<Problem>) {
     match value {
         Value::Object(map) => {
             for (name, v) in map {
-                if let (Some(width), Value::Number(n)) = (integer_width(name), v) {
-                    if let Some(message) = integer_fault(n, width) {
-                        out.push(Problem::new("P8", push_pointer(path, name), message));
-                    }
+                if let (Some(width), Value::Number(n)) = (integer_width(name), v)
+                    && let Some(message) = integer_fault(n, width)
+                {
+                    out.push(Problem::new("P8", push_pointer(path, name), message));
                 }
                 if v.is_object() || v.is_array() {
                     scan_integers(v, &push_pointer(path, name), out);

@@ -104,10 +104,10 @@ pub fn is_legacy(map: &Map<String, Value>) -> bool {
     if V3_TOP.iter().any(|k| map.contains_key(*k)) {
         return false;
     }
-    if let Some(Value::Object(m)) = map.get("metrics") {
-        if V3_METRICS.iter().any(|k| m.contains_key(*k)) {
-            return false;
-        }
+    if let Some(Value::Object(m)) = map.get("metrics")
+        && V3_METRICS.iter().any(|k| m.contains_key(*k))
+    {
+        return false;
     }
     match map.get("findings") {
         Some(Value::Array(list)) if !list.is_empty() => list.iter().all(|f| match f {

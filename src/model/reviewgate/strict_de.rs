@@ -162,7 +162,12 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.value.deserialize_enum(name, variants, visitor)
+        // Every enum of these formats is a plain string; serde_json would
+        // also take `{"P2": null}` for the unit variant `P2`.
+        match self.value {
+            Value::String(_) => self.value.deserialize_enum(name, variants, visitor),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+        }
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -203,6 +208,22 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
 
     forward_to_deserialize_any! {
         i8 i16 i32 i64 i128 u16 u128 f32 char bytes byte_buf unit unit_struct
+    }
+}
+
+/// What serde calls a value it did not expect.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Unexpected::Unsigned(u),
+            (None, Some(i)) => Unexpected::Signed(i),
+            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
     }
 }
 
@@ -325,5 +346,17 @@ mod tests {
         assert!(msg.starts_with("invalid type: sequence, expected struct Inner"), "{msg}");
         let (at, _) = fail(&json!([[], true]));
         assert_eq!(at, "/base");
+    }
+
+    #[test]
+    fn enums_are_plain_strings() {
+        use crate::model::finding::Severity;
+        let trail = Trail::new("");
+        assert_eq!(from_value::<Severity>(&json!("P2"), &trail).ok(), Some(Severity::P2));
+        for bad in [json!({"P2": null}), json!(["P2"]), json!(null), json!(2)] {
+            assert!(from_value::<Severity>(&bad, &Trail::new("")).is_err(), "{bad} was read as a severity");
+        }
+        let err = from_value::<Severity>(&json!(null), &Trail::new("")).expect_err("null");
+        assert!(err.to_string().starts_with("invalid type: null"), "{err}");
     }
 }
