@@ -91,7 +91,8 @@ fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
         field(out, "thread id", id);
     }
     if let Some(d) = Drift::of(f) {
-        out.push(TextLine::one(Tone::Warning, format!("! {}", d.label())).push(Tone::Plain, format!(": {}", d.advice())));
+        out.push(TextLine::one(Tone::Warning, format!("! {}", d.label())));
+        body(out, Tone::Plain, d.explain());
     }
     section(out, "Reopening evidence", rg.reopening_evidence.as_deref());
     if !rg.history.is_empty() {

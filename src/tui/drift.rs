@@ -44,23 +44,34 @@ impl Drift {
         }
     }
 
-    /// One line: what the mismatch means and what to do about it.
+    /// The list's one line: the state and what to do (fits a half-width pane).
     pub fn advice(self) -> &'static str {
         match self {
+            Drift::ResolvedExternally => "resolved externally: verify, then decide or reopen",
+            Drift::Reopened => "reopened: earlier decision void, re-check the code",
+            Drift::ResolutionPending => "resolution pending: resolve the thread on GitHub",
+            Drift::Unknown => "thread unknown: check the PR before acting",
+            Drift::OutdatedOpen => "outdated: code moved under the open thread, re-check",
+        }
+    }
+
+    /// The detail pane's explanation: what the mismatch means and what to do.
+    pub fn explain(self) -> &'static str {
+        match self {
             Drift::ResolvedExternally => {
-                "thread resolved on GitHub but still open here: not a fix. Verify the code, then record a decision or reopen the thread"
+                "GitHub shows the thread resolved, but the finding is still open or disputed here. A resolved thread is not a fix: verify the code on the reviewed head, then record a decision or reopen the thread."
             }
             Drift::Reopened => {
-                "settled before, reopened with new evidence: the earlier decision no longer holds. Re-check the code"
+                "The finding was settled before and came back with reopening evidence, so the earlier decision no longer holds. Re-check the code and the evidence."
             }
             Drift::ResolutionPending => {
-                "decision recorded but the thread is still open: resolve it on GitHub once you agree with the decision"
+                "A decision settled the finding, but its thread is still open on GitHub. Resolve the thread once you agree with the decision."
             }
             Drift::Unknown => {
-                "thread state could not be read (not the same as unpublished): check the PR conversation before acting"
+                "The thread state could not be read from GitHub. This does not mean the finding was never published: check the pull request conversation before acting."
             }
             Drift::OutdatedOpen => {
-                "thread open on code that changed since: check whether the new code still has the problem"
+                "The thread is open on code that has changed since it was posted. Check whether the new code still has the problem."
             }
         }
     }

@@ -3,10 +3,12 @@
 //! The defaults are data (`assets/keymap.default.json`, embedded). A user file
 //! `keymap.json` in the config directory has the same shape and overrides
 //! single keys; a key mapped to `null` is unbound. The help overlay and the
-//! status-bar hints are generated from the table, so they never drift from it.
+//! status-bar hints are generated from the table, so they never drift from it;
+//! the first key listed for an action is the one the hints show.
 
 use super::action::Action;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -186,13 +188,36 @@ pub enum KeymapError {
     Key(#[from] BadKey),
 }
 
-/// The file shape: mode -> key name -> action (`null` unbinds).
-type KeymapFile = BTreeMap<KeyMode, BTreeMap<String, Option<Action>>>;
+/// One mode's bindings as written: key name -> action (`null` unbinds), in file order.
+struct Bindings(Vec<(String, Option<Action>)>);
 
-/// The table: per mode, key -> action.
+impl<'de> Deserialize<'de> for Bindings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct InOrder;
+        impl<'de> Visitor<'de> for InOrder {
+            type Value = Bindings;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object mapping key names to actions")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Bindings, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Option<Action>>()? {
+                    out.push(entry);
+                }
+                Ok(Bindings(out))
+            }
+        }
+        d.deserialize_map(InOrder)
+    }
+}
+
+/// The file shape: mode -> bindings.
+type KeymapFile = BTreeMap<KeyMode, Bindings>;
+
+/// The table: per mode, (key, action) in the order the files list them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Keymap {
-    tables: HashMap<KeyMode, HashMap<KeySpec, Action>>,
+    tables: HashMap<KeyMode, Vec<(KeySpec, Action)>>,
 }
 
 impl Keymap {
@@ -206,14 +231,19 @@ impl Keymap {
     /// Applies a keymap file's text over this table (later wins, `null` unbinds).
     pub fn apply_json(&mut self, text: &str) -> Result<(), KeymapError> {
         let file: KeymapFile = serde_json::from_str(text)?;
-        for (mode, keys) in file {
+        for (mode, Bindings(keys)) in file {
             for (name, action) in keys {
                 let key = KeySpec::parse(&name)?;
                 let table = self.tables.entry(mode).or_default();
-                match action {
-                    Some(a) => table.insert(key, a),
-                    None => table.remove(&key),
-                };
+                let at = table.iter().position(|(k, _)| *k == key);
+                match (at, action) {
+                    (Some(i), Some(a)) => table[i].1 = a,
+                    (Some(i), None) => {
+                        table.remove(i);
+                    }
+                    (None, Some(a)) => table.push((key, a)),
+                    (None, None) => {}
+                }
             }
         }
         Ok(())
@@ -221,18 +251,15 @@ impl Keymap {
 
     /// The action of a key in a mode.
     pub fn lookup(&self, mode: KeyMode, key: &KeySpec) -> Option<Action> {
-        self.tables.get(&mode)?.get(key).copied()
+        self.tables.get(&mode)?.iter().find(|(k, _)| k == key).map(|(_, a)| *a)
     }
 
-    /// The keys bound to `action` in `mode`, in a stable order.
+    /// The keys bound to `action` in `mode`, in table order.
     pub fn keys_for(&self, mode: KeyMode, action: Action) -> Vec<KeySpec> {
-        let mut keys: Vec<KeySpec> = self
-            .tables
+        self.tables
             .get(&mode)
-            .map(|t| t.iter().filter(|(_, a)| **a == action).map(|(k, _)| *k).collect())
-            .unwrap_or_default();
-        keys.sort_by_key(|k| (k.ctrl || k.alt, *k));
-        keys
+            .map(|t| t.iter().filter(|(_, a)| *a == action).map(|(k, _)| *k).collect())
+            .unwrap_or_default()
     }
 
     /// Help rows of a mode: (keys, description), in [`Action::ALL`] order.
@@ -319,17 +346,20 @@ mod tests {
         map.apply_json(r#"{"normal": {"x": "quit", "q": null}}"#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(map.lookup(KeyMode::Normal, &key("x")), Some(Action::Quit));
         assert_eq!(map.lookup(KeyMode::Normal, &key("q")), None);
-        assert!(map.help_rows(KeyMode::Normal).iter().any(|(k, d)| k == "x ctrl-c" && *d == "quit"));
+        assert!(map.help_rows(KeyMode::Normal).iter().any(|(k, d)| k == "ctrl-c x" && *d == "quit"));
+        map.apply_json(r#"{"normal": {"j": "quit"}}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(map.keys_for(KeyMode::Normal, Action::Down).first().map(ToString::to_string).as_deref(), Some("down"));
         assert!(map.apply_json(r#"{"normal": {"x": "explode"}}"#).is_err());
         assert!(map.apply_json(r#"{"sideways": {}}"#).is_err());
         assert!(map.apply_json(r#"{"normal": {"hyper-x": "quit"}}"#).is_err());
     }
 
     #[test]
-    fn hints_use_the_first_bound_key() {
+    fn hints_use_the_first_listed_key() {
         let map = Keymap::builtin().unwrap_or_else(|e| panic!("{e}"));
         let hints = map.hints(KeyMode::Normal);
         assert!(hints.iter().any(|(k, l)| k == "?" && *l == "help"));
-        assert!(hints.iter().any(|(_, l)| *l == "quit"));
+        assert!(hints.iter().any(|(k, l)| k == "q" && *l == "quit"));
+        assert!(map.hints(KeyMode::Overlay).iter().any(|(k, l)| k == "esc" && *l == "back"));
     }
 }

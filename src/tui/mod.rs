@@ -96,3 +96,35 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     drop(guard);
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::finding::ThreadTransition;
+
+    #[test]
+    fn the_demo_is_a_valid_agent_result_with_every_thread_state() {
+        let doc = demo_document();
+        assert!(doc.is_valid(), "{:#?}", doc.problems);
+        assert_eq!(doc.source, Source::Demo);
+        assert_eq!(doc.read_only_reason(), Some("this is the bundled demo"));
+        let findings = doc.findings();
+        assert!(findings.len() >= 10);
+        let transitions: Vec<ThreadTransition> =
+            findings.iter().filter_map(|f| f.reviewgate()).map(|r| r.thread.transition).collect();
+        for t in [
+            ThreadTransition::ResolvedExternally,
+            ThreadTransition::Reopened,
+            ThreadTransition::ResolutionPending,
+            ThreadTransition::Unknown,
+            ThreadTransition::Retained,
+            ThreadTransition::NotPublished,
+        ] {
+            assert!(transitions.contains(&t), "demo lacks {t:?}");
+        }
+        assert!(findings.iter().any(|f| f.reviewgate().is_some_and(|r| r.thread.outdated)));
+        assert!(findings.iter().any(|f| f.reviewgate().is_some_and(|r| !r.history.is_empty())));
+        let ranks: std::collections::HashSet<_> = findings.iter().map(|f| f.rank).collect();
+        assert_eq!(ranks.len(), 5, "P0 to P4 all present");
+    }
+}

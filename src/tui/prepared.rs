@@ -58,7 +58,7 @@ pub struct Row {
     pub thread: ThreadMark,
     /// The thread is outdated on GitHub (shown as `~`).
     pub outdated: bool,
-    /// Short classification label (River: empty).
+    /// Short classification label (River: its own severity name).
     pub class: &'static str,
     /// Sanitised `path:line`, or `(pull request)` when the finding has no path.
     pub location: String,
@@ -79,7 +79,10 @@ impl Row {
                 class_short(r.classification),
                 r.blocking_reason.is_some(),
             ),
-            Origin::River(r) => (river_status_short(r.status), ThreadMark::NoThreads, false, "", false),
+            Origin::River(r) => {
+                let class = r.severity.map_or("", |s| s.as_str());
+                (river_status_short(r.status), ThreadMark::NoThreads, false, class, false)
+            }
         };
         Row {
             rank: finding.rank,

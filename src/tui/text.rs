@@ -68,6 +68,8 @@ pub fn wrap(lines: &[TextLine], width: u16) -> Vec<TextLine> {
 }
 
 fn wrap_line(line: &TextLine, width: usize, out: &mut Vec<TextLine>) {
+    // Continuation lines keep the line's leading indentation (up to half the width).
+    let indent = line.spans.first().map_or(0, |(_, t)| t.len() - t.trim_start_matches(' ').len()).min(width / 2);
     let mut current = TextLine::blank();
     let mut used = 0usize;
     for (tone, text) in &line.spans {
@@ -88,7 +90,10 @@ fn wrap_line(line: &TextLine, width: usize, out: &mut Vec<TextLine>) {
                     current.spans.push((*tone, std::mem::take(&mut piece)));
                 }
                 out.push(std::mem::take(&mut current));
-                used = carry.chars().map(|c| c.width().unwrap_or(0)).sum();
+                if indent > 0 {
+                    current.spans.push((Tone::Plain, " ".repeat(indent)));
+                }
+                used = indent + carry.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>();
                 piece = carry;
                 last_space = None;
             }
@@ -135,6 +140,12 @@ mod tests {
         let wrapped = wrap(&[line], 6);
         assert!(wrapped.iter().all(|l| l.plain().width() <= 6));
         assert_eq!(wrapped.len(), 3);
+    }
+
+    #[test]
+    fn continuation_lines_keep_the_indent() {
+        let line = TextLine::one(Tone::Plain, "  one two three four");
+        assert_eq!(texts(&wrap(&[line], 10)), ["  one two", "  three", "  four"]);
     }
 
     #[test]

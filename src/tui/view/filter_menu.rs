@@ -39,7 +39,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
             if n == cursor { line.style(theme.selected) } else { line }
         })
         .collect();
-    let title = Span::styled(" Filters (space toggles, enter on path edits) ", theme.heading);
+    let title = Span::styled(" Filters ", theme.heading);
     let block = Block::default().borders(Borders::ALL).border_style(theme.focus).title(title);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);

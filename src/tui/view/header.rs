@@ -54,21 +54,20 @@ fn identity<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         spans.push(Span::styled(" DEMO ", theme.accent.add_modifier(Modifier::REVERSED)));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::raw(doc.format.map_or("unknown format", |f| f.label())));
+    if !doc.is_valid() {
+        spans.push(Span::styled(" INVALID: read-only ", theme.error));
+        spans.push(Span::styled(SEP, theme.dim));
+    }
     if let Some(set) = &doc.set {
+        spans.push(status_span(set, theme));
         spans.push(Span::styled(SEP, theme.dim));
         spans.push(Span::raw(scope_text(&set.scope)));
         if let Some(sha) = &set.reviewed_sha {
-            spans.push(Span::styled(SEP, theme.dim));
-            spans.push(Span::raw(format!("sha {}", short_sha(sha))));
+            spans.push(Span::raw(format!(" @ {}", short_sha(sha))));
         }
         spans.push(Span::styled(SEP, theme.dim));
-        spans.push(status_span(set, theme));
     }
-    if !doc.is_valid() {
-        spans.push(Span::styled(SEP, theme.dim));
-        spans.push(Span::styled(" INVALID: read-only ", theme.error));
-    }
+    spans.push(Span::raw(doc.format.map_or("unknown format", |f| f.label())));
     match &doc.source {
         Source::File(name) => spans.push(Span::styled(format!("  {name}"), theme.dim)),
         Source::Stdin => spans.push(Span::styled("  (stdin)", theme.dim)),
@@ -85,8 +84,10 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         let style = if n > 0 { theme.severity(sev) } else { theme.dim };
         spans.push(Span::styled(format!("{} {n} ", sev.as_str()), style));
     }
-    spans.push(Span::styled(SEP.trim_start(), theme.dim));
-    for (label, n) in &c.per_disposition {
+    for (k, (label, n)) in c.per_disposition.iter().enumerate() {
+        if k == 0 {
+            spans.push(Span::styled(SEP.trim_start(), theme.dim));
+        }
         spans.push(Span::raw(format!("{label} {n} ")));
     }
     spans.push(Span::styled(SEP.trim_start(), theme.dim));

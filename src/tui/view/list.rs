@@ -115,7 +115,7 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
 
 fn advice_line(d: Drift, theme: &Theme) -> Line<'static> {
     let style = if d == Drift::ResolvedExternally { theme.warning } else { theme.dim };
-    Line::from(vec![Span::raw("       "), Span::styled(format!("↳ {}: {}", d.label(), d.advice()), style)])
+    Line::from(vec![Span::raw("   "), Span::styled(format!("↳ {}", d.advice()), style)])
 }
 
 /// Keeps the end of `s` within `cols` columns, with a leading `…` when cut.

@@ -2,7 +2,7 @@
 //! from the key table of the current mode.
 
 use crate::sanitize::clean_line;
-use crate::tui::app::{App, Level, Mode};
+use crate::tui::app::{App, Level, Mode, Pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -12,7 +12,11 @@ use ratatui::widgets::Paragraph;
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.settings.theme;
     let mode = match app.ui.mode {
-        Mode::Normal => " LIST ",
+        Mode::Normal => match app.ui.focus {
+            Pane::List => " LIST ",
+            Pane::Detail => " DETAIL ",
+            Pane::Evidence => " EVIDENCE ",
+        },
         Mode::Search => " SEARCH ",
         Mode::Filter { .. } => " FILTER ",
         Mode::PathInput { .. } => " PATH ",

@@ -1,0 +1,344 @@
+//! Whole-screen snapshots of every screen state on a fixed-size TestBackend,
+//! a few cell-style checks, and proof that hostile text never reaches a cell.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+use triage::checkout::{ExcerptMatch, LocalEvidence, Revision};
+use triage::model::finding::{Evidence, Side};
+use triage::model::problem::Problem;
+use triage::model::review::ReviewSet;
+use triage::tui::app::{App, Document, Source};
+use triage::tui::fixture;
+use triage::tui::theme::Theme;
+use triage::tui::update::{Msg, update};
+use triage::tui::view::{self, evidence::HeadLine};
+
+fn draw(app: &App) -> Terminal<TestBackend> {
+    let (w, h) = app.ui.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
+    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
+    terminal
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn sample() -> App {
+    fixture::app(fixture::sample_set(), (120, 40))
+}
+
+fn screen(app: &App) -> String {
+    draw(app).backend().to_string()
+}
+
+#[test]
+fn list_repair_set() {
+    insta::assert_snapshot!(draw(&sample()).backend());
+}
+
+#[test]
+fn list_all_findings() {
+    let mut app = sample();
+    keys(&mut app, "2jj");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn drift_lane() {
+    let mut app = sample();
+    keys(&mut app, "3");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn detail_of_a_reopened_finding() {
+    let mut app = sample();
+    keys(&mut app, "3j");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "G");
+    let text = screen(&app);
+    assert!(text.contains("Prior dispositions") && text.contains("submitted fixed #7"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+fn local(found: ExcerptMatch, first: usize, marked: std::ops::RangeInclusive<usize>) -> LocalEvidence {
+    LocalEvidence {
+        revision: Revision::WorkingTree,
+        found,
+        first_line: first,
+        lines: vec![
+            "    for attempt in range(max_attempts):".into(),
+            "        try:".into(),
+            "            return send(payload)".into(),
+            "        except Timeout:".into(),
+            "            if attempts >= max_attempts { return Ok(()) }".into(),
+            "    log.warning(\"gave up\")".into(),
+        ],
+        marked,
+    }
+}
+
+/// The sample on its first finding with the checkout answered (the
+/// excerpt is the fifth context line, so `marked` starts at `first + 4`).
+fn with_evidence(found: ExcerptMatch, first: usize, head: HeadLine) -> App {
+    let mut app = sample();
+    app.evidence.checkout = true;
+    keys(&mut app, "2");
+    let i = app.selected().unwrap_or_default();
+    update(&mut app, Msg::Head(head));
+    update(&mut app, Msg::EvidenceLoaded { finding: i, items: vec![Ok(local(found, first, first + 4..=first + 4))] });
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    app
+}
+
+#[test]
+fn evidence_with_context() {
+    let app = with_evidence(ExcerptMatch::AtLine(88), 84, HeadLine::Same);
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn evidence_with_drift() {
+    let head = HeadLine::Different { head: "0123456789abcdef0123".into(), reviewed: fixture::SHA.into() };
+    let app = with_evidence(ExcerptMatch::Moved { from: 88, to: 86 }, 82, head);
+    let text = screen(&app);
+    assert!(text.contains("moved"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = sample();
+    keys(&mut app, "?");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn filter_menu_and_search() {
+    let mut app = sample();
+    keys(&mut app, "2f jjjjjj ");
+    insta::assert_snapshot!("filter_menu", draw(&app).backend());
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "c/retry");
+    insta::assert_snapshot!("search", draw(&app).backend());
+}
+
+fn invalid_doc() -> Document {
+    let problems = vec![
+        Problem::new("R19", "/findings/2/thread_transition", "thread_transition is \"retained\" but thread_status open with disposition fixed gives \"resolution_pending\""),
+        Problem::new("R13", "/findings/4/evidence/0/excerpt", "evidence excerpt is blank"),
+        Problem::new("schema", "/costs", "missing required member \"summary\""),
+        Problem::new("R12", "/findings/7/line", "line must be null or at least 1"),
+    ];
+    let set = fixture::sample_set();
+    Document::new(Source::File("result.json".into()), Some(set.format), Some(set), problems)
+}
+
+#[test]
+fn invalid_file_banner() {
+    let app = fixture::app_on(invalid_doc(), (120, 40));
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn unreadable_file_banner() {
+    let problems = vec![Problem::new("P3", "", "unexpected end of input at byte 912 (truncated JSON)")];
+    let doc = Document::new(Source::File("truncated.json".into()), None, None, problems);
+    insta::assert_snapshot!(draw(&fixture::app_on(doc, (100, 20))).backend());
+}
+
+#[test]
+fn review_error() {
+    let app = fixture::app(fixture::review_error_set(), (120, 40));
+    let text = screen(&app);
+    assert!(text.contains("NOT a pass") && text.contains("timeout, retryable"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn problems_overlay() {
+    let mut app = fixture::app_on(invalid_doc(), (120, 40));
+    keys(&mut app, "!");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn empty_result() {
+    let mut set = fixture::sample_set();
+    set.findings.clear();
+    set.status = triage::model::review::ReviewStatus::Passed;
+    set.score = Some(5);
+    insta::assert_snapshot!(draw(&fixture::app(set, (100, 20))).backend());
+}
+
+#[test]
+fn narrow_terminal() {
+    let mut app = fixture::app(fixture::sample_set(), (80, 24));
+    keys(&mut app, "2j");
+    insta::assert_snapshot!("narrow_list", draw(&app).backend());
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    insta::assert_snapshot!("narrow_evidence", draw(&app).backend());
+}
+
+#[test]
+fn river_artifact() {
+    insta::assert_snapshot!(draw(&fixture::app(fixture::river_set(), (120, 30))).backend());
+}
+
+/// The cell at the first occurrence of `needle` on the screen (row by row).
+fn cell_of<'a>(term: &'a Terminal<TestBackend>, needle: &str) -> &'a ratatui::buffer::Cell {
+    let buf = term.backend().buffer();
+    for row in buf.content.chunks(usize::from(buf.area.width)) {
+        let mut text = String::new();
+        let mut starts = Vec::new();
+        for (i, cell) in row.iter().enumerate() {
+            starts.push((text.len(), i));
+            text.push_str(cell.symbol());
+        }
+        if let Some(at) = text.find(needle)
+            && let Some((_, i)) = starts.iter().find(|(byte, _)| *byte == at)
+        {
+            return &row[*i];
+        }
+    }
+    panic!("{needle:?} not on screen")
+}
+
+#[test]
+fn severity_and_warning_styles() {
+    let mut app = sample();
+    keys(&mut app, "3");
+    let term = draw(&app);
+    let theme = Theme::colored();
+    // The P0 label in the header counts is red and bold.
+    let p0 = cell_of(&term, "P0 1");
+    assert_eq!(p0.fg, Color::Red);
+    assert!(p0.modifier.contains(Modifier::BOLD));
+    // The resolved-externally advice line carries the warning style.
+    let warn = cell_of(&term, "↳ resolved externally");
+    assert_eq!(warn.bg, theme.warning.bg.unwrap_or(Color::Reset));
+    assert_eq!(warn.fg, theme.warning.fg.unwrap_or(Color::Reset));
+}
+
+#[test]
+fn no_color_uses_attributes_only() {
+    let mut app = sample();
+    app.settings.theme = Theme::plain();
+    app.settings.color = false;
+    keys(&mut app, "3");
+    let term = draw(&app);
+    let warn = cell_of(&term, "↳ resolved externally");
+    assert!(warn.modifier.contains(Modifier::REVERSED));
+    for cell in &term.backend().buffer().content {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{:?}", cell.symbol());
+    }
+}
+
+/// Every kind of text a terminal could act on.
+const HOSTILE: &str = "evil\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}gnp.exe\r\ttab\u{9b}2J\u{200f}\u{2066}";
+
+fn hostile_set() -> ReviewSet {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        f.title = Some(format!("title {HOSTILE}"));
+        f.claim = Some(format!("claim {HOSTILE}\nline two {HOSTILE}"));
+        f.suggested_fix = Some(HOSTILE.to_string());
+        f.path = Some(format!("src/{HOSTILE}.rs"));
+        f.key = triage::model::finding::FindingKey::Semantic(format!("defect:{HOSTILE}"));
+        f.evidence = vec![Evidence {
+            path: format!("src/{HOSTILE}.rs"),
+            side: Side::Old,
+            line: 3,
+            excerpt: format!("let x = \"{HOSTILE}\";"),
+            reason: HOSTILE.to_string(),
+        }];
+        if let triage::model::finding::Origin::ReviewGate(rg) = &mut f.origin {
+            rg.causal_evidence = Some(HOSTILE.to_string());
+            rg.reopening_evidence = Some(HOSTILE.to_string());
+            for h in &mut rg.history {
+                h.actor = HOSTILE.to_string();
+                h.evidence_summary = HOSTILE.to_string();
+            }
+        }
+    }
+    set.scope = triage::model::review::Scope::PullRequest { repository: format!("acme/{HOSTILE}"), pull_request_number: 1 };
+    set.reviewed_sha = Some(HOSTILE.to_string());
+    set
+}
+
+fn assert_clean(app: &App, what: &str) {
+    let term = draw(app);
+    for cell in &term.backend().buffer().content {
+        assert!(
+            !cell.symbol().chars().any(triage::sanitize::is_forbidden),
+            "{what}: raw control in cell {:?}",
+            cell.symbol()
+        );
+    }
+}
+
+#[test]
+fn hostile_text_never_reaches_a_cell() {
+    let mut set = hostile_set();
+    set.angle_errors = fixture::review_error_set().angle_errors;
+    for e in &mut set.angle_errors {
+        e.message = HOSTILE.to_string();
+        e.angle_name = HOSTILE.to_string();
+    }
+    set.status = triage::model::review::ReviewStatus::ReviewError;
+    let problems = vec![Problem::new(HOSTILE, HOSTILE, HOSTILE)];
+    let doc = Document::new(Source::File(triage::sanitize::clean_line(HOSTILE)), Some(set.format), Some(set), problems);
+    let mut app = fixture::app_on(doc, (120, 40));
+    assert_clean(&app, "list");
+    keys(&mut app, "2");
+    let i = app.selected().unwrap_or_default();
+    app.evidence.checkout = true;
+    update(&mut app, Msg::Head(HeadLine::Different { head: HOSTILE.into(), reviewed: HOSTILE.into() }));
+    update(&mut app, Msg::EvidenceLoaded { finding: i, items: vec![Err(HOSTILE.to_string())] });
+    assert_clean(&app, "all view, detail and evidence");
+    keys(&mut app, "3");
+    assert_clean(&app, "drift lane");
+    key(&mut app, KeyCode::Enter);
+    for _ in 0..40 {
+        keys(&mut app, "j");
+        assert_clean(&app, "detail scrolled");
+    }
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "?");
+    assert_clean(&app, "help");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "!");
+    assert_clean(&app, "problems");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "/");
+    update(&mut app, Msg::Paste(HOSTILE.to_string()));
+    assert_clean(&app, "search");
+    update(&mut app, Msg::Notice(triage::tui::app::Level::Warning, HOSTILE.to_string()));
+    assert_clean(&app, "status message");
+    let mut narrow = fixture::app(hostile_set(), (80, 24));
+    keys(&mut narrow, "2");
+    key(&mut narrow, KeyCode::Tab);
+    key(&mut narrow, KeyCode::Tab);
+    assert_clean(&narrow, "narrow evidence");
+}
+
+#[test]
+fn bundled_demo_is_labelled() {
+    let doc = triage::tui::demo_document();
+    assert!(doc.is_valid(), "{:?}", doc.problems);
+    let app = fixture::app_on(doc, (120, 40));
+    let text = screen(&app);
+    assert!(text.contains(" DEMO "), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
