@@ -76,7 +76,7 @@ fn checked() -> CheckedDraft {
 
 fn client(base: &str) -> Client {
     let mut config = ClientConfig::new(ApiBase::parse(base).unwrap(), Token::new(TOKEN).unwrap());
-    config.timeout = Duration::from_millis(800);
+    config.timeout = Duration::from_secs(2);
     config.retry = RetryPolicy {
         max_attempts: 3,
         first_delay: Duration::from_millis(5),
@@ -661,7 +661,7 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
         &server,
         "POST",
         COMMENTS,
-        comment_created().set_delay(Duration::from_secs(5)),
+        comment_created().set_delay(Duration::from_secs(8)),
     )
     .await;
     let client = client(&server.uri());
@@ -876,7 +876,7 @@ async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
             .env("TRIAGE_STATE_DIR", home.join("state"))
             .env("GITHUB_API_URL", &api)
             .env("GH_TOKEN", TOKEN)
-            .env("TRIAGE_HTTP_TIMEOUT", "2")
+            .env("TRIAGE_HTTP_TIMEOUT", "10")
             .env("RUST_LOG", "trace")
             .env("NO_COLOR", "1")
             .output()

@@ -12,7 +12,7 @@ use super::exit;
 use crate::github::batch::{self, SendError, Sent};
 use crate::github::draft::{Draft, LocalProblem, parse_status};
 use crate::github::protocol::Outcome;
-use crate::github::{ApiBase, Client, ClientConfig, Token};
+use crate::github::{Client, ClientConfig};
 use crate::model::load::{load_path, read_input};
 use crate::model::review::Format;
 use crate::outbox::Outbox;
@@ -20,7 +20,6 @@ use crate::sanitize::clean_line;
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Runs the subcommand.
 pub fn run(args: &SubmitArgs) -> anyhow::Result<ExitCode> {
@@ -216,13 +215,7 @@ pub(super) struct Connection {
 impl Connection {
     /// Finds the API base and the token. `Err` is a message for the user.
     pub(super) fn open(api_url: Option<&str>) -> Result<Connection, String> {
-        let base = ApiBase::resolve(api_url).map_err(|e| e.to_string())?;
-        let token = Token::discover().map_err(|e| e.to_string())?;
-        let mut config = ClientConfig::new(base, token);
-        let timeout = std::env::var("TRIAGE_HTTP_TIMEOUT").ok().and_then(|v| v.trim().parse::<f64>().ok());
-        if let Some(secs) = timeout.filter(|s| s.is_finite() && *s > 0.0) {
-            config.timeout = Duration::from_secs_f64(secs.min(600.0));
-        }
+        let config = ClientConfig::discover(api_url).map_err(|e| e.to_string())?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -17,7 +17,7 @@ use super::endpoint::ApiBase;
 use super::error::GhError;
 use super::response::{Raw, error_from_response};
 use super::route::Route;
-use super::token::Token;
+use super::token::{Token, TokenError};
 use http::{HeaderMap, HeaderName, Method};
 use octocrab::Octocrab;
 use serde::Serialize;
@@ -59,9 +59,35 @@ pub struct ClientConfig {
     pub retry: RetryPolicy,
 }
 
+/// Why no client configuration could be put together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// `--api-url` / `GITHUB_API_URL` is not a usable base.
+    #[error(transparent)]
+    ApiBase(GhError),
+    /// No usable token.
+    #[error(transparent)]
+    Token(#[from] TokenError),
+}
+
 impl ClientConfig {
     /// Default attempt bound.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// The configuration from the environment: API base from `api_url`
+    /// (`--api-url`), else `GITHUB_API_URL`, else the public API; the token
+    /// from `GH_TOKEN`, `GITHUB_TOKEN` or `gh auth token`; the attempt bound
+    /// from `TRIAGE_HTTP_TIMEOUT` (seconds) when set. Makes no request.
+    pub fn discover(api_url: Option<&str>) -> Result<ClientConfig, SetupError> {
+        let base = ApiBase::resolve(api_url).map_err(SetupError::ApiBase)?;
+        let token = Token::discover()?;
+        let mut config = ClientConfig::new(base, token);
+        let timeout = std::env::var("TRIAGE_HTTP_TIMEOUT").ok().and_then(|v| v.trim().parse::<f64>().ok());
+        if let Some(secs) = timeout.filter(|s| s.is_finite() && *s > 0.0) {
+            config.timeout = Duration::from_secs_f64(secs.min(600.0));
+        }
+        Ok(config)
+    }
 
     /// A configuration with the default timeout and retry policy.
     pub fn new(api_base: ApiBase, token: Token) -> ClientConfig {
@@ -221,8 +247,8 @@ impl Client {
     ) -> Result<Raw, GhError> {
         let exchange = async {
             let builder = http::Request::builder().method(method).uri(uri);
-            let request = self.crab.build_request(builder, body).map_err(|e| transport(&e))?;
-            let response = self.crab.execute(request).await.map_err(|e| transport(&e))?;
+            let request = self.crab.build_request(builder, body).map_err(|e| transport(&e, self.timeout))?;
+            let response = self.crab.execute(request).await.map_err(|e| transport(&e, self.timeout))?;
             let status = response.status();
             let headers: HeaderMap = response.headers().clone();
             if let Some(len) = content_length(&headers)
@@ -235,7 +261,7 @@ impl Client {
             let bytes = match self.crab.body_to_string(response).await {
                 Ok(text) => text.into_bytes(),
                 Err(octocrab::Error::InvalidUtf8 { source, .. }) => source.into_bytes(),
-                Err(e) => return Err(transport(&e)),
+                Err(e) => return Err(transport(&e, self.timeout)),
             };
             if bytes.len() > max_bytes {
                 return Err(GhError::Decode {
@@ -260,13 +286,13 @@ fn content_length(headers: &HeaderMap) -> Option<usize> {
 }
 
 /// Maps an octocrab failure that is not an HTTP status (connect, TLS, body).
-fn transport(e: &octocrab::Error) -> GhError {
+fn transport(e: &octocrab::Error, timeout: Duration) -> GhError {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(err) = source {
         if let Some(io) = err.downcast_ref::<std::io::Error>()
             && io.kind() == std::io::ErrorKind::TimedOut
         {
-            return GhError::Timeout { after: Duration::ZERO };
+            return GhError::Timeout { after: timeout };
         }
         source = err.source();
     }

@@ -27,7 +27,7 @@ pub mod time;
 pub mod token;
 pub mod wire;
 
-pub use client::{Client, ClientConfig, RetryPolicy};
+pub use client::{Client, ClientConfig, RetryPolicy, SetupError};
 pub use endpoint::ApiBase;
 pub use error::GhError;
 pub use route::{RepoName, Route};
