@@ -68,6 +68,16 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<Document> {
     })
 }
 
+/// The checkout evidence is compared with: `--repo-root`, else the git
+/// top-level here. The demo's paths belong to no local checkout, so it gets
+/// one only when `--repo-root` names it.
+fn checkout_for(doc: &Document, args: &OpenArgs) -> Option<Checkout> {
+    if doc.source == Source::Demo && args.repo_root.is_none() {
+        return None;
+    }
+    Checkout::discover(args.repo_root.as_deref())
+}
+
 /// `NO_COLOR` set to anything but the empty string turns colour off.
 fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -80,7 +90,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
     let (tx, rx) = std::sync::mpsc::channel();
     let mut runner = effect::Runner {
-        checkout: Checkout::discover(args.repo_root.as_deref()).map(Arc::new),
+        checkout: checkout_for(&doc, &args).map(Arc::new),
         highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
         tx,
     };

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Smoke test of the real screen in a real terminal (tmux): opens the bundled
+# demo and an invalid file, types keys, checks what the screen shows and the
+# exit status. Every wait polls the screen with a bounded loop; nothing
+# sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
+#
+# Usage: scripts/tmux-smoke.sh [path/to/triage]   (default: target/debug/triage, built if missing)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-${TRIAGE_BIN:-$root/target/debug/triage}}
+command -v tmux >/dev/null || { echo "tmux-smoke: tmux is not installed" >&2; exit 2; }
+if [ ! -x "$bin" ]; then
+  (cd "$root" && cargo build --quiet --bin triage)
+fi
+
+work=$(mktemp -d)
+socket="triage-smoke-$$"
+tmx() { tmux -L "$socket" "$@"; }
+cleanup() { tmx kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+fail() {
+  echo "tmux-smoke: FAIL: $*" >&2
+  echo "---- screen ----" >&2
+  tmx capture-pane -p -t smoke >&2 2>/dev/null || echo "(no screen: the program has exited)" >&2
+  exit 1
+}
+
+# Polls the screen until it contains $1 (fixed string); up to ~10 s.
+wait_for() {
+  for _ in $(seq 1 200); do
+    if tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  fail "screen never showed: $1"
+}
+
+# Polls until the screen no longer contains $1; up to ~10 s.
+wait_gone() {
+  for _ in $(seq 1 200); do
+    if ! tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  fail "screen still shows: $1"
+}
+
+# Polls until the program has written its exit status; echoes it.
+wait_exit() {
+  for _ in $(seq 1 200); do
+    if [ -s "$work/status" ]; then cat "$work/status"; return 0; fi
+    sleep 0.05
+  done
+  fail "the program did not exit"
+}
+
+# Starts the binary with arguments in a fresh 120x40 tmux session.
+launch() {
+  rm -f "$work/status"
+  local args=""
+  for a in "$@"; do args+=" $(printf '%q' "$a")"; done
+  tmx new-session -d -s smoke -x 120 -y 40 \
+    "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TERM=xterm-256color $(printf '%q' "$bin")$args; echo \$? > $(printf '%q' "$work/status"); sleep 5"
+}
+
+# 1. The bundled demo.
+launch
+wait_for " DEMO "
+wait_for "Repair set 1/4 of 11"
+tmx send-keys -t smoke j
+wait_for "Repair set 2/4 of 11"
+wait_for "crates/ledger/src/retry.rs:88"
+tmx send-keys -t smoke Enter
+wait_for " DETAIL "
+tmx send-keys -t smoke Tab
+wait_for " EVIDENCE "
+tmx send-keys -t smoke 3
+wait_for "Drift lane"
+wait_for "resolved externally: verify, then decide or reopen"
+tmx send-keys -t smoke '?'
+wait_for "Keys (generated from the key table)"
+tmx send-keys -t smoke Escape
+wait_gone "Keys (generated from the key table)"
+tmx send-keys -t smoke q
+status=$(wait_exit)
+[ "$status" = "0" ] || fail "demo exit status $status, expected 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 2. An invalid file opens read-only with its problems listed.
+printf '{"schema_version":"reviewgate-agent-result/v1","scope":{"kind":"local"}' > "$work/truncated.json"
+launch "$work/truncated.json"
+wait_for "READ-ONLY"
+wait_for "nothing can be submitted"
+tmx send-keys -t smoke q
+status=$(wait_exit)
+[ "$status" = "0" ] || fail "invalid-file exit status $status, expected 0"
+
+echo "tmux-smoke: ok"
