@@ -936,16 +936,56 @@ fn assert_no_token(runs: &[&Run], home: &Path) {
     }
 }
 
+/// Answers `GET /user` and records the outbox entries on disk at that moment.
+#[derive(Clone)]
+struct KeptWhenAsked {
+    dir: PathBuf,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl KeptWhenAsked {
+    fn new(dir: PathBuf) -> Self {
+        KeptWhenAsked {
+            dir,
+            seen: Default::default(),
+        }
+    }
+}
+
+impl wiremock::Respond for KeptWhenAsked {
+    fn respond(&self, _: &wiremock::Request) -> ResponseTemplate {
+        let entries = files_under(&self.dir)
+            .into_iter()
+            .filter(|(p, _)| p.extension().is_some_and(|e| e == "json"))
+            .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned());
+        self.seen.lock().unwrap().extend(entries);
+        ok(json!({"login": ACTOR}))
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn cli_records_the_conformance_body_and_exits_0() {
     let home = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    let kept_at_first_request = KeptWhenAsked::new(home.path().join("state/outbox"));
+    Mock::given(method("GET"))
+        .and(path(USER))
+        .respond_with(kept_at_first_request.clone())
+        .mount(&server)
+        .await;
     mount_all_but_comment(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     let mut args = result_args(EVIDENCE);
     args.extend(["--format".into(), "json".into()]);
     let run = triage(args, &server.uri(), home.path()).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let kept = kept_at_first_request.seen.lock().unwrap().clone();
+    assert_eq!(
+        kept.len(),
+        1,
+        "the decision was on disk when the first request arrived: {kept:?}"
+    );
+    assert!(kept[0].contains(EVIDENCE), "{kept:?}");
     let printed: Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(printed["outcome"], "recorded");
     assert_eq!(printed["comment_id"], 1);
