@@ -1,0 +1,176 @@
+//! Shared fakes and helpers: the conformance body, a fast client, mounted
+//! GitHub answers and the request log.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use triage::github::batch;
+use triage::github::draft::{CheckedDraft, Draft};
+use triage::github::protocol::Outcome;
+use triage::github::{ApiBase, Client, ClientConfig, RetryPolicy, Token};
+use triage::model::finding::SubmittedDisposition;
+use triage::outbox::Outbox;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+pub const TOKEN: &str = "ghp_TESTtokenNEVERprinted0123456789";
+pub const REPO: &str = "LVTD-LLC/reviewgate";
+pub const SHA: &str = "abc123";
+pub const ACTOR: &str = "repair-agent";
+pub const FP: &str = "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression";
+pub const EVIDENCE: &str = "Accepted verified on the reviewed head.";
+
+pub const USER: &str = "/user";
+pub const PERMISSION: &str = "/repos/LVTD-LLC/reviewgate/collaborators/repair-agent/permission";
+pub const PULL: &str = "/repos/LVTD-LLC/reviewgate/pulls/48";
+pub const COMMENTS: &str = "/repos/LVTD-LLC/reviewgate/issues/48/comments";
+pub const COMMENTS_PAGE_1: &str = "/repos/LVTD-LLC/reviewgate/issues/48/comments?per_page=100&page=1";
+pub const STATUS: &str = "/repos/LVTD-LLC/reviewgate/statuses/abc123";
+pub const DELETE_1: &str = "/repos/LVTD-LLC/reviewgate/issues/comments/1";
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance")
+}
+
+/// The conformance line of a file in expected.jsonl.
+pub fn expected(file: &str) -> Value {
+    let text = std::fs::read_to_string(fixtures().join("expected.jsonl")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["file"] == file)
+        .unwrap_or_else(|| panic!("{file} not in expected.jsonl"))
+}
+
+/// The exact body ReviewGate writes for real-test-transport-accepted.json.
+pub fn accepted_body() -> String {
+    expected("disposition/real-test-transport-accepted.json")["body"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+pub fn accepted_digest() -> String {
+    expected("disposition/real-test-transport-accepted.json")["digest"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+pub fn draft() -> Draft {
+    Draft {
+        repository: REPO.into(),
+        pull_request: 48,
+        reviewed_sha: SHA.into(),
+        fingerprint: FP.into(),
+        status: SubmittedDisposition::Accepted,
+        evidence: EVIDENCE.into(),
+        actor: None,
+    }
+}
+
+pub fn checked() -> CheckedDraft {
+    draft().check().unwrap()
+}
+
+pub fn client(base: &str) -> Client {
+    let mut config = ClientConfig::new(ApiBase::parse(base).unwrap(), Token::new(TOKEN).unwrap());
+    config.timeout = Duration::from_secs(2);
+    config.retry = RetryPolicy {
+        max_attempts: 3,
+        first_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(10),
+    };
+    Client::new(config).unwrap()
+}
+
+pub fn pull(state: &str, base: &str, sha: &str) -> Value {
+    json!({"number": 48, "state": state, "head": {"sha": sha, "ref": "feature"}, "base": {"repo": {"full_name": base}}})
+}
+
+pub async fn on(server: &MockServer, verb: &str, route: &str, response: ResponseTemplate) {
+    Mock::given(method(verb))
+        .and(path(route))
+        .respond_with(response)
+        .mount(server)
+        .await;
+}
+
+pub async fn once(server: &MockServer, verb: &str, route: &str, response: ResponseTemplate) {
+    Mock::given(method(verb))
+        .and(path(route))
+        .respond_with(response)
+        .up_to_n_times(1)
+        .mount(server)
+        .await;
+}
+
+pub fn ok(body: Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(body)
+}
+
+pub fn created(body: Value) -> ResponseTemplate {
+    ResponseTemplate::new(201).set_body_json(body)
+}
+
+/// Mounts steps 2–4 answering for an open PR at the reviewed head.
+pub async fn mount_reads(server: &MockServer, permission: &str) {
+    on(server, "GET", USER, ok(json!({"login": ACTOR, "id": 5}))).await;
+    on(
+        server,
+        "GET",
+        PERMISSION,
+        ok(json!({"permission": permission, "role_name": permission})),
+    )
+    .await;
+}
+
+pub fn comment_created() -> ResponseTemplate {
+    created(json!({"id": 1, "body": accepted_body(), "user": {"login": ACTOR}}))
+}
+
+pub fn status_created(creator: &str) -> ResponseTemplate {
+    created(json!({"id": 77, "state": "success", "creator": {"login": creator}}))
+}
+
+/// `METHOD path?query` of every request the server saw, in order.
+pub async fn sequence(server: &MockServer) -> Vec<String> {
+    requests(server).await.iter().map(|(line, _)| line.clone()).collect()
+}
+
+pub async fn requests(server: &MockServer) -> Vec<(String, Vec<u8>)> {
+    let received = server.received_requests().await.unwrap();
+    received
+        .iter()
+        .map(|r| {
+            let query = r.url.query().map(|q| format!("?{q}")).unwrap_or_default();
+            (format!("{} {}{}", r.method, r.url.path(), query), r.body.clone())
+        })
+        .collect()
+}
+
+pub fn body_json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap()
+}
+
+pub fn line(verb: &str, route: &str) -> String {
+    format!("{verb} {route}")
+}
+
+pub fn outbox_in(dir: &Path) -> Outbox {
+    Outbox::open(dir.join("outbox")).unwrap()
+}
+
+/// Keeps the draft, sends it, and returns the outcome (as the CLI does).
+pub async fn keep_and_send(client: &Client, outbox: &Outbox) -> Outcome {
+    let kept = batch::keep(outbox, draft(), None).unwrap();
+    batch::send_entry(client, outbox, &kept.entry, kept.options())
+        .await
+        .unwrap()
+        .outcome
+}
+
+pub async fn mount_all_but_comment(server: &MockServer) {
+    mount_reads(server, "write").await;
+    on(server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    on(server, "POST", STATUS, status_created(ACTOR)).await;
+}
