@@ -145,31 +145,33 @@ fn invalid(problems: &[LocalProblem]) -> ExitCode {
 fn preview(draft: &Draft, format: TextOrJson) -> anyhow::Result<ExitCode> {
     let (actor, actor_note) = match (&draft.actor, std::env::var("TRIAGE_ACTOR")) {
         (Some(actor), _) => (actor.clone(), "the payload's actor"),
-        (None, Ok(actor)) if !actor.trim().is_empty() => {
-            (actor, "TRIAGE_ACTOR (a real submission uses the authenticated login)")
-        }
+        (None, Ok(actor)) if !actor.trim().is_empty() => (
+            actor,
+            "taken from TRIAGE_ACTOR; a real submission uses the authenticated login",
+        ),
         _ => (
             "dry-run".to_owned(),
-            "a placeholder (a real submission uses the authenticated login; set TRIAGE_ACTOR to preview another)",
+            "a placeholder; a real submission uses the authenticated login (set TRIAGE_ACTOR to preview it)",
         ),
     };
     let payload = draft.payload(&actor);
     let body = crate::model::disposition::comment_body(&payload);
     let receipt = crate::model::disposition::receipt_digest(&body);
-    let payload_json: serde_json::Value = serde_json::to_value(&payload)?;
     match format {
         TextOrJson::Json => {
-            eprintln!("triage: dry run; actor from {actor_note}");
+            eprintln!("triage: dry run; the actor is {actor_note}");
+            let payload_json = serde_json::to_value(&payload)?;
             println!(
                 "{}",
                 json!({ "body": body, "receipt": receipt, "payload": payload_json })
             );
         }
         TextOrJson::Text => {
+            let canonical = String::from_utf8_lossy(&payload.canonical_bytes()).into_owned();
             println!("Dry run: nothing is sent and nothing is written.");
-            println!("Actor: {} (from {actor_note})", clean_line(&actor));
+            println!("Actor: {} ({actor_note})", clean_line(&actor));
             println!("Receipt: {receipt}");
-            println!("Payload: {}", clean_line(&payload_json.to_string()));
+            println!("Payload: {}", clean_line(&canonical));
             println!("Comment body:");
             for line in crate::sanitize::clean_lines(&body, 4) {
                 println!("  {line}");

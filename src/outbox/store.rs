@@ -160,12 +160,14 @@ impl Outbox {
     /// the same decision at once. [`OutboxError::Busy`] when already claimed.
     pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
         let path = self.path_of(id)?.with_extension("lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io("lock", &path))?;
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let file = options.open(&path).map_err(io("lock", &path))?;
         match file.try_lock() {
             Ok(()) => Ok(Claim { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(OutboxError::Busy { id: id.to_owned() }),
