@@ -80,9 +80,11 @@ impl ClientConfig {
     /// from `TRIAGE_HTTP_TIMEOUT` (seconds) when set. Makes no request.
     pub fn discover(api_url: Option<&str>) -> Result<ClientConfig, SetupError> {
         let base = ApiBase::resolve(api_url).map_err(SetupError::ApiBase)?;
-        let token = Token::discover()?;
+        let token = Token::discover_for(&base)?;
         let mut config = ClientConfig::new(base, token);
-        let timeout = std::env::var("TRIAGE_HTTP_TIMEOUT").ok().and_then(|v| v.trim().parse::<f64>().ok());
+        let timeout = std::env::var("TRIAGE_HTTP_TIMEOUT")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok());
         if let Some(secs) = timeout.filter(|s| s.is_finite() && *s > 0.0) {
             config.timeout = Duration::from_secs_f64(secs.min(600.0));
         }
@@ -247,8 +249,15 @@ impl Client {
     ) -> Result<Raw, GhError> {
         let exchange = async {
             let builder = http::Request::builder().method(method).uri(uri);
-            let request = self.crab.build_request(builder, body).map_err(|e| transport(&e, self.timeout))?;
-            let response = self.crab.execute(request).await.map_err(|e| transport(&e, self.timeout))?;
+            let request = self
+                .crab
+                .build_request(builder, body)
+                .map_err(|e| transport(&e, self.timeout))?;
+            let response = self
+                .crab
+                .execute(request)
+                .await
+                .map_err(|e| transport(&e, self.timeout))?;
             let status = response.status();
             let headers: HeaderMap = response.headers().clone();
             if let Some(len) = content_length(&headers)

@@ -87,6 +87,19 @@ impl ApiBase {
         }
     }
 
+    /// The host the GitHub CLI knows this server by: `None` for the public
+    /// API (its default), else the web host without port.
+    pub fn gh_hostname(&self) -> Option<String> {
+        if self.authority == "api.github.com" {
+            return None;
+        }
+        let host = self
+            .authority
+            .rsplit_once(':')
+            .map_or(self.authority.as_str(), |(h, _)| h);
+        Some(host.to_owned())
+    }
+
     /// The GraphQL path: `/graphql` on the public API (and any other base,
     /// joined to its prefix), `/api/graphql` on GitHub Enterprise Server.
     pub fn graphql_path(&self) -> String {
@@ -108,6 +121,7 @@ mod tests {
         assert_eq!(b.prefix(), "");
         assert_eq!(b.graphql_path(), "/graphql");
         assert_eq!(b.url(), "https://api.github.com");
+        assert_eq!(b.gh_hostname(), None);
     }
 
     #[test]
@@ -116,6 +130,7 @@ mod tests {
         assert_eq!(b.web_base(), "https://ghe.example.com");
         assert_eq!(b.prefix(), "/api/v3");
         assert_eq!(b.graphql_path(), "/api/graphql");
+        assert_eq!(b.gh_hostname().as_deref(), Some("ghe.example.com"));
         let port = ApiBase::parse("http://127.0.0.1:8080").unwrap();
         assert_eq!(port.web_base(), "http://127.0.0.1:8080");
         assert_eq!(port.graphql_path(), "/graphql");

@@ -1,5 +1,6 @@
 //! The GitHub token: found once, held in a type that never prints it.
 
+use super::endpoint::ApiBase;
 use std::fmt;
 use std::process::{Command, Stdio};
 
@@ -31,7 +32,14 @@ impl Token {
     /// Finds a token: `GH_TOKEN`, then `GITHUB_TOKEN`, then `gh auth token`
     /// when the GitHub CLI is installed.
     pub fn discover() -> Result<Token, TokenError> {
-        Self::discover_with(|name| std::env::var(name).ok(), gh_auth_token)
+        Self::discover_with(|name| std::env::var(name).ok(), || gh_auth_token(None))
+    }
+
+    /// [`Token::discover`] for a GitHub host: on GitHub Enterprise the
+    /// GitHub CLI is asked for that host's token (`gh auth token --hostname`).
+    pub fn discover_for(base: &ApiBase) -> Result<Token, TokenError> {
+        let host = base.gh_hostname();
+        Self::discover_with(|name| std::env::var(name).ok(), || gh_auth_token(host.as_deref()))
     }
 
     /// [`Token::discover`] with the environment and the `gh` call injected.
@@ -115,15 +123,15 @@ pub enum TokenError {
     },
 }
 
-/// Runs `gh auth token` when `gh` is on the PATH; `None` when it is absent,
+/// Runs `gh auth token [--hostname HOST]` when `gh` is on the PATH; `None` when it is absent,
 /// fails, or prints nothing. Its stderr is discarded (it may echo hosts).
-fn gh_auth_token() -> Option<String> {
-    let output = Command::new("gh")
-        .args(["auth", "token"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
+fn gh_auth_token(hostname: Option<&str>) -> Option<String> {
+    let mut command = Command::new("gh");
+    command.args(["auth", "token"]);
+    if let Some(host) = hostname {
+        command.args(["--hostname", host]);
+    }
+    let output = command.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
     if !output.status.success() {
         return None;
     }
