@@ -18,9 +18,34 @@ impl Lcg {
 }
 
 const WORDS: &[&str] = &[
-    "retry", "handler", "the", "exhausted", "flag", "is", "never", "reset", "when", "webhook", "delivery", "fails",
-    "after", "timeout", "so", "later", "attempts", "are", "skipped", "état", "naïve", "größe", "→", "😀", "\"quoted\"",
-    "path\\to", "line\nbreak", "tab\there",
+    "retry",
+    "handler",
+    "the",
+    "exhausted",
+    "flag",
+    "is",
+    "never",
+    "reset",
+    "when",
+    "webhook",
+    "delivery",
+    "fails",
+    "after",
+    "timeout",
+    "so",
+    "later",
+    "attempts",
+    "are",
+    "skipped",
+    "état",
+    "naïve",
+    "größe",
+    "→",
+    "😀",
+    "\"quoted\"",
+    "path\\to",
+    "line\nbreak",
+    "tab\there",
 ];
 
 fn sentence(rng: &mut Lcg, words: usize) -> String {
