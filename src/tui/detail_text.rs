@@ -4,7 +4,9 @@
 use super::app::SubmitState;
 use super::drift::Drift;
 use super::text::{TextLine, Tone, lines_of};
-use crate::model::finding::{Finding, HistoryRecord, Origin, ReviewGateFields, RiverFields, Verification};
+use crate::model::finding::{
+    Finding, HistoryRecord, Origin, ReviewGateFields, RiverFields, ThreadFacts, Verification,
+};
 use crate::sanitize::clean_line;
 
 /// Builds the detail lines of a finding.
@@ -90,6 +92,9 @@ fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
     if let Some(id) = &t.id {
         field(out, "thread id", id);
     }
+    if let Some(facts) = &t.facts {
+        thread_facts(facts, out);
+    }
     if let Some(d) = Drift::of(f) {
         out.push(TextLine::one(Tone::Warning, format!("! {}", d.label())));
         body(out, Tone::Plain, d.explain());
@@ -103,6 +108,22 @@ fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
     }
     if let Some(code) = &rg.code_fingerprint {
         field(out, "code fingerprint", code);
+    }
+}
+
+/// What a live read of GitHub said about the thread (GitHub's text, sanitised).
+fn thread_facts(facts: &ThreadFacts, out: &mut Vec<TextLine>) {
+    if let Some(who) = &facts.resolved_by {
+        let when = facts.resolved_at.as_deref().map(|t| format!(" at {}", clean_line(t))).unwrap_or_default();
+        out.push(TextLine::one(Tone::Label, "resolved by: ").push(Tone::Plain, format!("{}{when}", clean_line(who))));
+    }
+    if let Some(reply) = &facts.last_reply {
+        let when = reply.created_at.as_deref().map(|t| format!(" at {}", clean_line(t))).unwrap_or_default();
+        out.push(TextLine::one(Tone::Label, "last reply: ").push(Tone::Plain, format!("{}{when}", clean_line(&reply.author))));
+        body(out, Tone::Dim, &reply.excerpt);
+    }
+    if let Some(url) = &facts.url {
+        field(out, "thread link", url);
     }
 }
 
@@ -169,6 +190,9 @@ fn river(r: &RiverFields, out: &mut Vec<TextLine>) {
     if let Some(end) = r.line_end {
         field(out, "line end", &end.to_string());
     }
+    for (name, value) in &r.extra {
+        field(out, name, value);
+    }
     if !r.evidence.is_empty() {
         heading(out, "Evidence (as stated)");
         for e in &r.evidence {
@@ -219,6 +243,23 @@ mod tests {
         for needle in ["River Review", "rule: rr-midstream-security-001", "phase: midstream", "suggestion:", "Evidence (as stated)", "read-only: demo"] {
             assert!(t.contains(needle), "missing {needle:?} in\n{t}");
         }
+    }
+
+    #[test]
+    fn live_thread_facts_are_shown() {
+        use crate::model::finding::ThreadReply;
+        let mut f = fixture::sample_set().findings.remove(2);
+        if let Origin::ReviewGate(rg) = &mut f.origin {
+            rg.thread.facts = Some(ThreadFacts {
+                resolved_by: Some("octo\u{1b}cat".into()),
+                resolved_at: Some("2026-11-28T10:00:00Z".into()),
+                last_reply: Some(ThreadReply { author: "dev".into(), excerpt: "done in abc".into(), created_at: None }),
+                url: Some("https://github.com/acme/webhooks/pull/42#discussion_r1".into()),
+            });
+        }
+        let t = text(&build(&f, &SubmitState::Idle, None));
+        assert!(t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"), "{t}");
+        assert!(t.contains("last reply: dev") && t.contains("done in abc") && t.contains("thread link: https://"));
     }
 
     #[test]
