@@ -20,7 +20,7 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Registry, ValidationError, Validator};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// The base URI every embedded schema's `$id` lives under.
 pub const SCHEMA_BASE: &str = "https://triage.invalid/schemas/";
@@ -145,7 +145,9 @@ pub fn unknown_members(format: Format, value: &Value) -> Vec<Problem> {
 pub fn warm() {
     // A schema that fails to compile is a build defect (covered by tests);
     // `check` then reports it as a problem on every document.
-    let _ = compiled();
+    for (name, _) in FILES {
+        let _ = validator(name, Strictness::AsWritten);
+    }
 }
 
 /// Which variant of a schema to validate with.
@@ -157,43 +159,65 @@ enum Strictness {
     Closed,
 }
 
-/// All compiled validators and the schema documents they came from.
-struct Compiled {
+/// The parsed schema documents and the registry they are compiled against.
+///
+/// Parsing the embedded texts and preparing the registry is cheap (well under
+/// a millisecond); compiling a validator is the costly part, so each one is
+/// compiled only when its format is first checked (see [`validator`]).
+struct Schemas {
     /// Parsed schema documents by `$id`, read when wording conditional errors.
-    documents: HashMap<String, Value>,
-    /// Validators by file name, as written.
-    open: HashMap<&'static str, Validator>,
-    /// Validators of the River formats with open objects closed.
-    closed: HashMap<&'static str, Validator>,
+    /// Leaked once: they live as long as the program, like the registries.
+    documents: &'static HashMap<String, Value>,
+    /// Every document, as written.
+    open: Registry<'static>,
+    /// The same with the River formats' open objects closed (for notices).
+    closed: Registry<'static>,
+    /// The closed River documents by `$id`.
+    closed_documents: &'static HashMap<String, Value>,
 }
 
-static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(compile);
+static SCHEMAS: LazyLock<Result<Schemas, String>> = LazyLock::new(prepare);
 
-fn compiled() -> Result<&'static Compiled, String> {
-    COMPILED.as_ref().map_err(Clone::clone)
+/// One lazily compiled validator per embedded file and strictness.
+static OPEN: [OnceLock<Result<Validator, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+static CLOSED: [OnceLock<Result<Validator, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+
+fn schemas() -> Result<&'static Schemas, String> {
+    SCHEMAS.as_ref().map_err(Clone::clone)
+}
+
+/// The validator of one embedded file, compiled on first use.
+fn validator(file: &'static str, strictness: Strictness) -> Result<&'static Validator, String> {
+    let index = FILES.iter().position(|(name, _)| *name == file).ok_or_else(|| format!("{file}: not embedded"))?;
+    let cell = match strictness {
+        Strictness::AsWritten => &OPEN[index],
+        Strictness::Closed => &CLOSED[index],
+    };
+    cell.get_or_init(|| {
+        let schemas = schemas()?;
+        let (registry, documents) = match strictness {
+            Strictness::AsWritten => (&schemas.open, &schemas.documents),
+            Strictness::Closed => (&schemas.closed, &schemas.closed_documents),
+        };
+        let doc = documents.get(&schema_id(file)).ok_or_else(|| format!("{file}: not embedded"))?;
+        jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .with_registry(registry)
+            .offline()
+            .build(doc)
+            .map_err(|e| format!("{file}: {e}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
 }
 
 fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem> {
-    let compiled = match compiled() {
+    let compiled = schemas().and_then(|s| validator(file, strictness).map(|v| (s, v)));
+    let (schemas, validator) = match compiled {
         Ok(c) => c,
         Err(e) => {
-            return vec![Problem::new(
-                SCHEMA_RULE,
-                "",
-                format!("internal error: schemas unusable: {e}"),
-            )];
+            return vec![Problem::new(SCHEMA_RULE, "", format!("internal error: schemas unusable: {e}"))];
         }
-    };
-    let table = match strictness {
-        Strictness::AsWritten => &compiled.open,
-        Strictness::Closed => &compiled.closed,
-    };
-    let Some(validator) = table.get(file) else {
-        return vec![Problem::new(
-            SCHEMA_RULE,
-            "",
-            format!("internal error: no validator for {file}"),
-        )];
     };
     if validator.is_valid(value) {
         return Vec::new();
@@ -203,12 +227,7 @@ fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem
     // the enum message, which lists the allowed values, is the one to keep.
     let listed: HashSet<&str> = errors
         .iter()
-        .filter(|e| {
-            matches!(
-                e.kind(),
-                ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }
-            )
-        })
+        .filter(|e| matches!(e.kind(), ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }))
         .map(|e| e.instance_path().as_str())
         .collect();
     let mut problems = Vec::new();
@@ -216,7 +235,7 @@ fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem
         let redundant = matches!(error.kind(), ValidationErrorKind::Type { .. })
             && listed.contains(error.instance_path().as_str());
         if !redundant {
-            wording::describe(error, &compiled.documents, &mut problems);
+            wording::describe(error, schemas.documents, &mut problems);
         }
     }
     cap(&mut problems);
@@ -228,15 +247,11 @@ fn cap(problems: &mut Vec<Problem>) {
     if problems.len() > MAX_PROBLEMS {
         let more = problems.len() - MAX_PROBLEMS;
         problems.truncate(MAX_PROBLEMS);
-        problems.push(Problem::new(
-            SCHEMA_RULE,
-            "",
-            format!("... and {more} more schema problems"),
-        ));
+        problems.push(Problem::new(SCHEMA_RULE, "", format!("... and {more} more schema problems")));
     }
 }
 
-fn compile() -> Result<Compiled, String> {
+fn prepare() -> Result<Schemas, String> {
     let mut documents = HashMap::new();
     for (name, text) in FILES {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
@@ -246,23 +261,17 @@ fn compile() -> Result<Compiled, String> {
         }
         documents.insert(id, doc);
     }
-    let open = build_all(&documents, FILES.iter().map(|(name, _)| *name))?;
-    let mut closed_docs = documents.clone();
-    let river = [
-        file_name(Format::RiverArtifact),
-        file_name(Format::RiverRun),
-    ];
-    for name in river {
-        if let Some(doc) = closed_docs.get_mut(&schema_id(name)) {
+    let mut closed_documents = documents.clone();
+    for name in [file_name(Format::RiverArtifact), file_name(Format::RiverRun)] {
+        if let Some(doc) = closed_documents.get_mut(&schema_id(name)) {
             close_objects(doc);
         }
     }
-    let closed = build_all(&closed_docs, river.into_iter())?;
-    Ok(Compiled {
-        documents,
-        open,
-        closed,
-    })
+    let documents: &'static HashMap<String, Value> = Box::leak(Box::new(documents));
+    let closed_documents: &'static HashMap<String, Value> = Box::leak(Box::new(closed_documents));
+    let open = registry(documents)?;
+    let closed = registry(closed_documents)?;
+    Ok(Schemas { documents, open, closed, closed_documents })
 }
 
 /// The `$id` of an embedded schema file.
@@ -270,30 +279,13 @@ fn schema_id(file: &str) -> String {
     format!("{SCHEMA_BASE}{file}")
 }
 
-/// Compiles the named files against a registry holding all of `documents`.
-fn build_all(
-    documents: &HashMap<String, Value>,
-    names: impl Iterator<Item = &'static str>,
-) -> Result<HashMap<&'static str, Validator>, String> {
-    let registry = Registry::new()
+/// A registry holding all of `documents`.
+fn registry(documents: &'static HashMap<String, Value>) -> Result<Registry<'static>, String> {
+    Registry::new()
         .draft(Draft::Draft202012)
         .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
         .and_then(|builder| builder.prepare())
-        .map_err(|e| format!("schema registry: {e}"))?;
-    let mut out = HashMap::new();
-    for name in names {
-        let doc = documents
-            .get(&schema_id(name))
-            .ok_or_else(|| format!("{name}: not embedded"))?;
-        let validator = jsonschema::options()
-            .with_draft(Draft::Draft202012)
-            .with_registry(&registry)
-            .offline()
-            .build(doc)
-            .map_err(|e| format!("{name}: {e}"))?;
-        out.insert(name, validator);
-    }
-    Ok(out)
+        .map_err(|e| format!("schema registry: {e}"))
 }
 
 /// Closes every object schema that lists `properties` and says nothing about
