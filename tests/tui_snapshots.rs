@@ -342,3 +342,12 @@ fn bundled_demo_is_labelled() {
     assert!(text.contains(" DEMO "), "{text}");
     insta::assert_snapshot!(draw(&app).backend());
 }
+
+#[test]
+fn valid_file_without_findings_explains_itself() {
+    let doc = Document::new(Source::File("payload.json".into()), Some(triage::model::review::Format::Disposition), None, Vec::new());
+    assert_eq!(doc.read_only_reason(), Some("the file holds no review findings"));
+    let text = screen(&fixture::app_on(doc, (120, 20)));
+    assert!(text.contains("Nothing to triage: ReviewGate agent disposition v1 holds no review findings"), "{text}");
+    assert!(!text.contains("INVALID"), "{text}");
+}

@@ -48,15 +48,18 @@ impl Document {
         self.set.as_ref().map_or(&[], |s| &s.findings)
     }
 
-    /// True when the file passed every check.
+    /// True when the file passed every check (it may still hold no review,
+    /// e.g. a disposition payload).
     pub fn is_valid(&self) -> bool {
-        self.problems.is_empty() && self.set.is_some()
+        self.problems.is_empty() && self.format.is_some()
     }
 
     /// Why nothing may be submitted from this document, if so.
     pub fn read_only_reason(&self) -> Option<&'static str> {
         if !self.is_valid() {
             Some("the file failed validation")
+        } else if self.set.is_none() {
+            Some("the file holds no review findings")
         } else if self.source == Source::Demo {
             Some("this is the bundled demo")
         } else {

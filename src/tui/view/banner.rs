@@ -49,6 +49,12 @@ pub fn lines(doc: &Document) -> Vec<TextLine> {
         ));
         out.extend(doc.problems.iter().take(SHOWN).map(problem_line));
         more(&mut out, n);
+    } else if doc.set.is_none() {
+        let what = doc.format.map_or("this file", |f| f.label());
+        out.push(TextLine::one(
+            Tone::Warning,
+            format!(" Nothing to triage: {what} holds no review findings (it is valid; see `triage validate`) "),
+        ));
     }
     if let Some(set) = doc.set.as_ref().filter(|s| s.status.is_error()) {
         let n = set.angle_errors.len();
