@@ -18,13 +18,18 @@ use triage::tui::view::{self, evidence::HeadLine};
 fn draw(app: &App) -> Terminal<TestBackend> {
     let (w, h) = app.ui.size;
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
+    terminal
+        .draw(|f| view::draw(f, app))
+        .unwrap_or_else(|e| panic!("{e}"));
     terminal
 }
 
 fn keys(app: &mut App, text: &str) {
     for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        update(
+            app,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
     }
 }
 
@@ -66,11 +71,18 @@ fn detail_of_a_reopened_finding() {
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "G");
     let text = screen(&app);
-    assert!(text.contains("Prior dispositions") && text.contains("submitted fixed #7"), "{text}");
+    assert!(
+        text.contains("Prior dispositions") && text.contains("submitted fixed #7"),
+        "{text}"
+    );
     insta::assert_snapshot!(draw(&app).backend());
 }
 
-fn local(found: ExcerptMatch, first: usize, marked: std::ops::RangeInclusive<usize>) -> LocalEvidence {
+fn local(
+    found: ExcerptMatch,
+    first: usize,
+    marked: std::ops::RangeInclusive<usize>,
+) -> LocalEvidence {
     LocalEvidence {
         revision: Revision::WorkingTree,
         found,
@@ -95,7 +107,13 @@ fn with_evidence(found: ExcerptMatch, first: usize, head: HeadLine) -> App {
     keys(&mut app, "2");
     let i = app.selected().unwrap_or_default();
     update(&mut app, Msg::Head(head));
-    update(&mut app, Msg::EvidenceLoaded { finding: i, items: vec![Ok(local(found, first, first + 4..=first + 4))] });
+    update(
+        &mut app,
+        Msg::EvidenceLoaded {
+            finding: i,
+            items: vec![Ok(local(found, first, first + 4..=first + 4))],
+        },
+    );
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
     app
@@ -109,7 +127,10 @@ fn evidence_with_context() {
 
 #[test]
 fn evidence_with_drift() {
-    let head = HeadLine::Different { head: "0123456789abcdef0123".into(), reviewed: fixture::SHA.into() };
+    let head = HeadLine::Different {
+        head: "0123456789abcdef0123".into(),
+        reviewed: fixture::SHA.into(),
+    };
     let app = with_evidence(ExcerptMatch::Moved { from: 88, to: 86 }, 82, head);
     let text = screen(&app);
     assert!(text.contains("moved"), "{text}");
@@ -135,13 +156,26 @@ fn filter_menu_and_search() {
 
 fn invalid_doc() -> Document {
     let problems = vec![
-        Problem::new("R19", "/findings/2/thread_transition", "thread_transition is \"retained\" but thread_status open with disposition fixed gives \"resolution_pending\""),
-        Problem::new("R13", "/findings/4/evidence/0/excerpt", "evidence excerpt is blank"),
+        Problem::new(
+            "R19",
+            "/findings/2/thread_transition",
+            "thread_transition is \"retained\" but thread_status open with disposition fixed gives \"resolution_pending\"",
+        ),
+        Problem::new(
+            "R13",
+            "/findings/4/evidence/0/excerpt",
+            "evidence excerpt is blank",
+        ),
         Problem::new("schema", "/costs", "missing required member \"summary\""),
         Problem::new("R12", "/findings/7/line", "line must be null or at least 1"),
     ];
     let set = fixture::sample_set();
-    Document::new(Source::File("result.json".into()), Some(set.format), Some(set), problems)
+    Document::new(
+        Source::File("result.json".into()),
+        Some(set.format),
+        Some(set),
+        problems,
+    )
 }
 
 #[test]
@@ -152,7 +186,11 @@ fn invalid_file_banner() {
 
 #[test]
 fn unreadable_file_banner() {
-    let problems = vec![Problem::new("P3", "", "unexpected end of input at byte 912 (truncated JSON)")];
+    let problems = vec![Problem::new(
+        "P3",
+        "",
+        "unexpected end of input at byte 912 (truncated JSON)",
+    )];
     let doc = Document::new(Source::File("truncated.json".into()), None, None, problems);
     insta::assert_snapshot!(draw(&fixture::app_on(doc, (100, 20))).backend());
 }
@@ -161,7 +199,10 @@ fn unreadable_file_banner() {
 fn review_error() {
     let app = fixture::app(fixture::review_error_set(), (120, 40));
     let text = screen(&app);
-    assert!(text.contains("NOT a pass") && text.contains("timeout, retryable"), "{text}");
+    assert!(
+        text.contains("NOT a pass") && text.contains("timeout, retryable"),
+        "{text}"
+    );
     insta::assert_snapshot!(draw(&app).backend());
 }
 
@@ -241,12 +282,18 @@ fn no_color_uses_attributes_only() {
     let warn = cell_of(&term, "↳ resolved externally");
     assert!(warn.modifier.contains(Modifier::REVERSED));
     for cell in &term.backend().buffer().content {
-        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{:?}", cell.symbol());
+        assert_eq!(
+            (cell.fg, cell.bg),
+            (Color::Reset, Color::Reset),
+            "{:?}",
+            cell.symbol()
+        );
     }
 }
 
 /// Every kind of text a terminal could act on.
-const HOSTILE: &str = "evil\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}gnp.exe\r\ttab\u{9b}2J\u{200f}\u{2066}";
+const HOSTILE: &str =
+    "evil\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}gnp.exe\r\ttab\u{9b}2J\u{200f}\u{2066}";
 
 fn hostile_set() -> ReviewSet {
     let mut set = fixture::sample_set();
@@ -272,7 +319,10 @@ fn hostile_set() -> ReviewSet {
             }
         }
     }
-    set.scope = triage::model::review::Scope::PullRequest { repository: format!("acme/{HOSTILE}"), pull_request_number: 1 };
+    set.scope = triage::model::review::Scope::PullRequest {
+        repository: format!("acme/{HOSTILE}"),
+        pull_request_number: 1,
+    };
     set.reviewed_sha = Some(HOSTILE.to_string());
     set
 }
@@ -298,14 +348,31 @@ fn hostile_text_never_reaches_a_cell() {
     }
     set.status = triage::model::review::ReviewStatus::ReviewError;
     let problems = vec![Problem::new(HOSTILE, HOSTILE, HOSTILE)];
-    let doc = Document::new(Source::File(triage::sanitize::clean_line(HOSTILE)), Some(set.format), Some(set), problems);
+    let doc = Document::new(
+        Source::File(triage::sanitize::clean_line(HOSTILE)),
+        Some(set.format),
+        Some(set),
+        problems,
+    );
     let mut app = fixture::app_on(doc, (120, 40));
     assert_clean(&app, "list");
     keys(&mut app, "2");
     let i = app.selected().unwrap_or_default();
     app.evidence.checkout = true;
-    update(&mut app, Msg::Head(HeadLine::Different { head: HOSTILE.into(), reviewed: HOSTILE.into() }));
-    update(&mut app, Msg::EvidenceLoaded { finding: i, items: vec![Err(HOSTILE.to_string())] });
+    update(
+        &mut app,
+        Msg::Head(HeadLine::Different {
+            head: HOSTILE.into(),
+            reviewed: HOSTILE.into(),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::EvidenceLoaded {
+            finding: i,
+            items: vec![Err(HOSTILE.to_string())],
+        },
+    );
     assert_clean(&app, "all view, detail and evidence");
     keys(&mut app, "3");
     assert_clean(&app, "drift lane");
@@ -324,7 +391,10 @@ fn hostile_text_never_reaches_a_cell() {
     keys(&mut app, "/");
     update(&mut app, Msg::Paste(HOSTILE.to_string()));
     assert_clean(&app, "search");
-    update(&mut app, Msg::Notice(triage::tui::app::Level::Warning, HOSTILE.to_string()));
+    update(
+        &mut app,
+        Msg::Notice(triage::tui::app::Level::Warning, HOSTILE.to_string()),
+    );
     assert_clean(&app, "status message");
     let mut narrow = fixture::app(hostile_set(), (80, 24));
     keys(&mut narrow, "2");
@@ -345,9 +415,22 @@ fn bundled_demo_is_labelled() {
 
 #[test]
 fn valid_file_without_findings_explains_itself() {
-    let doc = Document::new(Source::File("payload.json".into()), Some(triage::model::review::Format::Disposition), None, Vec::new());
-    assert_eq!(doc.read_only_reason(), Some("the file holds no review findings"));
+    let doc = Document::new(
+        Source::File("payload.json".into()),
+        Some(triage::model::review::Format::Disposition),
+        None,
+        Vec::new(),
+    );
+    assert_eq!(
+        doc.read_only_reason(),
+        Some("the file holds no review findings")
+    );
     let text = screen(&fixture::app_on(doc, (120, 20)));
-    assert!(text.contains("Nothing to triage: ReviewGate agent disposition v1 holds no review findings"), "{text}");
+    assert!(
+        text.contains(
+            "Nothing to triage: ReviewGate agent disposition v1 holds no review findings"
+        ),
+        "{text}"
+    );
     assert!(!text.contains("INVALID"), "{text}");
 }

@@ -38,9 +38,20 @@ pub struct Document {
 
 impl Document {
     /// Prepares a loaded review for display.
-    pub fn new(source: Source, format: Option<Format>, set: Option<ReviewSet>, problems: Vec<Problem>) -> Document {
+    pub fn new(
+        source: Source,
+        format: Option<Format>,
+        set: Option<ReviewSet>,
+        problems: Vec<Problem>,
+    ) -> Document {
         let prepared = Prepared::new(set.as_ref());
-        Document { source, format: format.or(set.as_ref().map(|s| s.format)), set, problems, prepared }
+        Document {
+            source,
+            format: format.or(set.as_ref().map(|s| s.format)),
+            set,
+            problems,
+            prepared,
+        }
     }
 
     /// The findings, in file order (empty when nothing could be read).
@@ -231,8 +242,14 @@ impl App {
         let n = doc.findings().len();
         let mut app = App {
             doc,
-            browse: Browse { marks: vec![false; n], ..Browse::default() },
-            ui: Ui { size, ..Ui::default() },
+            browse: Browse {
+                marks: vec![false; n],
+                ..Browse::default()
+            },
+            ui: Ui {
+                size,
+                ..Ui::default()
+            },
             settings,
             submit: vec![SubmitState::Idle; n],
             next_generation: 1,
@@ -274,7 +291,11 @@ impl App {
     pub fn refilter(&mut self) {
         let keep = self.selected();
         let query = fuzzy::normalize_query(&self.browse.query);
-        let sel = Selection { view: self.browse.view, filters: &self.browse.filters, query: &query };
+        let sel = Selection {
+            view: self.browse.view,
+            filters: &self.browse.filters,
+            query: &query,
+        };
         self.browse.visible = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
         self.reselect(keep);
     }

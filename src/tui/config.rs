@@ -36,7 +36,14 @@ pub fn load(dir: Option<&Path>, no_color: bool) -> anyhow::Result<(Settings, Vec
             }
         }
     }
-    Ok((Settings { keymap, theme, color: !no_color }, warnings))
+    Ok((
+        Settings {
+            keymap,
+            theme,
+            color: !no_color,
+        },
+        warnings,
+    ))
 }
 
 fn read(path: &Path, warnings: &mut Vec<String>) -> Option<String> {
@@ -57,11 +64,24 @@ mod tests {
     #[test]
     fn files_override_and_bad_files_warn() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(dir.path().join("keymap.json"), r#"{"normal": {"x": "quit"}}"#).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(dir.path().join("theme.json"), r#"{"p0": "nonsense-colour"}"#).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            dir.path().join("keymap.json"),
+            r#"{"normal": {"x": "quit"}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            dir.path().join("theme.json"),
+            r#"{"p0": "nonsense-colour"}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let (settings, warnings) = load(Some(dir.path()), false).unwrap_or_else(|e| panic!("{e}"));
         let x = super::super::keymap::KeySpec::parse("x").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(settings.keymap.lookup(super::super::keymap::KeyMode::Normal, &x), Some(super::super::action::Action::Quit));
+        assert_eq!(
+            settings
+                .keymap
+                .lookup(super::super::keymap::KeyMode::Normal, &x),
+            Some(super::super::action::Action::Quit)
+        );
         assert_eq!(settings.theme, Theme::colored());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("theme.json"));

@@ -37,7 +37,11 @@ fn heading(out: &mut Vec<TextLine>, title: &str) {
 }
 
 fn body(out: &mut Vec<TextLine>, tone: Tone, text: &str) {
-    out.extend(lines_of(text).into_iter().map(|l| TextLine::one(tone, format!("  {l}"))));
+    out.extend(
+        lines_of(text)
+            .into_iter()
+            .map(|l| TextLine::one(tone, format!("  {l}"))),
+    );
 }
 
 /// A titled block of multi-line text (skipped when absent).
@@ -49,19 +53,37 @@ fn section(out: &mut Vec<TextLine>, title: &str, text: Option<&str>) {
 }
 
 fn summary(f: &Finding, out: &mut Vec<TextLine>) {
-    let sev = TextLine::one(Tone::Severity(f.rank as u8), format!("{} ", f.rank.as_str()));
+    let sev = TextLine::one(
+        Tone::Severity(f.rank as u8),
+        format!("{} ", f.rank.as_str()),
+    );
     let line = match &f.origin {
         Origin::ReviewGate(rg) => {
-            let mut l = sev.push(Tone::Plain, format!("{} · {}", rg.classification.as_str(), rg.disposition.as_str()));
+            let mut l = sev.push(
+                Tone::Plain,
+                format!(
+                    "{} · {}",
+                    rg.classification.as_str(),
+                    rg.disposition.as_str()
+                ),
+            );
             if let Some(b) = rg.blocking_reason {
                 l = l.push(Tone::Error, format!(" ■ blocking: {}", b.as_str()));
             }
             l.push(Tone::Dim, format!(" · confidence {:.2}", rg.confidence))
         }
-        Origin::River(r) => sev.push(Tone::Plain, format!("river severity {}", f.severity_label())).push(
-            Tone::Dim,
-            r.confidence.as_deref().map(|c| format!(" · confidence {}", clean_line(c))).unwrap_or_default(),
-        ),
+        Origin::River(r) => sev
+            .push(
+                Tone::Plain,
+                format!("river severity {}", f.severity_label()),
+            )
+            .push(
+                Tone::Dim,
+                r.confidence
+                    .as_deref()
+                    .map(|c| format!(" · confidence {}", clean_line(c)))
+                    .unwrap_or_default(),
+            ),
     };
     out.push(line);
     if let Some(t) = &f.title {
@@ -83,8 +105,10 @@ fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
     }
     heading(out, "Thread");
     let t = &rg.thread;
-    let mut line = TextLine::one(Tone::Label, "state: ".to_string())
-        .push(Tone::Plain, format!("{} ({})", t.status.as_str(), t.transition.as_str()));
+    let mut line = TextLine::one(Tone::Label, "state: ".to_string()).push(
+        Tone::Plain,
+        format!("{} ({})", t.status.as_str(), t.transition.as_str()),
+    );
     if t.outdated {
         line = line.push(Tone::Warning, " outdated");
     }
@@ -114,12 +138,26 @@ fn reviewgate(f: &Finding, rg: &ReviewGateFields, out: &mut Vec<TextLine>) {
 /// What a live read of GitHub said about the thread (GitHub's text, sanitised).
 fn thread_facts(facts: &ThreadFacts, out: &mut Vec<TextLine>) {
     if let Some(who) = &facts.resolved_by {
-        let when = facts.resolved_at.as_deref().map(|t| format!(" at {}", clean_line(t))).unwrap_or_default();
-        out.push(TextLine::one(Tone::Label, "resolved by: ").push(Tone::Plain, format!("{}{when}", clean_line(who))));
+        let when = facts
+            .resolved_at
+            .as_deref()
+            .map(|t| format!(" at {}", clean_line(t)))
+            .unwrap_or_default();
+        out.push(
+            TextLine::one(Tone::Label, "resolved by: ")
+                .push(Tone::Plain, format!("{}{when}", clean_line(who))),
+        );
     }
     if let Some(reply) = &facts.last_reply {
-        let when = reply.created_at.as_deref().map(|t| format!(" at {}", clean_line(t))).unwrap_or_default();
-        out.push(TextLine::one(Tone::Label, "last reply: ").push(Tone::Plain, format!("{}{when}", clean_line(&reply.author))));
+        let when = reply
+            .created_at
+            .as_deref()
+            .map(|t| format!(" at {}", clean_line(t)))
+            .unwrap_or_default();
+        out.push(
+            TextLine::one(Tone::Label, "last reply: ")
+                .push(Tone::Plain, format!("{}{when}", clean_line(&reply.author))),
+        );
         body(out, Tone::Dim, &reply.excerpt);
     }
     if let Some(url) = &facts.url {
@@ -140,13 +178,23 @@ fn verification(v: &Verification, out: &mut Vec<TextLine>) {
     );
     body(out, Tone::Plain, &v.reason);
     for e in &v.evidence {
-        out.push(TextLine::one(Tone::Dim, format!("  cites {}:{} ({})", clean_line(&e.path), e.line, e.side.as_str())));
+        out.push(TextLine::one(
+            Tone::Dim,
+            format!(
+                "  cites {}:{} ({})",
+                clean_line(&e.path),
+                e.line,
+                e.side.as_str()
+            ),
+        ));
     }
     for (n, c) in v.conflicting.iter().enumerate() {
-        out.push(TextLine::one(Tone::Warning, format!("  conflicting decision {}: ", n + 1)).push(
-            Tone::Plain,
-            format!("{} by {}", c.state.as_str(), clean_line(&c.model)),
-        ));
+        out.push(
+            TextLine::one(Tone::Warning, format!("  conflicting decision {}: ", n + 1)).push(
+                Tone::Plain,
+                format!("{} by {}", c.state.as_str(), clean_line(&c.model)),
+            ),
+        );
         body(out, Tone::Dim, &c.reason);
     }
 }
@@ -160,7 +208,10 @@ fn history(n: usize, rec: &HistoryRecord, out: &mut Vec<TextLine>) {
     out.push(
         TextLine::one(Tone::Label, format!("{n}. {}", rec.disposition.as_str()))
             .push(Tone::Dim, submitted)
-            .push(Tone::Plain, format!(" by {} at {}", clean_line(&rec.actor), clean_line(&sha))),
+            .push(
+                Tone::Plain,
+                format!(" by {} at {}", clean_line(&rec.actor), clean_line(&sha)),
+            ),
     );
     body(out, Tone::Plain, &rec.evidence_summary);
 }
@@ -170,11 +221,14 @@ fn river(r: &RiverFields, out: &mut Vec<TextLine>) {
     let fields: [(&str, Option<&str>); 9] = [
         ("rule", r.rule_id.as_deref()),
         ("phase", r.phase.as_deref()),
-        ("status", r.status.map(|s| match s {
-            crate::model::finding::RiverStatus::Open => "open",
-            crate::model::finding::RiverStatus::Suppressed => "suppressed",
-            crate::model::finding::RiverStatus::Verified => "verified",
-        })),
+        (
+            "status",
+            r.status.map(|s| match s {
+                crate::model::finding::RiverStatus::Open => "open",
+                crate::model::finding::RiverStatus::Suppressed => "suppressed",
+                crate::model::finding::RiverStatus::Verified => "verified",
+            }),
+        ),
         ("validated status", r.validated_status.as_deref()),
         ("agreement", r.agreement.as_deref()),
         ("scope", r.scope.as_deref()),
@@ -207,13 +261,23 @@ fn decision(submit: &SubmitState, read_only: Option<&str>, out: &mut Vec<TextLin
         SubmitState::Idle => (Tone::Dim, "none recorded in this session".to_string()),
         SubmitState::Draft => (Tone::Accent, "draft in progress".to_string()),
         SubmitState::Pending { .. } => (Tone::Accent, "sending...".to_string()),
-        SubmitState::Recorded { receipt } => (Tone::Plain, format!("recorded ({})", clean_line(receipt))),
-        SubmitState::Rejected { reason } => (Tone::Error, format!("rejected: {}", clean_line(reason))),
-        SubmitState::Failed { reason } => (Tone::Warning, format!("failed, kept for retry: {}", clean_line(reason))),
+        SubmitState::Recorded { receipt } => {
+            (Tone::Plain, format!("recorded ({})", clean_line(receipt)))
+        }
+        SubmitState::Rejected { reason } => {
+            (Tone::Error, format!("rejected: {}", clean_line(reason)))
+        }
+        SubmitState::Failed { reason } => (
+            Tone::Warning,
+            format!("failed, kept for retry: {}", clean_line(reason)),
+        ),
     };
     out.push(TextLine::one(tone, format!("  {text}")));
     if let Some(why) = read_only {
-        out.push(TextLine::one(Tone::Warning, format!("  read-only: {why}; nothing can be submitted")));
+        out.push(TextLine::one(
+            Tone::Warning,
+            format!("  read-only: {why}; nothing can be submitted"),
+        ));
     }
 }
 
@@ -223,7 +287,11 @@ mod tests {
     use crate::tui::fixture;
 
     fn text(lines: &[TextLine]) -> String {
-        lines.iter().map(TextLine::plain).collect::<Vec<_>>().join("\n")
+        lines
+            .iter()
+            .map(TextLine::plain)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
@@ -231,7 +299,19 @@ mod tests {
         let set = fixture::sample_set();
         let reopened = &set.findings[3];
         let t = text(&build(reopened, &SubmitState::Idle, None));
-        for needle in ["Claim", "Causal path", "Reproduction", "Suggested fix", "Verification", "Thread", "reopened", "Reopening evidence", "Prior dispositions", "submitted fixed #7", "fingerprint: "] {
+        for needle in [
+            "Claim",
+            "Causal path",
+            "Reproduction",
+            "Suggested fix",
+            "Verification",
+            "Thread",
+            "reopened",
+            "Reopening evidence",
+            "Prior dispositions",
+            "submitted fixed #7",
+            "fingerprint: ",
+        ] {
             assert!(t.contains(needle), "missing {needle:?} in\n{t}");
         }
     }
@@ -240,7 +320,14 @@ mod tests {
     fn river_detail_lists_river_fields() {
         let set = fixture::river_set();
         let t = text(&build(&set.findings[0], &SubmitState::Idle, Some("demo")));
-        for needle in ["River Review", "rule: rr-midstream-security-001", "phase: midstream", "suggestion:", "Evidence (as stated)", "read-only: demo"] {
+        for needle in [
+            "River Review",
+            "rule: rr-midstream-security-001",
+            "phase: midstream",
+            "suggestion:",
+            "Evidence (as stated)",
+            "read-only: demo",
+        ] {
             assert!(t.contains(needle), "missing {needle:?} in\n{t}");
         }
     }
@@ -253,13 +340,24 @@ mod tests {
             rg.thread.facts = Some(ThreadFacts {
                 resolved_by: Some("octo\u{1b}cat".into()),
                 resolved_at: Some("2026-11-28T10:00:00Z".into()),
-                last_reply: Some(ThreadReply { author: "dev".into(), excerpt: "done in abc".into(), created_at: None }),
+                last_reply: Some(ThreadReply {
+                    author: "dev".into(),
+                    excerpt: "done in abc".into(),
+                    created_at: None,
+                }),
                 url: Some("https://github.com/acme/webhooks/pull/42#discussion_r1".into()),
             });
         }
         let t = text(&build(&f, &SubmitState::Idle, None));
-        assert!(t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"), "{t}");
-        assert!(t.contains("last reply: dev") && t.contains("done in abc") && t.contains("thread link: https://"));
+        assert!(
+            t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"),
+            "{t}"
+        );
+        assert!(
+            t.contains("last reply: dev")
+                && t.contains("done in abc")
+                && t.contains("thread link: https://")
+        );
     }
 
     #[test]
@@ -267,7 +365,11 @@ mod tests {
         let mut f = fixture::sample_set().findings.remove(0);
         f.claim = Some("one\r\ntwo\u{1b}[31m\u{7}".to_string());
         let lines = build(&f, &SubmitState::Idle, None);
-        assert!(lines.iter().all(|l| !l.plain().chars().any(|c| c.is_control())));
+        assert!(
+            lines
+                .iter()
+                .all(|l| !l.plain().chars().any(|c| c.is_control()))
+        );
         assert!(text(&lines).contains("  one\n  two"));
     }
 }

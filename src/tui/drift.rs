@@ -28,7 +28,9 @@ impl Drift {
             ThreadTransition::Reopened => Some(Drift::Reopened),
             ThreadTransition::ResolutionPending => Some(Drift::ResolutionPending),
             ThreadTransition::Unknown => Some(Drift::Unknown),
-            _ if thread.status == ThreadStatus::Open && thread.outdated => Some(Drift::OutdatedOpen),
+            _ if thread.status == ThreadStatus::Open && thread.outdated => {
+                Some(Drift::OutdatedOpen)
+            }
             _ => None,
         }
     }
@@ -86,7 +88,11 @@ mod tests {
     #[test]
     fn each_transition_lands_in_its_lane() {
         let cases = [
-            (T::ResolvedExternally, false, Some(Drift::ResolvedExternally)),
+            (
+                T::ResolvedExternally,
+                false,
+                Some(Drift::ResolvedExternally),
+            ),
             (T::Reopened, false, Some(Drift::Reopened)),
             (T::ResolutionPending, false, Some(Drift::ResolutionPending)),
             (T::Unknown, false, Some(Drift::Unknown)),
@@ -103,11 +109,23 @@ mod tests {
 
     #[test]
     fn lane_order_puts_resolved_externally_first() {
-        let mut all = [Drift::OutdatedOpen, Drift::Unknown, Drift::ResolvedExternally, Drift::ResolutionPending, Drift::Reopened];
+        let mut all = [
+            Drift::OutdatedOpen,
+            Drift::Unknown,
+            Drift::ResolvedExternally,
+            Drift::ResolutionPending,
+            Drift::Reopened,
+        ];
         all.sort();
         assert_eq!(
             all,
-            [Drift::ResolvedExternally, Drift::Reopened, Drift::ResolutionPending, Drift::Unknown, Drift::OutdatedOpen]
+            [
+                Drift::ResolvedExternally,
+                Drift::Reopened,
+                Drift::ResolutionPending,
+                Drift::Unknown,
+                Drift::OutdatedOpen
+            ]
         );
     }
 }

@@ -10,11 +10,11 @@ use super::view::evidence::{HeadLine, context_job, excerpt_job};
 use crate::checkout::Checkout;
 use crate::model::finding::{Evidence, SubmittedDisposition};
 use crate::model::review::ReviewSet;
-use std::sync::Arc;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
 /// A decision to send (filled in by the composer).
@@ -38,9 +38,17 @@ pub enum Effect {
     /// Put this text on the terminal's clipboard with OSC 52.
     Copy(String),
     /// Check a finding's excerpts against the checkout and highlight the context, off the render path.
-    LoadEvidence { finding: usize, evidence: Vec<Evidence>, reviewed_sha: Option<String> },
+    LoadEvidence {
+        finding: usize,
+        evidence: Vec<Evidence>,
+        reviewed_sha: Option<String>,
+    },
     /// Send a decision; the outcome comes back tagged with this generation.
-    Submit { finding: usize, generation: u64, request: SubmitRequest },
+    Submit {
+        finding: usize,
+        generation: u64,
+        request: SubmitRequest,
+    },
 }
 
 /// Lines of checkout context shown around an excerpt.
@@ -96,8 +104,14 @@ impl Runner {
                 .status();
             let msg = match status {
                 Ok(s) if s.success() => Msg::Notice(Level::Info, format!("Opened {url}")),
-                Ok(s) => Msg::Notice(Level::Warning, format!("{program} exited with {s}; the link is {url}")),
-                Err(e) => Msg::Notice(Level::Warning, format!("Cannot start {program} ({e}); the link is {url}")),
+                Ok(s) => Msg::Notice(
+                    Level::Warning,
+                    format!("{program} exited with {s}; the link is {url}"),
+                ),
+                Err(e) => Msg::Notice(
+                    Level::Warning,
+                    format!("Cannot start {program} ({e}); the link is {url}"),
+                ),
             };
             let _ = tx.send(msg);
         });
@@ -108,30 +122,52 @@ impl Runner {
     /// first). Returns the head line to show until the check answers.
     pub fn start(&self, set: Option<&ReviewSet>) -> HeadLine {
         if let (Some(hl), Some(set)) = (&self.highlighter, set) {
-            let jobs: Vec<HighlightJob> = set.findings.iter().flat_map(|f| f.evidence.iter().map(excerpt_job)).collect();
+            let jobs: Vec<HighlightJob> = set
+                .findings
+                .iter()
+                .flat_map(|f| f.evidence.iter().map(excerpt_job))
+                .collect();
             let tx = self.tx.clone();
             if let Err(e) = hl.start(jobs, move |key| {
                 let _ = tx.send(Msg::Highlighted(key));
             }) {
-                self.send(Msg::Notice(Level::Warning, format!("Highlighting is off: {e}")));
+                self.send(Msg::Notice(
+                    Level::Warning,
+                    format!("Highlighting is off: {e}"),
+                ));
             }
         }
-        let Some(checkout) = &self.checkout else { return HeadLine::NoCheckout };
-        let Some(sha) = set.and_then(|s| s.reviewed_sha.clone()) else { return HeadLine::NoReviewedSha };
+        let Some(checkout) = &self.checkout else {
+            return HeadLine::NoCheckout;
+        };
+        let Some(sha) = set.and_then(|s| s.reviewed_sha.clone()) else {
+            return HeadLine::NoReviewedSha;
+        };
         let (checkout, tx) = (Arc::clone(checkout), self.tx.clone());
         std::thread::spawn(move || {
-            let _ = tx.send(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)));
+            let _ = tx.send(Msg::Head(HeadLine::from_match(
+                &checkout.is_reviewed_head(&sha),
+                &sha,
+            )));
         });
         HeadLine::Pending
     }
 
     fn load_evidence(&self, finding: usize, evidence: Vec<Evidence>, reviewed_sha: Option<String>) {
-        let Some(checkout) = self.checkout.clone() else { return };
+        let Some(checkout) = self.checkout.clone() else {
+            return;
+        };
         let (hl, tx) = (self.highlighter.clone(), self.tx.clone());
         std::thread::spawn(move || {
             let sha = reviewed_sha.as_deref();
-            let items: Vec<LocalResult> =
-                evidence.iter().map(|e| checkout.inspect(e, sha, CONTEXT_LINES).map_err(|err| err.to_string())).collect();
+            let items: Vec<LocalResult> = evidence
+                .iter()
+                .map(|e| {
+                    checkout
+                        .inspect(e, sha, CONTEXT_LINES)
+                        .map_err(|err| err.to_string())
+                })
+                .collect();
             let jobs: Vec<HighlightJob> = evidence
                 .iter()
                 .zip(&items)
@@ -148,17 +184,24 @@ impl Runner {
     }
 
     fn root(&self) -> PathBuf {
-        self.checkout.as_ref().map_or_else(|| PathBuf::from("."), |c| c.root().to_path_buf())
+        self.checkout
+            .as_ref()
+            .map_or_else(|| PathBuf::from("."), |c| c.root().to_path_buf())
     }
 
     fn open_editor(&mut self, path: &str, line: Option<u32>, guard: &mut TerminalGuard) {
         let file = self.root().join(path);
         if !file.is_file() {
             let shown = crate::sanitize::clean_line(&file.display().to_string());
-            self.send(Msg::Notice(Level::Warning, format!("{shown} is not in this checkout (see --repo-root)")));
+            self.send(Msg::Notice(
+                Level::Warning,
+                format!("{shown} is not in this checkout (see --repo-root)"),
+            ));
             return;
         }
-        let editor = std::env::var("VISUAL").or_else(|_| std::env::var("EDITOR")).unwrap_or_else(|_| "vi".into());
+        let editor = std::env::var("VISUAL")
+            .or_else(|_| std::env::var("EDITOR"))
+            .unwrap_or_else(|_| "vi".into());
         let mut words = editor.split_whitespace();
         let Some(program) = words.next() else { return };
         let mut cmd = Command::new(program);
@@ -167,17 +210,25 @@ impl Runner {
         let status = cmd.status();
         let resumed = guard.resume();
         let msg = match (status, resumed) {
-            (_, Err(e)) => Msg::Notice(Level::Error, format!("The terminal could not be restored: {e}")),
+            (_, Err(e)) => Msg::Notice(
+                Level::Error,
+                format!("The terminal could not be restored: {e}"),
+            ),
             (Ok(s), _) if s.success() => Msg::Notice(Level::Info, format!("Back from {program}")),
             (Ok(s), _) => Msg::Notice(Level::Warning, format!("{program} exited with {s}")),
-            (Err(e), _) => Msg::Notice(Level::Warning, format!("Cannot start {program}: {e} (set $VISUAL or $EDITOR)")),
+            (Err(e), _) => Msg::Notice(
+                Level::Warning,
+                format!("Cannot start {program}: {e} (set $VISUAL or $EDITOR)"),
+            ),
         };
         self.send(msg);
     }
 
     fn copy(&self, text: &str) {
         let mut out = std::io::stdout();
-        let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
+        let written = out
+            .write_all(osc52(text).as_bytes())
+            .and_then(|()| out.flush());
         if let Err(e) = written {
             self.send(Msg::Notice(Level::Warning, format!("Could not copy: {e}")));
         }
@@ -197,7 +248,10 @@ fn opener() -> (&'static str, &'static [&'static str]) {
 
 /// Arguments that open `file` at `line` in the editors that spell it differently.
 fn editor_args(program: &str, file: &Path, line: Option<u32>) -> Vec<OsString> {
-    let name = Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or(program);
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
     let at = |sep: &str| {
         let mut s = file.as_os_str().to_os_string();
         if let Some(l) = line {
@@ -217,7 +271,10 @@ fn editor_args(program: &str, file: &Path, line: Option<u32>) -> Vec<OsString> {
 /// text itself cannot end the sequence or inject another).
 pub fn osc52(text: &str) -> String {
     use base64::Engine;
-    format!("\u{1b}]52;c;{}\u{7}", base64::engine::general_purpose::STANDARD.encode(text.as_bytes()))
+    format!(
+        "\u{1b}]52;c;{}\u{7}",
+        base64::engine::general_purpose::STANDARD.encode(text.as_bytes())
+    )
 }
 
 #[cfg(test)]
@@ -229,14 +286,23 @@ mod tests {
         let seq = osc52("defect:a\u{7}\u{1b}]0;x");
         assert!(seq.starts_with("\u{1b}]52;c;") && seq.ends_with('\u{7}'));
         let body = &seq[7..seq.len() - 1];
-        assert!(body.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')));
+        assert!(
+            body.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        );
     }
 
     #[test]
     fn editor_line_arguments() {
         let f = Path::new("src/a.rs");
-        assert_eq!(editor_args("vim", f, Some(3)), vec![OsString::from("+3"), OsString::from("src/a.rs")]);
-        assert_eq!(editor_args("/usr/bin/code", f, Some(3)), vec![OsString::from("-g"), OsString::from("src/a.rs:3")]);
+        assert_eq!(
+            editor_args("vim", f, Some(3)),
+            vec![OsString::from("+3"), OsString::from("src/a.rs")]
+        );
+        assert_eq!(
+            editor_args("/usr/bin/code", f, Some(3)),
+            vec![OsString::from("-g"), OsString::from("src/a.rs:3")]
+        );
         assert_eq!(editor_args("hx", f, None), vec![OsString::from("src/a.rs")]);
     }
 }

@@ -4,9 +4,7 @@
 //! [`EvidenceView`] of the selected finding; the view draws that.
 
 use super::highlight::{HighlightKey, Highlighter};
-use super::view::evidence::{
-    EvidenceView, ExcerptView, HeadLine, LocalView, excerpt_job,
-};
+use super::view::evidence::{EvidenceView, ExcerptView, HeadLine, LocalView, excerpt_job};
 use crate::checkout::LocalEvidence;
 use crate::model::finding::{Finding, Origin};
 use std::collections::{HashMap, HashSet};
@@ -56,7 +54,11 @@ impl EvidenceState {
         let mut waiting = Vec::new();
         let Some(finding) = finding else {
             self.waiting = waiting;
-            self.view = EvidenceView { head: self.head.clone(), color, ..EvidenceView::default() };
+            self.view = EvidenceView {
+                head: self.head.clone(),
+                color,
+                ..EvidenceView::default()
+            };
             return;
         };
         let hl = self.highlighter.as_deref();
@@ -81,12 +83,24 @@ impl EvidenceState {
             Origin::ReviewGate(_) => Vec::new(),
         };
         self.waiting = waiting;
-        self.view = EvidenceView { head: self.head.clone(), items, stated, scroll: 0, focused: false, color };
+        self.view = EvidenceView {
+            head: self.head.clone(),
+            items,
+            stated,
+            scroll: 0,
+            focused: false,
+            color,
+        };
     }
 }
 
 /// Notes the key of a block that is shown plain until its highlighting is ready.
-fn wait_for(hl: Option<&Highlighter>, path: &str, lines: &[String], waiting: &mut Vec<HighlightKey>) {
+fn wait_for(
+    hl: Option<&Highlighter>,
+    path: &str,
+    lines: &[String],
+    waiting: &mut Vec<HighlightKey>,
+) {
     if let Some(h) = hl.filter(|h| h.is_styled())
         && h.cached(path, lines).is_none()
     {
@@ -105,7 +119,10 @@ mod tests {
             revision: Revision::WorkingTree,
             found,
             first_line: 86,
-            lines: vec!["for attempt in range(max_attempts):".into(), "    if attempts >= max_attempts: return Ok(())".into()],
+            lines: vec![
+                "for attempt in range(max_attempts):".into(),
+                "    if attempts >= max_attempts: return Ok(())".into(),
+            ],
             marked: 87..=87,
         }
     }
@@ -114,15 +131,24 @@ mod tests {
     fn pending_until_the_checkout_answers() {
         let set = fixture::sample_set();
         let f = &set.findings[0];
-        let mut st = EvidenceState { checkout: true, ..EvidenceState::default() };
+        let mut st = EvidenceState {
+            checkout: true,
+            ..EvidenceState::default()
+        };
         st.refresh(Some(0), Some(f), true);
         assert!(matches!(st.view.items[0].local, LocalView::Pending));
-        st.local.insert(0, vec![Ok(local(ExcerptMatch::Moved { from: 88, to: 87 }))]);
+        st.local
+            .insert(0, vec![Ok(local(ExcerptMatch::Moved { from: 88, to: 87 }))]);
         st.refresh(Some(0), Some(f), true);
-        assert!(matches!(st.view.items[0].local, LocalView::Pending), "not rebuilt without news");
+        assert!(
+            matches!(st.view.items[0].local, LocalView::Pending),
+            "not rebuilt without news"
+        );
         st.dirty = true;
         st.refresh(Some(0), Some(f), true);
-        assert!(matches!(&st.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::Moved { from: 88, to: 87 }));
+        assert!(
+            matches!(&st.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::Moved { from: 88, to: 87 })
+        );
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! the benchmark's inputs. Deterministic; every thread state appears.
 
 use crate::model::finding::{
-    BlockingReason, Classification, Disposition, Evidence, Finding, FindingKey, HistoryRecord, Origin,
-    ReviewGateFields, RiverFields, RiverSeverity, RiverStatus, Severity, Side, SubmittedDisposition, Thread,
-    ThreadStatus, ThreadTransition, Verification, VerificationState,
+    BlockingReason, Classification, Disposition, Evidence, Finding, FindingKey, HistoryRecord,
+    Origin, ReviewGateFields, RiverFields, RiverSeverity, RiverStatus, Severity, Side,
+    SubmittedDisposition, Thread, ThreadStatus, ThreadTransition, Verification, VerificationState,
 };
-use crate::model::review::{AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated};
+use crate::model::review::{
+    AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated,
+};
 
 /// The reviewed commit of the sample sets.
 pub const SHA: &str = "9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b13";
@@ -33,7 +35,11 @@ fn status_of(t: ThreadTransition) -> ThreadStatus {
     }
 }
 
-fn record(disp: Disposition, submitted: Option<SubmittedDisposition>, actor: &str) -> HistoryRecord {
+fn record(
+    disp: Disposition,
+    submitted: Option<SubmittedDisposition>,
+    actor: &str,
+) -> HistoryRecord {
     HistoryRecord {
         disposition: disp,
         submitted,
@@ -48,16 +54,28 @@ fn record(disp: Disposition, submitted: Option<SubmittedDisposition>, actor: &st
 fn finding(index: usize, s: &Spec) -> Finding {
     let blocking = (s.disp == Disposition::StillOpen
         && s.sev <= Severity::P2
-        && matches!(s.class, Classification::Defect | Classification::Security | Classification::ReliabilityRisk))
+        && matches!(
+            s.class,
+            Classification::Defect | Classification::Security | Classification::ReliabilityRisk
+        ))
     .then_some(match s.class {
         Classification::Security => BlockingReason::ValidatedSecurity,
         Classification::ReliabilityRisk => BlockingReason::ValidatedReliabilityRisk,
         _ => BlockingReason::ValidatedDefect,
     });
-    let key = format!("{}:{}:{}", s.class.as_str(), s.path.replace('/', "."), index);
+    let key = format!(
+        "{}:{}:{}",
+        s.class.as_str(),
+        s.path.replace('/', "."),
+        index
+    );
     let mut history = Vec::new();
     if s.thread == ThreadTransition::Reopened {
-        history.push(record(Disposition::Fixed, Some(SubmittedDisposition::Fixed), "alice"));
+        history.push(record(
+            Disposition::Fixed,
+            Some(SubmittedDisposition::Fixed),
+            "alice",
+        ));
     }
     if s.disp != Disposition::StillOpen || !history.is_empty() {
         history.push(record(s.disp, None, "reviewgate"));
@@ -89,8 +107,11 @@ fn finding(index: usize, s: &Spec) -> Finding {
             status: status_of(s.thread),
             transition: s.thread,
             outdated: s.outdated,
-            id: matches!(status_of(s.thread), ThreadStatus::Open | ThreadStatus::Resolved)
-                .then(|| format!("PRRT_kwDO{index:04}")),
+            id: matches!(
+                status_of(s.thread),
+                ThreadStatus::Open | ThreadStatus::Resolved
+            )
+            .then(|| format!("PRRT_kwDO{index:04}")),
             facts: None,
         },
         reopening_evidence: (s.thread == ThreadTransition::Reopened)
@@ -129,25 +150,122 @@ fn specs() -> Vec<Spec> {
         outdated,
     };
     vec![
-        spec(S::P1, C::ReliabilityRisk, D::StillOpen, "app/webhooks/retry.py", 88, "Retry exhaustion reports success to the caller.", T::Retained, false),
-        spec(S::P0, C::Security, D::StillOpen, "src/auth/session.rs", 41, "Session token compared with a non-constant-time equality.", T::NotPublished, false),
-        spec(S::P2, C::Defect, D::StillOpen, "web/src/Login.tsx", 17, "Login form submits twice on Enter.", T::ResolvedExternally, false),
-        spec(S::P1, C::Defect, D::StillOpen, "cmd/cli/main.go", 120, "Exit code is 0 when the upload fails.", T::Reopened, false),
-        spec(S::P3, C::ContractAmbiguity, D::Fixed, "docs/api.md", 9, "Pagination cursor semantics are undocumented.", T::ResolutionPending, false),
-        spec(S::P2, C::ReliabilityRisk, D::StillOpen, "lib/parser/tokens.c", 233, "Buffer index can pass the end on a trailing backslash.", T::Unknown, false),
-        spec(S::P3, C::Defect, D::StillOpen, "src/cache.rs", 77, "Cache entry expires one second late.", T::Retained, true),
-        spec(S::P4, C::Suggestion, D::IntentionalContract, "src/config.rs", 12, "Consider naming the default timeout.", T::ResolvedIntentionalContract, false),
-        spec(S::P2, C::Defect, D::Disputed, "src/server/handler.rs", 301, "Handler ignores the deadline header.", T::Retained, false),
-        spec(S::P4, C::Suggestion, D::RejectedWithEvidence, ".github/workflows/release.yml", 5, "Pin the checkout action to a commit.", T::NotPublished, false),
+        spec(
+            S::P1,
+            C::ReliabilityRisk,
+            D::StillOpen,
+            "app/webhooks/retry.py",
+            88,
+            "Retry exhaustion reports success to the caller.",
+            T::Retained,
+            false,
+        ),
+        spec(
+            S::P0,
+            C::Security,
+            D::StillOpen,
+            "src/auth/session.rs",
+            41,
+            "Session token compared with a non-constant-time equality.",
+            T::NotPublished,
+            false,
+        ),
+        spec(
+            S::P2,
+            C::Defect,
+            D::StillOpen,
+            "web/src/Login.tsx",
+            17,
+            "Login form submits twice on Enter.",
+            T::ResolvedExternally,
+            false,
+        ),
+        spec(
+            S::P1,
+            C::Defect,
+            D::StillOpen,
+            "cmd/cli/main.go",
+            120,
+            "Exit code is 0 when the upload fails.",
+            T::Reopened,
+            false,
+        ),
+        spec(
+            S::P3,
+            C::ContractAmbiguity,
+            D::Fixed,
+            "docs/api.md",
+            9,
+            "Pagination cursor semantics are undocumented.",
+            T::ResolutionPending,
+            false,
+        ),
+        spec(
+            S::P2,
+            C::ReliabilityRisk,
+            D::StillOpen,
+            "lib/parser/tokens.c",
+            233,
+            "Buffer index can pass the end on a trailing backslash.",
+            T::Unknown,
+            false,
+        ),
+        spec(
+            S::P3,
+            C::Defect,
+            D::StillOpen,
+            "src/cache.rs",
+            77,
+            "Cache entry expires one second late.",
+            T::Retained,
+            true,
+        ),
+        spec(
+            S::P4,
+            C::Suggestion,
+            D::IntentionalContract,
+            "src/config.rs",
+            12,
+            "Consider naming the default timeout.",
+            T::ResolvedIntentionalContract,
+            false,
+        ),
+        spec(
+            S::P2,
+            C::Defect,
+            D::Disputed,
+            "src/server/handler.rs",
+            301,
+            "Handler ignores the deadline header.",
+            T::Retained,
+            false,
+        ),
+        spec(
+            S::P4,
+            C::Suggestion,
+            D::RejectedWithEvidence,
+            ".github/workflows/release.yml",
+            5,
+            "Pin the checkout action to a commit.",
+            T::NotPublished,
+            false,
+        ),
     ]
 }
 
 /// A pull-request agent result with ten findings and every thread state.
 pub fn sample_set() -> ReviewSet {
-    let findings: Vec<Finding> = specs().iter().enumerate().map(|(i, s)| finding(i, s)).collect();
+    let findings: Vec<Finding> = specs()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| finding(i, s))
+        .collect();
     ReviewSet {
         format: Format::AgentResult,
-        scope: Scope::PullRequest { repository: "acme/webhooks".to_string(), pull_request_number: 42 },
+        scope: Scope::PullRequest {
+            repository: "acme/webhooks".to_string(),
+            pull_request_number: 42,
+        },
         reviewed_sha: Some(SHA.to_string()),
         status: ReviewStatus::NeedsChanges,
         score: Some(1),
@@ -175,8 +293,18 @@ pub fn review_error_set() -> ReviewSet {
         model: "model-a".to_string(),
     };
     set.angle_errors = vec![
-        err("security", "timeout", true, "The security angle timed out after 600 s."),
-        err("tests", "malformed_response", false, "The tests angle returned JSON that did not match the schema."),
+        err(
+            "security",
+            "timeout",
+            true,
+            "The security angle timed out after 600 s.",
+        ),
+        err(
+            "tests",
+            "malformed_response",
+            false,
+            "The tests angle returned JSON that did not match the schema.",
+        ),
     ];
     set
 }
@@ -189,7 +317,9 @@ pub fn river_set() -> ReviewSet {
         key: FindingKey::River(format!("{:016x}", 0x5eed_0000_u64 + i as u64)),
         rank: sev.rank(),
         title: Some(title.to_string()),
-        claim: Some(format!("Finding: {title} Impact: data loss. Fix: guard it.")),
+        claim: Some(format!(
+            "Finding: {title} Impact: data loss. Fix: guard it."
+        )),
         suggested_fix: Some("Guard the call.".to_string()),
         path: Some(file.to_string()),
         line: Some(10 + i as u32),
@@ -213,8 +343,18 @@ pub fn river_set() -> ReviewSet {
         score: None,
         angle_errors: Vec::new(),
         findings: vec![
-            river(0, RiverSeverity::Major, "src/config.mjs", "Hardcoded API key detected"),
-            river(1, RiverSeverity::Minor, "src/lib/runner.mjs", "Missing error handling"),
+            river(
+                0,
+                RiverSeverity::Major,
+                "src/config.mjs",
+                "Hardcoded API key detected",
+            ),
+            river(
+                1,
+                RiverSeverity::Minor,
+                "src/lib/runner.mjs",
+                "Missing error handling",
+            ),
         ],
         river: Some(RiverRunInfo {
             phase: Some("midstream".to_string()),
@@ -243,14 +383,21 @@ pub fn with_thread(transition: ThreadTransition, outdated: bool) -> Finding {
 pub fn scaled(n: usize) -> ReviewSet {
     let specs = specs();
     let mut set = sample_set();
-    set.findings = (0..n).map(|i| finding(i, &specs[i % specs.len()])).collect();
+    set.findings = (0..n)
+        .map(|i| finding(i, &specs[i % specs.len()]))
+        .collect();
     set
 }
 
 /// A screen on `set` (file source, built-in keys, coloured theme) at a size.
 pub fn app(set: ReviewSet, size: (u16, u16)) -> crate::tui::app::App {
     use crate::tui::app::{Document, Source};
-    let doc = Document::new(Source::File("review.json".to_string()), Some(set.format), Some(set), Vec::new());
+    let doc = Document::new(
+        Source::File("review.json".to_string()),
+        Some(set.format),
+        Some(set),
+        Vec::new(),
+    );
     app_on(doc, size)
 }
 

@@ -8,8 +8,8 @@
 
 use super::action::Action;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -32,7 +32,12 @@ pub enum KeyMode {
 
 impl KeyMode {
     /// Every mode, in help order.
-    pub const ALL: [KeyMode; 4] = [KeyMode::Normal, KeyMode::Filter, KeyMode::Input, KeyMode::Overlay];
+    pub const ALL: [KeyMode; 4] = [
+        KeyMode::Normal,
+        KeyMode::Filter,
+        KeyMode::Input,
+        KeyMode::Overlay,
+    ];
 
     /// Heading of the mode's section in the help overlay.
     pub fn title(self) -> &'static str {
@@ -118,7 +123,10 @@ impl KeySpec {
             _ => match NAMED.iter().find(|(n, _)| *n == rest) {
                 Some((_, code)) => *code,
                 None => {
-                    let n: u8 = rest.strip_prefix('f').and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+                    let n: u8 = rest
+                        .strip_prefix('f')
+                        .and_then(|n| n.parse().ok())
+                        .ok_or_else(bad)?;
                     if !(1..=24).contains(&n) {
                         return Err(bad());
                     }
@@ -251,14 +259,23 @@ impl Keymap {
 
     /// The action of a key in a mode.
     pub fn lookup(&self, mode: KeyMode, key: &KeySpec) -> Option<Action> {
-        self.tables.get(&mode)?.iter().find(|(k, _)| k == key).map(|(_, a)| *a)
+        self.tables
+            .get(&mode)?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, a)| *a)
     }
 
     /// The keys bound to `action` in `mode`, in table order.
     pub fn keys_for(&self, mode: KeyMode, action: Action) -> Vec<KeySpec> {
         self.tables
             .get(&mode)
-            .map(|t| t.iter().filter(|(_, a)| *a == action).map(|(k, _)| *k).collect())
+            .map(|t| {
+                t.iter()
+                    .filter(|(_, a)| *a == action)
+                    .map(|(k, _)| *k)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -283,7 +300,10 @@ impl Keymap {
 }
 
 fn join_keys(keys: &[KeySpec]) -> String {
-    keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+    keys.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -296,7 +316,21 @@ mod tests {
 
     #[test]
     fn key_names_round_trip() {
-        for name in ["j", "G", "?", "/", "ctrl-d", "alt-x", "ctrl-alt-k", "pgdn", "space", "enter", "f5", "minus", "backtab"] {
+        for name in [
+            "j",
+            "G",
+            "?",
+            "/",
+            "ctrl-d",
+            "alt-x",
+            "ctrl-alt-k",
+            "pgdn",
+            "space",
+            "enter",
+            "f5",
+            "minus",
+            "backtab",
+        ] {
             assert_eq!(key(name).to_string(), name);
         }
         assert!(KeySpec::parse("hyper-x").is_err());
@@ -336,22 +370,44 @@ mod tests {
         ] {
             assert_eq!(map.lookup(n, &key(k)), Some(a), "{k}");
         }
-        assert_eq!(map.lookup(KeyMode::Input, &key("enter")), Some(Action::Accept));
-        assert_eq!(map.lookup(KeyMode::Input, &key("j")), None, "letters type text in input");
+        assert_eq!(
+            map.lookup(KeyMode::Input, &key("enter")),
+            Some(Action::Accept)
+        );
+        assert_eq!(
+            map.lookup(KeyMode::Input, &key("j")),
+            None,
+            "letters type text in input"
+        );
     }
 
     #[test]
     fn user_file_overrides_and_unbinds() {
         let mut map = Keymap::builtin().unwrap_or_else(|e| panic!("{e}"));
-        map.apply_json(r#"{"normal": {"x": "quit", "q": null}}"#).unwrap_or_else(|e| panic!("{e}"));
+        map.apply_json(r#"{"normal": {"x": "quit", "q": null}}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(map.lookup(KeyMode::Normal, &key("x")), Some(Action::Quit));
         assert_eq!(map.lookup(KeyMode::Normal, &key("q")), None);
-        assert!(map.help_rows(KeyMode::Normal).iter().any(|(k, d)| k == "ctrl-c x" && *d == "quit"));
-        map.apply_json(r#"{"normal": {"j": "quit"}}"#).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(map.keys_for(KeyMode::Normal, Action::Down).first().map(ToString::to_string).as_deref(), Some("down"));
+        assert!(
+            map.help_rows(KeyMode::Normal)
+                .iter()
+                .any(|(k, d)| k == "ctrl-c x" && *d == "quit")
+        );
+        map.apply_json(r#"{"normal": {"j": "quit"}}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            map.keys_for(KeyMode::Normal, Action::Down)
+                .first()
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("down")
+        );
         assert!(map.apply_json(r#"{"normal": {"x": "explode"}}"#).is_err());
         assert!(map.apply_json(r#"{"sideways": {}}"#).is_err());
-        assert!(map.apply_json(r#"{"normal": {"hyper-x": "quit"}}"#).is_err());
+        assert!(
+            map.apply_json(r#"{"normal": {"hyper-x": "quit"}}"#)
+                .is_err()
+        );
     }
 
     #[test]
@@ -360,6 +416,10 @@ mod tests {
         let hints = map.hints(KeyMode::Normal);
         assert!(hints.iter().any(|(k, l)| k == "?" && *l == "help"));
         assert!(hints.iter().any(|(k, l)| k == "q" && *l == "quit"));
-        assert!(map.hints(KeyMode::Overlay).iter().any(|(k, l)| k == "esc" && *l == "back"));
+        assert!(
+            map.hints(KeyMode::Overlay)
+                .iter()
+                .any(|(k, l)| k == "esc" && *l == "back")
+        );
     }
 }

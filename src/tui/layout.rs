@@ -57,7 +57,11 @@ pub fn row_height(app: &App) -> usize {
 
 /// Lines of the header.
 pub fn header_height(app: &App) -> u16 {
-    if app.doc.set.as_ref().is_some_and(|s| s.river.is_some()) { 3 } else { 2 }
+    if app.doc.set.as_ref().is_some_and(|s| s.river.is_some()) {
+        3
+    } else {
+        2
+    }
 }
 
 /// Computes the areas for the terminal size in the state.
@@ -75,18 +79,29 @@ pub fn areas(app: &App) -> Areas {
         ])
         .areas(full);
     let (list, detail, evidence) = if w >= WIDE {
-        let [list, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(body);
-        let [detail, evidence] = Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
+        let [list, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(body);
+        let [detail, evidence] =
+            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
         (list, detail, evidence)
     } else {
-        let [list, lower] = Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
+        let [list, lower] =
+            Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
         if app.ui.lower == Pane::Evidence {
             (list, Rect::default(), lower)
         } else {
             (list, lower, Rect::default())
         }
     };
-    Areas { header, banner, list, detail, evidence, status }
+    Areas {
+        header,
+        banner,
+        list,
+        detail,
+        evidence,
+        status,
+    }
 }
 
 /// The centred area of an overlay (help, problems, filter menu).
@@ -94,7 +109,12 @@ pub fn overlay(app: &App) -> Rect {
     let (w, h) = app.ui.size;
     let width = (w.saturating_mul(9) / 10).clamp(w.min(40), 100);
     let height = (h.saturating_mul(8) / 10).max(h.min(10));
-    Rect { x: (w - width) / 2, y: (h - height) / 2, width, height }
+    Rect {
+        x: (w - width) / 2,
+        y: (h - height) / 2,
+        width,
+        height,
+    }
 }
 
 #[cfg(test)]

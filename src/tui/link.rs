@@ -37,16 +37,23 @@ fn github_name_ok(part: &str) -> bool {
         && part != "."
         && part != ".."
         && part.len() <= 100
-        && part.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && part
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 fn repository(scope: &Scope) -> Result<(&str, u64), LinkError> {
     match scope {
         Scope::Local => Err(LinkError::Local),
-        Scope::PullRequest { repository, pull_request_number } => {
+        Scope::PullRequest {
+            repository,
+            pull_request_number,
+        } => {
             let mut parts = repository.split('/');
             match (parts.next(), parts.next(), parts.next()) {
-                (Some(owner), Some(name), None) if github_name_ok(owner) && github_name_ok(name) => {
+                (Some(owner), Some(name), None)
+                    if github_name_ok(owner) && github_name_ok(name) =>
+                {
                     Ok((repository.as_str(), *pull_request_number))
                 }
                 _ => Err(LinkError::BadRepository),
@@ -64,11 +71,17 @@ pub fn relative_segments(path: &str) -> Result<Vec<&str>, LinkError> {
     if path.is_empty() {
         return Err(LinkError::NoPath);
     }
-    if path.starts_with('/') || path.contains('\\') || path.chars().any(crate::sanitize::is_forbidden) {
+    if path.starts_with('/')
+        || path.contains('\\')
+        || path.chars().any(crate::sanitize::is_forbidden)
+    {
         return Err(LinkError::BadPath);
     }
     let segments: Vec<&str> = path.split('/').collect();
-    if segments.iter().any(|s| s.is_empty() || *s == "." || *s == "..") {
+    if segments
+        .iter()
+        .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
         return Err(LinkError::BadPath);
     }
     Ok(segments)
@@ -94,7 +107,9 @@ pub fn finding_url(set: &ReviewSet, finding: &Finding) -> Result<String, LinkErr
     if !is_hex_sha(sha) {
         return Ok(files);
     }
-    let Ok(segments) = relative_segments(path) else { return Ok(files) };
+    let Ok(segments) = relative_segments(path) else {
+        return Ok(files);
+    };
     let mut url = format!("https://github.com/{repo}/blob/{sha}");
     for s in segments {
         url.push('/');
@@ -115,7 +130,13 @@ mod tests {
     fn blob_permalink_at_the_reviewed_sha() {
         let set = fixture::sample_set();
         let url = finding_url(&set, &set.findings[0]).unwrap_or_default();
-        assert_eq!(url, format!("https://github.com/acme/webhooks/blob/{}/app/webhooks/retry.py#L88", fixture::SHA));
+        assert_eq!(
+            url,
+            format!(
+                "https://github.com/acme/webhooks/blob/{}/app/webhooks/retry.py#L88",
+                fixture::SHA
+            )
+        );
     }
 
     #[test]
@@ -128,22 +149,46 @@ mod tests {
         for bad in ["../etc/passwd", "/abs", "a//b", "a/\u{1b}]8;;x", "a\\b"] {
             f.path = Some(bad.to_string());
             let url = finding_url(&set, &f).unwrap_or_default();
-            assert_eq!(url, "https://github.com/acme/webhooks/pull/42/files", "{bad}");
+            assert_eq!(
+                url, "https://github.com/acme/webhooks/pull/42/files",
+                "{bad}"
+            );
         }
         f.path = None;
-        assert_eq!(finding_url(&set, &f).unwrap_or_default(), "https://github.com/acme/webhooks/pull/42/files");
+        assert_eq!(
+            finding_url(&set, &f).unwrap_or_default(),
+            "https://github.com/acme/webhooks/pull/42/files"
+        );
         set.reviewed_sha = Some("not-a-sha".to_string());
         f.path = Some("src/x.rs".to_string());
-        assert!(finding_url(&set, &f).unwrap_or_default().ends_with("/pull/42/files"));
+        assert!(
+            finding_url(&set, &f)
+                .unwrap_or_default()
+                .ends_with("/pull/42/files")
+        );
     }
 
     #[test]
     fn untrusted_repository_or_local_scope_gives_no_url() {
         let mut set = fixture::sample_set();
         let f = set.findings[0].clone();
-        for repo in ["evil.com/x/y", "a b/c", "owner", "javascript:alert(1)", "o/..", "@x/y"] {
-            set.scope = Scope::PullRequest { repository: repo.to_string(), pull_request_number: 1 };
-            assert_eq!(finding_url(&set, &f), Err(LinkError::BadRepository), "{repo}");
+        for repo in [
+            "evil.com/x/y",
+            "a b/c",
+            "owner",
+            "javascript:alert(1)",
+            "o/..",
+            "@x/y",
+        ] {
+            set.scope = Scope::PullRequest {
+                repository: repo.to_string(),
+                pull_request_number: 1,
+            };
+            assert_eq!(
+                finding_url(&set, &f),
+                Err(LinkError::BadRepository),
+                "{repo}"
+            );
         }
         set.scope = Scope::Local;
         assert_eq!(finding_url(&set, &f), Err(LinkError::Local));

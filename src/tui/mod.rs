@@ -29,15 +29,15 @@ pub mod theme;
 pub mod update;
 pub mod view;
 
+use crate::checkout::Checkout;
 use crate::cli::args::OpenArgs;
 use crate::cli::common::{forced_format, load_or_problem, load_pr};
 use crate::model::load::{Loaded, load_bytes};
-use crate::checkout::Checkout;
 use app::{App, Document, Flash, Level, Source};
 use highlight::{Highlighter, ThemeChoice};
 use std::path::Path;
-use std::sync::Arc;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// The bundled demo: a ReviewGate agent result on a made-up pull request.
 pub const DEMO_JSON: &str = include_str!("../../assets/demo-agent-result.json");
@@ -56,11 +56,16 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<Document> {
     let forced = forced_format(args.kind);
     if args.pr.pr.is_some() {
         let (name, loaded) = load_pr(&args.pr)?;
-        return Ok(document(Source::File(crate::sanitize::clean_line(&name)), loaded));
+        return Ok(document(
+            Source::File(crate::sanitize::clean_line(&name)),
+            loaded,
+        ));
     }
     Ok(match &args.file {
         None => demo_document(),
-        Some(path) if path.as_os_str() == "-" => document(Source::Stdin, load_or_problem(path, forced)),
+        Some(path) if path.as_os_str() == "-" => {
+            document(Source::Stdin, load_or_problem(path, forced))
+        }
         Some(path) => {
             let name = crate::sanitize::clean_line(&path.display().to_string());
             document(Source::File(name), load_or_problem(Path::new(path), forced))
@@ -91,7 +96,9 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     let (tx, rx) = std::sync::mpsc::channel();
     let mut runner = effect::Runner {
         checkout: checkout_for(&doc, &args).map(Arc::new),
-        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
+        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(
+            no_color,
+        )))),
         tx,
     };
     let mut app = App::new(doc, settings, (80, 24));
@@ -99,7 +106,10 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     app.evidence.highlighter = runner.highlighter.clone();
     app.evidence.head = runner.start(app.doc.set.as_ref());
     if let Some(w) = warnings.into_iter().next() {
-        app.ui.flash = Some(Flash { level: Level::Warning, text: w });
+        app.ui.flash = Some(Flash {
+            level: Level::Warning,
+            text: w,
+        });
     }
     let mut guard = terminal::TerminalGuard::enter()?;
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
@@ -120,8 +130,11 @@ mod tests {
         assert_eq!(doc.read_only_reason(), Some("this is the bundled demo"));
         let findings = doc.findings();
         assert!(findings.len() >= 10);
-        let transitions: Vec<ThreadTransition> =
-            findings.iter().filter_map(|f| f.reviewgate()).map(|r| r.thread.transition).collect();
+        let transitions: Vec<ThreadTransition> = findings
+            .iter()
+            .filter_map(|f| f.reviewgate())
+            .map(|r| r.thread.transition)
+            .collect();
         for t in [
             ThreadTransition::ResolvedExternally,
             ThreadTransition::Reopened,
@@ -132,8 +145,16 @@ mod tests {
         ] {
             assert!(transitions.contains(&t), "demo lacks {t:?}");
         }
-        assert!(findings.iter().any(|f| f.reviewgate().is_some_and(|r| r.thread.outdated)));
-        assert!(findings.iter().any(|f| f.reviewgate().is_some_and(|r| !r.history.is_empty())));
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.reviewgate().is_some_and(|r| r.thread.outdated))
+        );
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.reviewgate().is_some_and(|r| !r.history.is_empty()))
+        );
         let ranks: std::collections::HashSet<_> = findings.iter().map(|f| f.rank).collect();
         assert_eq!(ranks.len(), 5, "P0 to P4 all present");
     }

@@ -4,13 +4,13 @@
 
 use super::action::Action;
 use super::app::{App, Mode, Pane};
+use super::detail_text;
+use super::effect::Effect;
 use super::filter::FilterItem;
 use super::layout::{self, Areas};
 use super::text;
-use super::view::{help, problems};
-use super::detail_text;
-use super::effect::Effect;
 use super::view::evidence;
+use super::view::{help, problems};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -37,15 +37,21 @@ pub fn movement(app: &mut App, action: Action) {
     let areas = layout::areas(app);
     match app.ui.mode {
         Mode::Filter { cursor } => {
-            app.ui.mode = Mode::Filter { cursor: step(cursor, FilterItem::all().len(), action, 10) };
+            app.ui.mode = Mode::Filter {
+                cursor: step(cursor, FilterItem::all().len(), action, 10),
+            };
         }
         Mode::Help { scroll } => {
             let page = usize::from(Areas::inner(layout::overlay(app)).height);
-            app.ui.mode = Mode::Help { scroll: step(scroll, help::lines(app).len(), action, page) };
+            app.ui.mode = Mode::Help {
+                scroll: step(scroll, help::lines(app).len(), action, page),
+            };
         }
         Mode::Problems { scroll } => {
             let page = usize::from(Areas::inner(layout::overlay(app)).height);
-            app.ui.mode = Mode::Problems { scroll: step(scroll, problems::lines(&app.doc).len(), action, page) };
+            app.ui.mode = Mode::Problems {
+                scroll: step(scroll, problems::lines(&app.doc).len(), action, page),
+            };
         }
         Mode::Normal if app.ui.focus == Pane::Detail => {
             let page = usize::from(Areas::inner(areas.detail).height);
@@ -136,9 +142,15 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
     app.evidence.refresh(selected, finding, app.settings.color);
     let detail_h = usize::from(Areas::inner(areas.detail).height).max(1);
     let evidence_h = usize::from(Areas::inner(areas.evidence).height).max(1);
-    app.ui.detail_scroll = app.ui.detail_scroll.min(app.detail.lines.len().saturating_sub(detail_h));
+    app.ui.detail_scroll = app
+        .ui
+        .detail_scroll
+        .min(app.detail.lines.len().saturating_sub(detail_h));
     let evidence_len = evidence::line_count(&app.evidence.view);
-    app.ui.evidence_scroll = app.ui.evidence_scroll.min(evidence_len.saturating_sub(evidence_h));
+    app.ui.evidence_scroll = app
+        .ui
+        .evidence_scroll
+        .min(evidence_len.saturating_sub(evidence_h));
     let view = &mut app.evidence.view;
     view.scroll = u16::try_from(app.ui.evidence_scroll).unwrap_or(u16::MAX);
     view.focused = app.ui.focus == Pane::Evidence && app.ui.mode == Mode::Normal;
@@ -147,11 +159,15 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
 
 /// The checkout read of the selected finding, once per finding.
 fn request_evidence(app: &mut App) -> Vec<Effect> {
-    let Some(i) = app.selected() else { return Vec::new() };
+    let Some(i) = app.selected() else {
+        return Vec::new();
+    };
     if !app.evidence.checkout || app.evidence.requested.contains(&i) {
         return Vec::new();
     }
-    let Some(f) = app.doc.findings().get(i) else { return Vec::new() };
+    let Some(f) = app.doc.findings().get(i) else {
+        return Vec::new();
+    };
     if f.evidence.is_empty() {
         return Vec::new();
     }
@@ -180,7 +196,10 @@ fn refresh_detail(app: &mut App, width: u16) {
         app.detail.lines.clear();
         return;
     };
-    let state = selected.and_then(|i| app.submit.get(i)).cloned().unwrap_or_default();
+    let state = selected
+        .and_then(|i| app.submit.get(i))
+        .cloned()
+        .unwrap_or_default();
     let detail = detail_text::build(finding, &state, app.doc.read_only_reason());
     app.detail.lines = text::wrap(&detail, width);
 }

@@ -81,7 +81,13 @@ impl Row {
             ),
             Origin::River(r) => {
                 let class = r.severity.map_or("", |s| s.as_str());
-                (river_status_short(r.status), ThreadMark::NoThreads, false, class, false)
+                (
+                    river_status_short(r.status),
+                    ThreadMark::NoThreads,
+                    false,
+                    class,
+                    false,
+                )
             }
         };
         Row {
@@ -129,7 +135,9 @@ pub struct Prepared {
 impl Prepared {
     /// Prepares a whole review (`None`: nothing could be read).
     pub fn new(set: Option<&ReviewSet>) -> Prepared {
-        let Some(set) = set else { return Prepared::default() };
+        let Some(set) = set else {
+            return Prepared::default();
+        };
         let rows: Vec<Row> = set.findings.iter().map(Row::new).collect();
         let mut counts = Counts::default();
         let mut labels: Vec<(&'static str, usize)> = Vec::new();
@@ -144,7 +152,11 @@ impl Prepared {
         }
         labels.sort_by_key(|(l, _)| disposition_order(l));
         counts.per_disposition = labels;
-        Prepared { rows, ranked: set.ranked(), counts }
+        Prepared {
+            rows,
+            ranked: set.ranked(),
+            counts,
+        }
     }
 }
 
@@ -170,8 +182,13 @@ fn river_status_short(s: Option<RiverStatus>) -> &'static str {
 
 /// Header order of disposition labels: open states first.
 fn disposition_order(label: &str) -> usize {
-    const ORDER: [&str; 9] = ["open", "disput", "fixed", "reject", "intent", "supers", "suppr", "verif", ""];
-    ORDER.iter().position(|l| *l == label).unwrap_or(ORDER.len())
+    const ORDER: [&str; 9] = [
+        "open", "disput", "fixed", "reject", "intent", "supers", "suppr", "verif", "",
+    ];
+    ORDER
+        .iter()
+        .position(|l| *l == label)
+        .unwrap_or(ORDER.len())
 }
 
 /// Short label of a classification (fits an 8-cell column).
@@ -197,7 +214,12 @@ fn location(finding: &Finding) -> String {
 fn headline(text: &str) -> String {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let mut out = clean_line(&first_chars(first, HEADLINE_CHARS));
-    if text.lines().filter(|l| !l.trim().is_empty()).nth(1).is_some() || first.chars().nth(HEADLINE_CHARS).is_some()
+    if text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .nth(1)
+        .is_some()
+        || first.chars().nth(HEADLINE_CHARS).is_some()
     {
         out.push('…');
     }
@@ -226,15 +248,26 @@ mod tests {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
         assert_eq!(prepared.rows.len(), set.findings.len());
-        let ranks: Vec<Severity> = prepared.ranked.iter().map(|&i| prepared.rows[i].rank).collect();
+        let ranks: Vec<Severity> = prepared
+            .ranked
+            .iter()
+            .map(|&i| prepared.rows[i].rank)
+            .collect();
         let mut sorted = ranks.clone();
         sorted.sort();
         assert_eq!(ranks, sorted);
         for row in &prepared.rows {
-            assert!(!row.headline.chars().any(char::is_control), "{:?}", row.headline);
+            assert!(
+                !row.headline.chars().any(char::is_control),
+                "{:?}",
+                row.headline
+            );
             assert!(!row.location.chars().any(char::is_control));
         }
-        assert_eq!(prepared.counts.per_rank.iter().sum::<usize>(), set.findings.len());
+        assert_eq!(
+            prepared.counts.per_rank.iter().sum::<usize>(),
+            set.findings.len()
+        );
     }
 
     #[test]
@@ -248,10 +281,18 @@ mod tests {
     #[test]
     fn glyphs_tell_threads_apart_without_colour() {
         use ThreadTransition as T;
-        let glyphs: Vec<&str> = [T::NotPublished, T::Unknown, T::Retained, T::Reopened, T::ResolutionPending, T::ResolvedExternally, T::ResolvedFixed]
-            .into_iter()
-            .map(|t| ThreadMark::Transition(t).glyph())
-            .collect();
+        let glyphs: Vec<&str> = [
+            T::NotPublished,
+            T::Unknown,
+            T::Retained,
+            T::Reopened,
+            T::ResolutionPending,
+            T::ResolvedExternally,
+            T::ResolvedFixed,
+        ]
+        .into_iter()
+        .map(|t| ThreadMark::Transition(t).glyph())
+        .collect();
         let mut unique = glyphs.clone();
         unique.sort();
         unique.dedup();

@@ -28,13 +28,24 @@ fn to_msg(ev: Event) -> Option<Msg> {
 }
 
 /// Runs the screen until the user quits.
-pub fn event_loop(app: &mut App, guard: &mut TerminalGuard, runner: &mut Runner, rx: &Receiver<Msg>) -> anyhow::Result<()> {
-    let size = guard.terminal().size().context("reading the terminal size")?;
+pub fn event_loop(
+    app: &mut App,
+    guard: &mut TerminalGuard,
+    runner: &mut Runner,
+    rx: &Receiver<Msg>,
+) -> anyhow::Result<()> {
+    let size = guard
+        .terminal()
+        .size()
+        .context("reading the terminal size")?;
     for effect in update(app, Msg::Resize(size.width, size.height)) {
         runner.run(effect, guard);
     }
     loop {
-        guard.terminal().draw(|frame| view::draw(frame, app)).context("drawing the screen")?;
+        guard
+            .terminal()
+            .draw(|frame| view::draw(frame, app))
+            .context("drawing the screen")?;
         let mut msgs: Vec<Msg> = rx.try_iter().collect();
         if event::poll(TICK).context("reading terminal input")? {
             for _ in 0..BURST {

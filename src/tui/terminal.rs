@@ -7,7 +7,9 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
-use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::crossterm::{cursor, execute};
 use std::io::{self, Stdout, Write};
 use std::sync::Once;
@@ -50,7 +52,10 @@ impl TerminalGuard {
     pub fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
         let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-        let mut guard = TerminalGuard { terminal, active: false };
+        let mut guard = TerminalGuard {
+            terminal,
+            active: false,
+        };
         guard.resume()?;
         Ok(guard)
     }
@@ -70,7 +75,13 @@ impl TerminalGuard {
     pub fn resume(&mut self) -> io::Result<()> {
         enable_raw_mode()?;
         self.active = true;
-        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, EnableBracketedPaste, cursor::Hide)?;
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste,
+            cursor::Hide
+        )?;
         self.terminal.clear()
     }
 }

@@ -35,7 +35,9 @@ impl TextLine {
 
     /// A line of one span. `text` must already be sanitised.
     pub fn one(tone: Tone, text: impl Into<String>) -> TextLine {
-        TextLine { spans: vec![(tone, text.into())] }
+        TextLine {
+            spans: vec![(tone, text.into())],
+        }
     }
 
     /// Appends a span. `text` must already be sanitised.
@@ -69,7 +71,11 @@ pub fn wrap(lines: &[TextLine], width: u16) -> Vec<TextLine> {
 
 fn wrap_line(line: &TextLine, width: usize, out: &mut Vec<TextLine>) {
     // Continuation lines keep the line's leading indentation (up to half the width).
-    let indent = line.spans.first().map_or(0, |(_, t)| t.len() - t.trim_start_matches(' ').len()).min(width / 2);
+    let indent = line
+        .spans
+        .first()
+        .map_or(0, |(_, t)| t.len() - t.trim_start_matches(' ').len())
+        .min(width / 2);
     let mut current = TextLine::blank();
     let mut used = 0usize;
     for (tone, text) in &line.spans {
@@ -122,15 +128,29 @@ mod tests {
     #[test]
     fn wraps_at_spaces() {
         let line = TextLine::one(Tone::Plain, "the quick brown fox jumps");
-        assert_eq!(texts(&wrap(&[line], 10)), ["the quick", "brown fox", "jumps"]);
+        assert_eq!(
+            texts(&wrap(&[line], 10)),
+            ["the quick", "brown fox", "jumps"]
+        );
     }
 
     #[test]
     fn breaks_long_words_and_keeps_tones() {
         let line = TextLine::one(Tone::Label, "claim: ").push(Tone::Plain, "abcdefghijkl");
         let wrapped = wrap(&[line], 8);
-        assert!(wrapped.iter().all(|l| l.plain().width() <= 8), "{:?}", texts(&wrapped));
-        assert_eq!(wrapped.iter().map(TextLine::plain).collect::<String>().replace(' ', ""), "claim:abcdefghijkl");
+        assert!(
+            wrapped.iter().all(|l| l.plain().width() <= 8),
+            "{:?}",
+            texts(&wrapped)
+        );
+        assert_eq!(
+            wrapped
+                .iter()
+                .map(TextLine::plain)
+                .collect::<String>()
+                .replace(' ', ""),
+            "claim:abcdefghijkl"
+        );
         assert_eq!(wrapped[0].spans[0].0, Tone::Label);
     }
 
@@ -145,7 +165,10 @@ mod tests {
     #[test]
     fn continuation_lines_keep_the_indent() {
         let line = TextLine::one(Tone::Plain, "  one two three four");
-        assert_eq!(texts(&wrap(&[line], 10)), ["  one two", "  three", "  four"]);
+        assert_eq!(
+            texts(&wrap(&[line], 10)),
+            ["  one two", "  three", "  four"]
+        );
     }
 
     #[test]

@@ -52,13 +52,21 @@ impl Theme {
                 fg(Color::Gray),
             ],
             blocking: fg(Color::Red).add_modifier(Modifier::BOLD),
-            warning: Style::new().fg(Color::Black).bg(Color::Yellow).add_modifier(Modifier::BOLD),
-            error: Style::new().fg(Color::White).bg(Color::Red).add_modifier(Modifier::BOLD),
+            warning: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            error: Style::new()
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(Modifier::BOLD),
             dim: fg(Color::DarkGray),
             heading: fg(Color::Cyan).add_modifier(Modifier::BOLD),
             label: fg(Color::Blue).add_modifier(Modifier::BOLD),
             code: fg(Color::Green),
-            selected: Style::new().bg(Color::DarkGray).add_modifier(Modifier::BOLD),
+            selected: Style::new()
+                .bg(Color::DarkGray)
+                .add_modifier(Modifier::BOLD),
             focus: fg(Color::Cyan),
             mark: fg(Color::Magenta).add_modifier(Modifier::BOLD),
             accent: fg(Color::Magenta).add_modifier(Modifier::BOLD),
@@ -70,7 +78,13 @@ impl Theme {
         let none = Style::new();
         let bold = none.add_modifier(Modifier::BOLD);
         Theme {
-            severity: [bold.add_modifier(Modifier::UNDERLINED), bold, none, none, none],
+            severity: [
+                bold.add_modifier(Modifier::UNDERLINED),
+                bold,
+                none,
+                none,
+                none,
+            ],
             blocking: bold,
             warning: bold.add_modifier(Modifier::REVERSED),
             error: bold.add_modifier(Modifier::REVERSED),
@@ -87,7 +101,11 @@ impl Theme {
 
     /// The theme for this terminal: plain when `no_color`.
     pub fn for_terminal(no_color: bool) -> Theme {
-        if no_color { Theme::plain() } else { Theme::colored() }
+        if no_color {
+            Theme::plain()
+        } else {
+            Theme::colored()
+        }
     }
 
     /// The style of a rank.
@@ -135,7 +153,9 @@ pub enum ThemeError {
     #[error("theme is not valid: {0}")]
     Json(#[from] serde_json::Error),
     /// An element name the theme does not have.
-    #[error("theme: unknown element {0:?} (p0..p4, blocking, warning, error, dim, heading, label, code, selected, focus, mark, accent)")]
+    #[error(
+        "theme: unknown element {0:?} (p0..p4, blocking, warning, error, dim, heading, label, code, selected, focus, mark, accent)"
+    )]
     Element(String),
     /// A colour name that could not be read.
     #[error("theme: unknown colour {0:?} (names like red, light-blue, #ff8800, or 0-255)")]
@@ -160,14 +180,21 @@ enum StyleSpec {
 }
 
 fn color(name: &str) -> Result<Color, ThemeError> {
-    name.parse().map_err(|_| ThemeError::Color(name.to_string()))
+    name.parse()
+        .map_err(|_| ThemeError::Color(name.to_string()))
 }
 
 impl StyleSpec {
     fn to_style(&self) -> Result<Style, ThemeError> {
         match self {
             StyleSpec::Fg(c) => Ok(Style::new().fg(color(c)?)),
-            StyleSpec::Full { fg, bg, bold, underline, reversed } => {
+            StyleSpec::Full {
+                fg,
+                bg,
+                bold,
+                underline,
+                reversed,
+            } => {
                 let mut s = Style::new();
                 if let Some(c) = fg {
                     s = s.fg(color(c)?);
@@ -175,7 +202,11 @@ impl StyleSpec {
                 if let Some(c) = bg {
                     s = s.bg(color(c)?);
                 }
-                for (on, m) in [(bold, Modifier::BOLD), (underline, Modifier::UNDERLINED), (reversed, Modifier::REVERSED)] {
+                for (on, m) in [
+                    (bold, Modifier::BOLD),
+                    (underline, Modifier::UNDERLINED),
+                    (reversed, Modifier::REVERSED),
+                ] {
                     if *on {
                         s = s.add_modifier(m);
                     }
@@ -193,7 +224,10 @@ mod tests {
     #[test]
     fn plain_theme_has_no_colours() {
         let t = Theme::plain();
-        let all = [t.blocking, t.warning, t.error, t.dim, t.heading, t.label, t.code, t.selected, t.focus, t.mark, t.accent];
+        let all = [
+            t.blocking, t.warning, t.error, t.dim, t.heading, t.label, t.code, t.selected, t.focus,
+            t.mark, t.accent,
+        ];
         for s in all.iter().chain(t.severity.iter()) {
             assert_eq!(s.fg, None);
             assert_eq!(s.bg, None);
@@ -208,7 +242,13 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(t.severity(Severity::P0).fg, Some(Color::Rgb(0xff, 0x88, 0)));
         assert_eq!(t.warning.bg, Some(Color::LightMagenta));
-        assert!(matches!(t.apply_json(r#"{"nope": "red"}"#), Err(ThemeError::Element(_))));
-        assert!(matches!(t.apply_json(r#"{"p1": "not-a-colour"}"#), Err(ThemeError::Color(_))));
+        assert!(matches!(
+            t.apply_json(r#"{"nope": "red"}"#),
+            Err(ThemeError::Element(_))
+        ));
+        assert!(matches!(
+            t.apply_json(r#"{"p1": "not-a-colour"}"#),
+            Err(ThemeError::Color(_))
+        ));
     }
 }

@@ -7,10 +7,10 @@ use super::action::Action;
 use super::app::{App, Flash, Level, Mode, Pane, SubmitState};
 use super::effect::Effect;
 use super::evidence_state::LocalResult;
-use super::highlight::HighlightKey;
-use super::view::evidence::HeadLine;
 use super::filter::{FilterItem, View};
+use super::highlight::HighlightKey;
 use super::keymap::{KeyMode, KeySpec};
+use super::view::evidence::HeadLine;
 use super::{link, nav};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 
@@ -41,11 +41,18 @@ pub enum Msg {
     /// An effect finished and has something to say in the status bar.
     Notice(Level, String),
     /// A submission finished; stale generations are ignored.
-    SubmitFinished { finding: usize, generation: u64, outcome: SubmitOutcome },
+    SubmitFinished {
+        finding: usize,
+        generation: u64,
+        outcome: SubmitOutcome,
+    },
     /// The checkout's HEAD was compared with the reviewed commit.
     Head(HeadLine),
     /// The checkout's answers for a finding's evidence items, in order.
-    EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
+    EvidenceLoaded {
+        finding: usize,
+        items: Vec<LocalResult>,
+    },
     /// A highlighted block is ready in the shared cache.
     Highlighted(HighlightKey),
 }
@@ -60,7 +67,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Paste(text) => {
-            let line: String = text.lines().next().unwrap_or("").chars().filter(|c| !c.is_control()).collect();
+            let line: String = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect();
             line.chars().for_each(|c| insert(app, c));
             Vec::new()
         }
@@ -72,7 +85,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.ui.flash = Some(Flash { level, text });
             Vec::new()
         }
-        Msg::SubmitFinished { finding, generation, outcome } => {
+        Msg::SubmitFinished {
+            finding,
+            generation,
+            outcome,
+        } => {
             submit_finished(app, finding, generation, outcome);
             Vec::new()
         }
@@ -105,7 +122,13 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(action) => act(app, action),
         None => {
             let typed = match key.code {
-                KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => Some(c),
+                KeyCode::Char(c)
+                    if !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    Some(c)
+                }
                 _ => None,
             };
             if let (KeyMode::Input, Some(c)) = (mode, typed) {
@@ -126,9 +149,12 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             _ => app.ui.mode = Mode::Help { scroll: 0 },
         },
         Action::ShowProblems => show_problems(app),
-        Action::Down | Action::Up | Action::PageDown | Action::PageUp | Action::Top | Action::Bottom => {
-            nav::movement(app, action)
-        }
+        Action::Down
+        | Action::Up
+        | Action::PageDown
+        | Action::PageUp
+        | Action::Top
+        | Action::Bottom => nav::movement(app, action),
         Action::FocusNext => nav::focus(app, app.ui.focus.next()),
         Action::FocusPrev => nav::focus(app, app.ui.focus.prev()),
         Action::OpenDetail => nav::focus(app, Pane::Detail),
@@ -157,7 +183,10 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 fn flash(app: &mut App, level: Level, text: impl Into<String>) {
-    app.ui.flash = Some(Flash { level, text: text.into() });
+    app.ui.flash = Some(Flash {
+        level,
+        text: text.into(),
+    });
 }
 
 fn back(app: &mut App) {
@@ -174,7 +203,9 @@ fn back(app: &mut App) {
             app.ui.mode = Mode::Normal;
         }
         Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
-        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
+        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => {
+            app.ui.mode = Mode::Normal
+        }
     }
 }
 
@@ -187,11 +218,20 @@ fn accept(app: &mut App) {
 }
 
 fn show_problems(app: &mut App) {
-    let any = !app.doc.problems.is_empty() || app.doc.set.as_ref().is_some_and(|s| !s.angle_errors.is_empty());
+    let any = !app.doc.problems.is_empty()
+        || app
+            .doc
+            .set
+            .as_ref()
+            .is_some_and(|s| !s.angle_errors.is_empty());
     if any {
         app.ui.mode = Mode::Problems { scroll: 0 };
     } else {
-        flash(app, Level::Info, "No validation problems and no angle errors.");
+        flash(
+            app,
+            Level::Info,
+            "No validation problems and no angle errors.",
+        );
     }
 }
 
@@ -201,8 +241,12 @@ fn set_view(app: &mut App, view: View) {
 }
 
 fn toggle_filter(app: &mut App) {
-    let Mode::Filter { cursor } = app.ui.mode else { return };
-    let Some(item) = FilterItem::all().get(cursor).copied() else { return };
+    let Mode::Filter { cursor } = app.ui.mode else {
+        return;
+    };
+    let Some(item) = FilterItem::all().get(cursor).copied() else {
+        return;
+    };
     if item == FilterItem::Path {
         app.ui.mode = Mode::PathInput { cursor };
     } else {
@@ -258,7 +302,9 @@ fn toggle_mark(app: &mut App) {
 fn mark_all(app: &mut App) {
     let visible = &app.browse.visible;
     let marks = &mut app.browse.marks;
-    let all = visible.iter().all(|&i| marks.get(i).copied().unwrap_or(false));
+    let all = visible
+        .iter()
+        .all(|&i| marks.get(i).copied().unwrap_or(false));
     for &i in visible {
         if let Some(m) = marks.get_mut(i) {
             *m = !all;
@@ -290,9 +336,16 @@ fn open_in_editor(app: &mut App) -> Vec<Effect> {
         flash(app, Level::Warning, "No finding selected.");
         return Vec::new();
     };
-    let target = f.path.as_deref().ok_or(link::LinkError::NoPath).and_then(|p| link::relative_segments(p).map(|_| p));
+    let target = f
+        .path
+        .as_deref()
+        .ok_or(link::LinkError::NoPath)
+        .and_then(|p| link::relative_segments(p).map(|_| p));
     match target {
-        Ok(path) => vec![Effect::OpenEditor { path: path.to_string(), line: f.line }],
+        Ok(path) => vec![Effect::OpenEditor {
+            path: path.to_string(),
+            line: f.line,
+        }],
         Err(e) => {
             flash(app, Level::Warning, format!("Cannot open an editor: {e}."));
             Vec::new()
@@ -306,12 +359,18 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let fp = f.key.as_str().to_string();
-    flash(app, Level::Info, format!("Copied fingerprint {}", crate::sanitize::clean_line(&fp)));
+    flash(
+        app,
+        Level::Info,
+        format!("Copied fingerprint {}", crate::sanitize::clean_line(&fp)),
+    );
     vec![Effect::Copy(fp)]
 }
 
 fn submit_finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitOutcome) {
-    let Some(state) = app.submit.get_mut(finding) else { return };
+    let Some(state) = app.submit.get_mut(finding) else {
+        return;
+    };
     if *state != (SubmitState::Pending { generation }) {
         return; // A newer attempt (or a cancel) superseded this one.
     }

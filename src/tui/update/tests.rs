@@ -14,7 +14,9 @@ fn key(code: KeyCode) -> Msg {
 
 /// Sends each character as a key press; returns every effect.
 fn typed(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars().flat_map(|c| update(app, key(KeyCode::Char(c)))).collect()
+    text.chars()
+        .flat_map(|c| update(app, key(KeyCode::Char(c))))
+        .collect()
 }
 
 fn sample(size: (u16, u16)) -> App {
@@ -30,7 +32,12 @@ fn starts_on_the_repair_set_in_rank_order() {
     let app = sample((120, 40));
     assert_eq!(app.browse.view, View::Repair);
     let findings = app.doc.findings();
-    assert!(app.browse.visible.iter().all(|&i| findings[i].in_repair_set()));
+    assert!(
+        app.browse
+            .visible
+            .iter()
+            .all(|&i| findings[i].in_repair_set())
+    );
     assert_eq!(selected_rank(&app), Some(Severity::P0));
 }
 
@@ -52,7 +59,11 @@ fn vim_and_arrow_keys_move_within_bounds() {
     typed(&mut app, "g");
     assert_eq!(app.browse.cursor, 0);
     update(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.browse.cursor, n - 1, "a page is longer than ten rows here");
+    assert_eq!(
+        app.browse.cursor,
+        n - 1,
+        "a page is longer than ten rows here"
+    );
 }
 
 #[test]
@@ -63,7 +74,12 @@ fn the_selection_stays_in_view_in_a_short_terminal() {
     for _ in 0..50 {
         typed(&mut app, "j");
         let b = &app.browse;
-        assert!(b.cursor >= b.offset && b.cursor < b.offset + rows, "{} {} {rows}", b.cursor, b.offset);
+        assert!(
+            b.cursor >= b.offset && b.cursor < b.offset + rows,
+            "{} {} {rows}",
+            b.cursor,
+            b.offset
+        );
     }
     update(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.browse.cursor, 50 - rows);
@@ -96,7 +112,10 @@ fn search_narrows_as_you_type_and_esc_clears_it() {
     assert_eq!(app.browse.query, "retry");
     let hits = app.browse.visible.clone();
     assert!(!hits.is_empty() && hits.len() < 10);
-    assert!(app.selected_finding().is_some_and(|f| f.path.as_deref() == Some("app/webhooks/retry.py")));
+    assert!(
+        app.selected_finding()
+            .is_some_and(|f| f.path.as_deref() == Some("app/webhooks/retry.py"))
+    );
     update(&mut app, key(KeyCode::Backspace));
     assert_eq!(app.browse.query, "retr");
     assert!(app.browse.visible.len() >= hits.len());
@@ -114,7 +133,10 @@ fn search_narrows_as_you_type_and_esc_clears_it() {
 fn search_matches_fingerprints_and_letters_in_search_are_text() {
     let mut app = sample((120, 40));
     typed(&mut app, "2/security:src");
-    assert!(app.selected_finding().is_some_and(|f| f.key.as_str().starts_with("security:")));
+    assert!(
+        app.selected_finding()
+            .is_some_and(|f| f.key.as_str().starts_with("security:"))
+    );
     assert!(!app.ui.quit, "q while typing is text");
     typed(&mut app, "qqq");
     assert!(app.browse.visible.is_empty());
@@ -137,7 +159,12 @@ fn filter_menu_toggles_facets() {
     typed(&mut app, "2f");
     assert_eq!(app.ui.mode, Mode::Filter { cursor: 0 });
     typed(&mut app, " ");
-    assert!(app.browse.visible.iter().all(|&i| app.doc.findings()[i].rank == Severity::P0));
+    assert!(
+        app.browse
+            .visible
+            .iter()
+            .all(|&i| app.doc.findings()[i].rank == Severity::P0)
+    );
     // Down to still_open (five severities, then dispositions: fixed, still_open).
     typed(&mut app, "kjjjjjj");
     assert_eq!(app.ui.mode, Mode::Filter { cursor: 6 });
@@ -163,7 +190,12 @@ fn path_filter_is_edited_in_the_menu() {
     update(&mut app, key(KeyCode::Esc));
     let findings = app.doc.findings();
     assert!(!app.browse.visible.is_empty());
-    assert!(app.browse.visible.iter().all(|&i| findings[i].path.as_deref().is_some_and(|p| p.contains("src/"))));
+    assert!(app.browse.visible.iter().all(|&i| {
+        findings[i]
+            .path
+            .as_deref()
+            .is_some_and(|p| p.contains("src/"))
+    }));
 }
 
 #[test]
@@ -183,12 +215,29 @@ fn marks_toggle_and_select_all_visible() {
 #[test]
 fn o_e_y_ask_for_effects_built_from_trusted_parts() {
     let mut app = sample((120, 40));
-    let url = format!("https://github.com/acme/webhooks/blob/{}/src/auth/session.rs#L41", fixture::SHA);
+    let url = format!(
+        "https://github.com/acme/webhooks/blob/{}/src/auth/session.rs#L41",
+        fixture::SHA
+    );
     assert_eq!(typed(&mut app, "o"), vec![Effect::OpenUrl(url)]);
-    assert_eq!(typed(&mut app, "e"), vec![Effect::OpenEditor { path: "src/auth/session.rs".into(), line: Some(41) }]);
-    let fp = app.selected_finding().map(|f| f.key.as_str().to_string()).unwrap_or_default();
+    assert_eq!(
+        typed(&mut app, "e"),
+        vec![Effect::OpenEditor {
+            path: "src/auth/session.rs".into(),
+            line: Some(41)
+        }]
+    );
+    let fp = app
+        .selected_finding()
+        .map(|f| f.key.as_str().to_string())
+        .unwrap_or_default();
     assert_eq!(typed(&mut app, "y"), vec![Effect::Copy(fp)]);
-    assert!(app.ui.flash.as_ref().is_some_and(|f| f.text.starts_with("Copied fingerprint")));
+    assert!(
+        app.ui
+            .flash
+            .as_ref()
+            .is_some_and(|f| f.text.starts_with("Copied fingerprint"))
+    );
 }
 
 #[test]
@@ -197,11 +246,19 @@ fn o_on_a_local_review_explains_instead() {
     set.scope = Scope::Local;
     let mut app = fixture::app(set, (120, 40));
     assert!(typed(&mut app, "o").is_empty());
-    assert!(app.ui.flash.as_ref().is_some_and(|f| f.level == Level::Warning && f.text.contains("local")));
+    assert!(
+        app.ui
+            .flash
+            .as_ref()
+            .is_some_and(|f| f.level == Level::Warning && f.text.contains("local"))
+    );
     let mut hostile = fixture::sample_set();
     hostile.findings[1].path = Some("../../etc/passwd".into());
     let mut app = fixture::app(hostile, (120, 40));
-    assert!(typed(&mut app, "e").is_empty(), "no editor outside the checkout");
+    assert!(
+        typed(&mut app, "e").is_empty(),
+        "no editor outside the checkout"
+    );
 }
 
 #[test]
@@ -233,14 +290,22 @@ fn q_quits_and_esc_goes_back_first() {
     typed(&mut app, "q");
     assert!(app.ui.quit);
     let mut app = sample((120, 40));
-    update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
     assert!(app.ui.quit);
 }
 
 #[test]
 fn key_releases_are_ignored() {
     let mut app = sample((120, 40));
-    let release = KeyEvent::new_with_kind_and_state(KeyCode::Char('q'), KeyModifiers::NONE, KeyEventKind::Release, KeyEventState::NONE);
+    let release = KeyEvent::new_with_kind_and_state(
+        KeyCode::Char('q'),
+        KeyModifiers::NONE,
+        KeyEventKind::Release,
+        KeyEventState::NONE,
+    );
     update(&mut app, Msg::Key(release));
     assert!(!app.ui.quit);
 }
@@ -252,13 +317,25 @@ fn tab_cycles_panes_and_the_focused_pane_scrolls() {
     assert_eq!(app.ui.focus, Pane::Detail);
     let cursor = app.browse.cursor;
     typed(&mut app, "jjj");
-    assert_eq!(app.browse.cursor, cursor, "j scrolls the detail, not the list");
+    assert_eq!(
+        app.browse.cursor, cursor,
+        "j scrolls the detail, not the list"
+    );
     assert_eq!(app.ui.detail_scroll, 3);
     typed(&mut app, "G");
-    let page = usize::from(crate::tui::layout::Areas::inner(crate::tui::layout::areas(&app).detail).height);
-    assert_eq!(app.ui.detail_scroll, app.detail.lines.len() - page, "bottom leaves a full page");
+    let page = usize::from(
+        crate::tui::layout::Areas::inner(crate::tui::layout::areas(&app).detail).height,
+    );
+    assert_eq!(
+        app.ui.detail_scroll,
+        app.detail.lines.len() - page,
+        "bottom leaves a full page"
+    );
     update(&mut app, key(KeyCode::Tab));
-    assert_eq!((app.ui.focus, app.ui.lower), (Pane::Evidence, Pane::Evidence));
+    assert_eq!(
+        (app.ui.focus, app.ui.lower),
+        (Pane::Evidence, Pane::Evidence)
+    );
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.ui.focus, Pane::List);
     update(&mut app, key(KeyCode::BackTab));
@@ -283,25 +360,73 @@ fn mouse_click_selects_and_wheel_scrolls() {
     let mut app = sample((120, 40));
     typed(&mut app, "2");
     let list = crate::tui::layout::areas(&app).list;
-    let click = |row: u16, kind| MouseEvent { kind, column: list.x + 5, row, modifiers: KeyModifiers::NONE };
-    update(&mut app, Msg::Mouse(click(list.y + 1 + 3, MouseEventKind::Down(MouseButton::Left))));
+    let click = |row: u16, kind| MouseEvent {
+        kind,
+        column: list.x + 5,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(
+        &mut app,
+        Msg::Mouse(click(
+            list.y + 1 + 3,
+            MouseEventKind::Down(MouseButton::Left),
+        )),
+    );
     assert_eq!(app.browse.cursor, 3);
-    update(&mut app, Msg::Mouse(click(list.y + 2, MouseEventKind::ScrollDown)));
+    update(
+        &mut app,
+        Msg::Mouse(click(list.y + 2, MouseEventKind::ScrollDown)),
+    );
     assert_eq!(app.browse.cursor, 6);
-    update(&mut app, Msg::Mouse(click(list.y + 30, MouseEventKind::Down(MouseButton::Left))));
-    assert_eq!(app.browse.cursor, 6, "a click below the last row selects nothing");
+    update(
+        &mut app,
+        Msg::Mouse(click(list.y + 30, MouseEventKind::Down(MouseButton::Left))),
+    );
+    assert_eq!(
+        app.browse.cursor, 6,
+        "a click below the last row selects nothing"
+    );
 }
 
 #[test]
 fn stale_submission_outcomes_are_dropped() {
     let mut app = sample((120, 40));
     app.submit[0] = SubmitState::Pending { generation: 2 };
-    let outcome = |reason: &str| SubmitOutcome::Failed { reason: reason.into() };
-    update(&mut app, Msg::SubmitFinished { finding: 0, generation: 1, outcome: outcome("old") });
+    let outcome = |reason: &str| SubmitOutcome::Failed {
+        reason: reason.into(),
+    };
+    update(
+        &mut app,
+        Msg::SubmitFinished {
+            finding: 0,
+            generation: 1,
+            outcome: outcome("old"),
+        },
+    );
     assert_eq!(app.submit[0], SubmitState::Pending { generation: 2 });
-    update(&mut app, Msg::SubmitFinished { finding: 0, generation: 2, outcome: outcome("network down") });
-    assert_eq!(app.submit[0], SubmitState::Failed { reason: "network down".into() });
-    update(&mut app, Msg::SubmitFinished { finding: 99, generation: 2, outcome: outcome("nobody") });
+    update(
+        &mut app,
+        Msg::SubmitFinished {
+            finding: 0,
+            generation: 2,
+            outcome: outcome("network down"),
+        },
+    );
+    assert_eq!(
+        app.submit[0],
+        SubmitState::Failed {
+            reason: "network down".into()
+        }
+    );
+    update(
+        &mut app,
+        Msg::SubmitFinished {
+            finding: 99,
+            generation: 2,
+            outcome: outcome("nobody"),
+        },
+    );
 }
 
 #[test]
@@ -313,9 +438,17 @@ fn evidence_is_requested_once_per_finding_and_filled_in() {
     app.evidence.dirty = true;
     let first = update(&mut app, Msg::Resize(120, 40));
     let selected = app.selected().unwrap_or(usize::MAX);
-    assert!(matches!(first.as_slice(), [Effect::LoadEvidence { finding, .. }] if *finding == selected));
-    assert!(update(&mut app, Msg::Resize(120, 41)).is_empty(), "asked once");
-    assert!(matches!(app.evidence.view.items[0].local, LocalView::Pending));
+    assert!(
+        matches!(first.as_slice(), [Effect::LoadEvidence { finding, .. }] if *finding == selected)
+    );
+    assert!(
+        update(&mut app, Msg::Resize(120, 41)).is_empty(),
+        "asked once"
+    );
+    assert!(matches!(
+        app.evidence.view.items[0].local,
+        LocalView::Pending
+    ));
     let local = LocalEvidence {
         revision: Revision::WorkingTree,
         found: ExcerptMatch::NotFound,
@@ -323,11 +456,23 @@ fn evidence_is_requested_once_per_finding_and_filled_in() {
         lines: vec!["a".into(), "b".into()],
         marked: 41..=41,
     };
-    update(&mut app, Msg::EvidenceLoaded { finding: selected, items: vec![Ok(local)] });
-    assert!(matches!(&app.evidence.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::NotFound));
+    update(
+        &mut app,
+        Msg::EvidenceLoaded {
+            finding: selected,
+            items: vec![Ok(local)],
+        },
+    );
+    assert!(
+        matches!(&app.evidence.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::NotFound)
+    );
     update(&mut app, Msg::Head(HeadLine::Same));
     assert_eq!(app.evidence.view.head, HeadLine::Same);
-    assert_eq!(typed(&mut app, "j").len(), 1, "the next finding is asked for");
+    assert_eq!(
+        typed(&mut app, "j").len(),
+        1,
+        "the next finding is asked for"
+    );
 }
 
 #[test]

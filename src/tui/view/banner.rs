@@ -2,8 +2,8 @@
 //! that did not complete are impossible to miss. The full lists are in the
 //! problems overlay.
 
-use crate::model::review::AngleError;
 use crate::model::problem::Problem;
+use crate::model::review::AngleError;
 use crate::sanitize::clean_line;
 use crate::tui::app::{App, Document};
 use crate::tui::text::{TextLine, Tone};
@@ -16,7 +16,11 @@ const SHOWN: usize = 3;
 
 /// One problem as a line: `[rule] at path: message`.
 pub fn problem_line(p: &Problem) -> TextLine {
-    let path = if p.path.is_empty() { "(document)".to_string() } else { clean_line(&p.path) };
+    let path = if p.path.is_empty() {
+        "(document)".to_string()
+    } else {
+        clean_line(&p.path)
+    };
     TextLine::one(Tone::Label, format!("[{}]", clean_line(&p.rule)))
         .push(Tone::Dim, format!(" at {path}: "))
         .push(Tone::Plain, clean_line(&p.message))
@@ -24,16 +28,30 @@ pub fn problem_line(p: &Problem) -> TextLine {
 
 /// One angle error as a line: name (id): kind, retryable — message.
 pub fn angle_error_line(e: &AngleError) -> TextLine {
-    let retry = if e.retryable { "retryable" } else { "not retryable" };
-    TextLine::one(Tone::Label, format!("{} ({})", clean_line(&e.angle_name), clean_line(&e.angle_id)))
-        .push(Tone::Plain, format!(": {}, {retry}", clean_line(&e.kind)))
-        .push(Tone::Dim, format!(" ({}) ", clean_line(&e.model)))
-        .push(Tone::Plain, clean_line(&e.message))
+    let retry = if e.retryable {
+        "retryable"
+    } else {
+        "not retryable"
+    };
+    TextLine::one(
+        Tone::Label,
+        format!(
+            "{} ({})",
+            clean_line(&e.angle_name),
+            clean_line(&e.angle_id)
+        ),
+    )
+    .push(Tone::Plain, format!(": {}, {retry}", clean_line(&e.kind)))
+    .push(Tone::Dim, format!(" ({}) ", clean_line(&e.model)))
+    .push(Tone::Plain, clean_line(&e.message))
 }
 
 fn more(out: &mut Vec<TextLine>, total: usize) {
     if total > SHOWN {
-        out.push(TextLine::one(Tone::Dim, format!("… and {} more: press ! to see all", total - SHOWN)));
+        out.push(TextLine::one(
+            Tone::Dim,
+            format!("… and {} more: press ! to see all", total - SHOWN),
+        ));
     }
 }
 
@@ -42,10 +60,17 @@ pub fn lines(doc: &Document) -> Vec<TextLine> {
     let mut out = Vec::new();
     if !doc.is_valid() {
         let n = doc.problems.len();
-        let what = if doc.set.is_none() { "could not be read" } else { "failed validation" };
+        let what = if doc.set.is_none() {
+            "could not be read"
+        } else {
+            "failed validation"
+        };
         out.push(TextLine::one(
             Tone::Error,
-            format!(" READ-ONLY: this file {what} ({n} problem{}); nothing can be submitted from it ", plural(n)),
+            format!(
+                " READ-ONLY: this file {what} ({n} problem{}); nothing can be submitted from it ",
+                plural(n)
+            ),
         ));
         out.extend(doc.problems.iter().take(SHOWN).map(problem_line));
         more(&mut out, n);
@@ -60,7 +85,11 @@ pub fn lines(doc: &Document) -> Vec<TextLine> {
         let n = set.angle_errors.len();
         out.push(TextLine::one(
             Tone::Error,
-            format!(" {}: the review did not complete; it is NOT a pass ({n} angle error{}) ", set.status.as_str(), plural(n)),
+            format!(
+                " {}: the review did not complete; it is NOT a pass ({n} angle error{}) ",
+                set.status.as_str(),
+                plural(n)
+            ),
         ));
         out.extend(set.angle_errors.iter().take(SHOWN).map(angle_error_line));
         more(&mut out, n);
@@ -75,7 +104,11 @@ fn plural(n: usize) -> &'static str {
 /// Rows the banner takes (0 without a banner).
 pub fn height(doc: &Document) -> u16 {
     let n = lines(doc).len();
-    if n == 0 { 0 } else { u16::try_from(n + 2).unwrap_or(u16::MAX) }
+    if n == 0 {
+        0
+    } else {
+        u16::try_from(n + 2).unwrap_or(u16::MAX)
+    }
 }
 
 /// Draws the banner.
@@ -86,6 +119,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.settings.theme;
     let lines = lines(&app.doc);
     let shown: Vec<_> = lines.iter().map(|l| super::to_line(l, theme)).collect();
-    let block = Block::default().borders(Borders::ALL).border_style(theme.error);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.error);
     frame.render_widget(Paragraph::new(shown).block(block), area);
 }

@@ -27,20 +27,33 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
             let mark = if on { "[x]" } else { "[ ]" };
             let mut spans = vec![
                 Span::raw(if n == cursor { "▶ " } else { "  " }),
-                Span::styled(format!("{mark} "), if on { theme.accent } else { theme.dim }),
+                Span::styled(
+                    format!("{mark} "),
+                    if on { theme.accent } else { theme.dim },
+                ),
                 Span::styled(format!("{:<15}", item.group()), theme.dim),
                 Span::raw(item.label()),
             ];
             if *item == FilterItem::Path {
                 let caret = if editing { "▏" } else { "" };
-                spans.push(Span::styled(format!(" \"{}{caret}\"", clean_line(&app.browse.filters.path)), theme.accent));
+                spans.push(Span::styled(
+                    format!(" \"{}{caret}\"", clean_line(&app.browse.filters.path)),
+                    theme.accent,
+                ));
             }
             let line = Line::from(spans);
-            if n == cursor { line.style(theme.selected) } else { line }
+            if n == cursor {
+                line.style(theme.selected)
+            } else {
+                line
+            }
         })
         .collect();
     let title = Span::styled(" Filters ", theme.heading);
-    let block = Block::default().borders(Borders::ALL).border_style(theme.focus).title(title);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus)
+        .title(title);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

@@ -32,8 +32,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::styled(empty_message(app), theme.dim));
     }
     let rows = usize::from(inner.height) / layout::row_height(app);
-    for (pos, &i) in b.visible.iter().enumerate().skip(b.offset).take(rows.max(1)) {
-        let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else { continue };
+    for (pos, &i) in b
+        .visible
+        .iter()
+        .enumerate()
+        .skip(b.offset)
+        .take(rows.max(1))
+    {
+        let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else {
+            continue;
+        };
         let marked = b.marks.get(i).copied().unwrap_or(false);
         let mut line = row_line(row, marked, theme);
         if pos == b.cursor {
@@ -52,7 +60,11 @@ fn title(app: &App) -> Line<'static> {
     let theme = &app.settings.theme;
     let b = &app.browse;
     let total = app.doc.findings().len();
-    let position = if b.visible.is_empty() { 0 } else { b.cursor + 1 };
+    let position = if b.visible.is_empty() {
+        0
+    } else {
+        b.cursor + 1
+    };
     let mut spans = vec![
         Span::styled(format!(" {} ", b.view.title()), theme.heading),
         Span::raw(format!("{position}/{} of {total} ", b.visible.len())),
@@ -62,25 +74,42 @@ fn title(app: &App) -> Line<'static> {
         spans.push(Span::styled(format!("· {filters} "), theme.accent));
     }
     if !b.query.is_empty() || app.ui.mode == Mode::Search {
-        let cursor = if app.ui.mode == Mode::Search { "▏" } else { "" };
-        spans.push(Span::styled(format!("/{}{cursor} ", crate::sanitize::clean_line(&b.query)), theme.accent));
+        let cursor = if app.ui.mode == Mode::Search {
+            "▏"
+        } else {
+            ""
+        };
+        spans.push(Span::styled(
+            format!("/{}{cursor} ", crate::sanitize::clean_line(&b.query)),
+            theme.accent,
+        ));
     }
     Line::from(spans)
 }
 
 fn empty_message(app: &App) -> String {
     let key = |action| {
-        app.keymap().keys_for(KeyMode::Normal, action).first().map(ToString::to_string).unwrap_or_else(|| "?".into())
+        app.keymap()
+            .keys_for(KeyMode::Normal, action)
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_else(|| "?".into())
     };
     let b = &app.browse;
     if app.doc.findings().is_empty() {
         return " No findings in this review.".to_string();
     }
     if !b.filters.is_empty() || !b.query.is_empty() {
-        return format!(" No finding matches the filters or search ({} clears them).", key(Action::ClearFilters));
+        return format!(
+            " No finding matches the filters or search ({} clears them).",
+            key(Action::ClearFilters)
+        );
     }
     match b.view {
-        View::Repair => format!(" Nothing in the repair set. Press {} to see all findings.", key(Action::ViewAll)),
+        View::Repair => format!(
+            " Nothing in the repair set. Press {} to see all findings.",
+            key(Action::ViewAll)
+        ),
         View::Drift => " No thread drift: every thread agrees with its finding.".to_string(),
         View::All => " No findings.".to_string(),
     }
@@ -89,7 +118,9 @@ fn empty_message(app: &App) -> String {
 fn thread_style(row: &Row, theme: &Theme) -> Style {
     match row.thread {
         ThreadMark::Transition(ThreadTransition::ResolvedExternally) => theme.warning,
-        ThreadMark::Transition(ThreadTransition::Reopened | ThreadTransition::Unknown) => theme.severity[2],
+        ThreadMark::Transition(ThreadTransition::Reopened | ThreadTransition::Unknown) => {
+            theme.severity[2]
+        }
         _ if row.outdated => theme.severity[2],
         _ => theme.dim,
     }
@@ -100,22 +131,46 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
     let pad = |s: &str, n: usize| format!("{s:<n$} ");
     Line::from(vec![
         Span::raw(" "),
-        if marked { Span::styled("*", theme.mark) } else { Span::raw(" ") },
+        if marked {
+            Span::styled("*", theme.mark)
+        } else {
+            Span::raw(" ")
+        },
         Span::styled(row.rank.as_str(), theme.severity(row.rank)),
-        if row.blocking { Span::styled("■", theme.blocking) } else { Span::raw(" ") },
+        if row.blocking {
+            Span::styled("■", theme.blocking)
+        } else {
+            Span::raw(" ")
+        },
         Span::raw(" "),
         Span::raw(pad(row.disposition, 6)),
         Span::styled(row.thread.glyph(), thread_style(row, theme)),
-        Span::styled(if row.outdated { "~ " } else { "  " }, thread_style(row, theme)),
+        Span::styled(
+            if row.outdated { "~ " } else { "  " },
+            thread_style(row, theme),
+        ),
         Span::styled(pad(row.class, 8), theme.dim),
-        Span::styled(pad(&shorten_left(&row.location, LOCATION_COLS), LOCATION_COLS.min(row.location.width())), theme.label),
+        Span::styled(
+            pad(
+                &shorten_left(&row.location, LOCATION_COLS),
+                LOCATION_COLS.min(row.location.width()),
+            ),
+            theme.label,
+        ),
         Span::raw(row.headline.as_str()),
     ])
 }
 
 fn advice_line(d: Drift, theme: &Theme) -> Line<'static> {
-    let style = if d == Drift::ResolvedExternally { theme.warning } else { theme.dim };
-    Line::from(vec![Span::raw("   "), Span::styled(format!("↳ {}", d.advice()), style)])
+    let style = if d == Drift::ResolvedExternally {
+        theme.warning
+    } else {
+        theme.dim
+    };
+    Line::from(vec![
+        Span::raw("   "),
+        Span::styled(format!("↳ {}", d.advice()), style),
+    ])
 }
 
 /// Keeps the end of `s` within `cols` columns, with a leading `…` when cut.

@@ -32,11 +32,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
     detail::render_evidence(frame, areas.evidence, app);
     status::render(frame, areas.status, app);
     match app.ui.mode {
-        Mode::Help { scroll } => overlay(frame, app, " Keys (generated from the key table) ", &help::lines(app), scroll),
-        Mode::Problems { scroll } => {
-            overlay(frame, app, " Problems and angle errors ", &problems::lines(&app.doc), scroll)
+        Mode::Help { scroll } => overlay(
+            frame,
+            app,
+            " Keys (generated from the key table) ",
+            &help::lines(app),
+            scroll,
+        ),
+        Mode::Problems { scroll } => overlay(
+            frame,
+            app,
+            " Problems and angle errors ",
+            &problems::lines(&app.doc),
+            scroll,
+        ),
+        Mode::Filter { cursor } | Mode::PathInput { cursor } => {
+            filter_menu::render(frame, app, cursor)
         }
-        Mode::Filter { cursor } | Mode::PathInput { cursor } => filter_menu::render(frame, app, cursor),
         Mode::Normal | Mode::Search => {}
     }
 }
@@ -52,36 +64,72 @@ pub fn tone_style(theme: &Theme, tone: Tone) -> Style {
         Tone::Error => theme.error,
         Tone::Code => theme.code,
         Tone::Accent => theme.accent,
-        Tone::Severity(n) => theme.severity.get(usize::from(n)).copied().unwrap_or_default(),
+        Tone::Severity(n) => theme
+            .severity
+            .get(usize::from(n))
+            .copied()
+            .unwrap_or_default(),
     }
 }
 
 /// A prepared line as a ratatui line (borrows the text).
 pub fn to_line<'a>(line: &'a TextLine, theme: &Theme) -> Line<'a> {
-    Line::from(line.spans.iter().map(|(tone, text)| Span::styled(text.as_str(), tone_style(theme, *tone))).collect::<Vec<_>>())
+    Line::from(
+        line.spans
+            .iter()
+            .map(|(tone, text)| Span::styled(text.as_str(), tone_style(theme, *tone)))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// A bordered pane block; the focused pane's border stands out.
 pub fn pane_block<'a>(title: Line<'a>, app: &App, pane: Pane) -> Block<'a> {
     let focused = app.ui.focus == pane && matches!(app.ui.mode, Mode::Normal);
-    let style = if focused { app.settings.theme.focus } else { app.settings.theme.dim };
-    Block::default().borders(Borders::ALL).border_style(style).title(title)
+    let style = if focused {
+        app.settings.theme.focus
+    } else {
+        app.settings.theme.dim
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(style)
+        .title(title)
 }
 
 /// Draws `lines` from `scroll` in a centred, bordered overlay.
 fn overlay(frame: &mut Frame, app: &App, title: &str, lines: &[TextLine], scroll: usize) {
     let area = layout::overlay(app);
     let theme = &app.settings.theme;
-    let block = Block::default().borders(Borders::ALL).border_style(theme.focus).title(Span::styled(title, theme.heading));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus)
+        .title(Span::styled(title, theme.heading));
     let inner = layout::Areas::inner(area);
-    let shown: Vec<Line> = lines.iter().skip(scroll).take(usize::from(inner.height)).map(|l| to_line(l, theme)).collect();
+    let shown: Vec<Line> = lines
+        .iter()
+        .skip(scroll)
+        .take(usize::from(inner.height))
+        .map(|l| to_line(l, theme))
+        .collect();
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(shown).block(block), area);
 }
 
 /// Draws prepared lines from `scroll` into the inside of `block`.
-pub fn text_pane(frame: &mut Frame, area: Rect, block: Block<'_>, lines: &[TextLine], scroll: usize, theme: &Theme) {
+pub fn text_pane(
+    frame: &mut Frame,
+    area: Rect,
+    block: Block<'_>,
+    lines: &[TextLine],
+    scroll: usize,
+    theme: &Theme,
+) {
     let height = usize::from(layout::Areas::inner(area).height);
-    let shown: Vec<Line> = lines.iter().skip(scroll).take(height).map(|l| to_line(l, theme)).collect();
+    let shown: Vec<Line> = lines
+        .iter()
+        .skip(scroll)
+        .take(height)
+        .map(|l| to_line(l, theme))
+        .collect();
     frame.render_widget(Paragraph::new(shown).block(block), area);
 }

@@ -15,7 +15,10 @@ fn section<'a, T: 'a>(
     if items.len() == 0 {
         return;
     }
-    out.push(TextLine::one(Tone::Heading, format!("{title} ({})", items.len())));
+    out.push(TextLine::one(
+        Tone::Heading,
+        format!("{title} ({})", items.len()),
+    ));
     out.extend(items.map(line));
     out.push(TextLine::blank());
 }
@@ -23,16 +26,34 @@ fn section<'a, T: 'a>(
 /// Every line of the overlay.
 pub fn lines(doc: &Document) -> Vec<TextLine> {
     let mut out = Vec::new();
-    section(&mut out, "Validation problems (the file is read-only)", doc.problems.iter(), problem_line);
+    section(
+        &mut out,
+        "Validation problems (the file is read-only)",
+        doc.problems.iter(),
+        problem_line,
+    );
     if let Some(set) = &doc.set {
-        section(&mut out, "Angle errors (the review did not complete)", set.angle_errors.iter(), angle_error_line);
+        section(
+            &mut out,
+            "Angle errors (the review did not complete)",
+            set.angle_errors.iter(),
+            angle_error_line,
+        );
         if let Projection::Failed(problems) = &set.projection {
-            section(&mut out, "No agent-result projection", problems.iter(), problem_line);
+            section(
+                &mut out,
+                "No agent-result projection",
+                problems.iter(),
+                problem_line,
+            );
         }
         section(&mut out, "Notices", set.notices.iter(), problem_line);
     }
     if out.is_empty() {
-        out.push(TextLine::one(Tone::Dim, "No problems, angle errors or notices."));
+        out.push(TextLine::one(
+            Tone::Dim,
+            "No problems, angle errors or notices.",
+        ));
     }
     out
 }

@@ -23,7 +23,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Mode::Help { .. } => " HELP ",
         Mode::Problems { .. } => " PROBLEMS ",
     };
-    let mut spans = vec![Span::styled(mode, theme.focus.add_modifier(ratatui::style::Modifier::REVERSED)), Span::raw(" ")];
+    let mut spans = vec![
+        Span::styled(
+            mode,
+            theme.focus.add_modifier(ratatui::style::Modifier::REVERSED),
+        ),
+        Span::raw(" "),
+    ];
     match &app.ui.flash {
         Some(flash) => {
             let style = match flash.level {
