@@ -434,3 +434,39 @@ fn valid_file_without_findings_explains_itself() {
     );
     assert!(!text.contains("INVALID"), "{text}");
 }
+
+/// Every conformance and reference file opens, and every finding of it can
+/// be selected and drawn (detail and evidence), wide and narrow, with no
+/// raw control character on screen.
+#[test]
+fn every_fixture_file_can_be_browsed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")).flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 100, "found only {} fixture files", files.len());
+    for path in files {
+        let loaded = triage::model::load::load_path(&path, None).unwrap_or_else(|e| panic!("{e}"));
+        let name = path.display().to_string();
+        let doc = triage::tui::document(Source::File(name.clone()), loaded);
+        for size in [(120, 40), (80, 24)] {
+            let mut app = fixture::app_on(doc.clone(), size);
+            keys(&mut app, "2");
+            for _ in 0..app.browse.visible.len().max(1) {
+                assert_clean(&app, &name);
+                keys(&mut app, "j");
+            }
+            keys(&mut app, "3");
+            assert_clean(&app, &name);
+        }
+    }
+}

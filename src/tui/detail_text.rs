@@ -89,12 +89,8 @@ fn summary(f: &Finding, out: &mut Vec<TextLine>) {
     if let Some(t) = &f.title {
         out.push(TextLine::one(Tone::Heading, clean_line(t)));
     }
-    let location = match (&f.path, f.line) {
-        (Some(p), Some(l)) => format!("{}:{l}", clean_line(p)),
-        (Some(p), None) => clean_line(p),
-        (None, _) => "(whole pull request)".to_string(),
-    };
-    field(out, "at", &location);
+    let at = super::prepared::location(f, usize::MAX);
+    out.push(TextLine::one(Tone::Label, "at: ").push(Tone::Plain, at));
     field(out, "fingerprint", f.key.as_str());
     field(out, "id", &f.id);
 }

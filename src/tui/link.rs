@@ -62,10 +62,6 @@ fn repository(scope: &Scope) -> Result<(&str, u64), LinkError> {
     }
 }
 
-fn is_hex_sha(sha: &str) -> bool {
-    (7..=64).contains(&sha.len()) && sha.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
 /// The segments of a plain relative path, or why it is not one.
 pub fn relative_segments(path: &str) -> Result<Vec<&str>, LinkError> {
     if path.is_empty() {
@@ -104,9 +100,9 @@ pub fn finding_url(set: &ReviewSet, finding: &Finding) -> Result<String, LinkErr
     let (Some(path), Some(sha)) = (finding.path.as_deref(), set.reviewed_sha.as_deref()) else {
         return Ok(files);
     };
-    if !is_hex_sha(sha) {
+    let Some(sha) = crate::checkout::valid_sha(sha) else {
         return Ok(files);
-    }
+    };
     let Ok(segments) = relative_segments(path) else {
         return Ok(files);
     };

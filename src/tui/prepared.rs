@@ -97,7 +97,7 @@ impl Row {
             thread,
             outdated,
             class,
-            location: location(finding),
+            location: location(finding, 160),
             headline: headline(finding.headline()),
             haystacks: [
                 lower(finding.title.as_deref().unwrap_or("")),
@@ -202,10 +202,12 @@ pub fn class_short(c: Classification) -> &'static str {
     }
 }
 
-fn location(finding: &Finding) -> String {
+/// Sanitised `path:line` (the path cut to `max_chars`), or `(pull request)`
+/// for a finding about the whole pull request.
+pub fn location(finding: &Finding, max_chars: usize) -> String {
     match (&finding.path, finding.line) {
-        (Some(p), Some(l)) => format!("{}:{l}", clean_line(&first_chars(p, 160))),
-        (Some(p), None) => clean_line(&first_chars(p, 160)),
+        (Some(p), Some(l)) => format!("{}:{l}", clean_line(&first_chars(p, max_chars))),
+        (Some(p), None) => clean_line(&first_chars(p, max_chars)),
         (None, Some(l)) => format!("(pull request):{l}"),
         (None, None) => "(pull request)".to_string(),
     }
