@@ -129,7 +129,25 @@ pub fn agent_result(target_bytes: usize, seed: u64) -> String {
     // Producers emit findings in rank order; so does this generator.
     findings.sort_by_key(|f| f["severity"].as_str().map(str::to_owned));
     doc["findings"] = Value::Array(findings);
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    fit(doc, target_bytes)
+}
+
+/// Pretty-prints `doc`, dropping trailing findings until it fits `target_bytes`
+/// (nesting adds indentation the per-finding estimate did not count).
+fn fit(mut doc: Value, target_bytes: usize) -> String {
+    loop {
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        let findings = doc["findings"].as_array_mut();
+        match findings {
+            Some(list) if text.len() > target_bytes && !list.is_empty() => {
+                let over = text.len() - target_bytes;
+                let per = text.len() / (list.len() + 1);
+                let drop = (over / per.max(1)).max(1).min(list.len());
+                list.truncate(list.len() - drop);
+            }
+            _ => return text,
+        }
+    }
 }
 
 fn artifact_finding(rng: &mut Lcg, i: usize) -> (Value, u8) {
@@ -196,5 +214,7 @@ pub fn artifact_v3(target_bytes: usize, seed: u64) -> String {
         "findings": findings,
         "notes": [],
     });
+    // Dropping findings could change the derived score, so the artifact is
+    // sized by its estimate alone (it may exceed the target slightly).
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
