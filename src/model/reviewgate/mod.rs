@@ -61,7 +61,7 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
         }
     };
     agent_rules::check(&mut report, &result, Some(raw_len));
-    let set = model::review_set(&result, Format::AgentResult, Projection::NotApplicable, &|_| model::Extra::default());
+    let set = model::review_set(result, Format::AgentResult, Projection::NotApplicable, &mut std::iter::empty());
     Checked { set: Some(set), problems: report.problems }
 }
 
@@ -78,7 +78,7 @@ pub fn check_artifact(value: &Value) -> Checked {
     };
     let fps = fp::Fingerprints::of(&artifact);
     let problems = artifact_problems(&artifact, &fps);
-    let projected = projection::project_typed(&artifact, &Scope::Local, &fps.findings, &fps.tracked);
+    let projected = projection::project_typed(&artifact, &Scope::Local, fps);
     let state = if problems.is_empty() {
         match projection::check(&projected) {
             p if p.is_empty() => Projection::Ok,
@@ -91,11 +91,17 @@ pub fn check_artifact(value: &Value) -> Checked {
             "the review output is invalid, so it has no agent-result projection",
         )])
     };
-    let extra = |i: usize| {
-        let source = projected.sources[i].finding(&artifact);
-        model::Extra { title: Some(source.title.to_owned()), code_fingerprint: Some(fp::code_of(source)) }
-    };
-    let set = model::review_set(&projected.result, Format::ArtifactV3, state, &extra);
+    let extras: Vec<model::Extra> = projected
+        .sources
+        .iter()
+        .map(|s| {
+            let source = s.finding(&artifact);
+            model::Extra { title: Some(source.title.to_owned()), code_fingerprint: Some(fp::code_of(source)) }
+        })
+        .collect();
+    // The typed views are not needed any more; free them before the model grows.
+    drop(artifact);
+    let set = model::review_set(projected.result, Format::ArtifactV3, state, &mut extras.into_iter());
     Checked { set: Some(set), problems }
 }
 
@@ -135,7 +141,7 @@ pub fn project<'a>(value: &'a Value, scope: &Scope) -> Result<AgentResult<'a>, V
     if !problems.is_empty() {
         return Err(problems);
     }
-    let projected = projection::project_typed(&artifact, scope, &fps.findings, &fps.tracked);
+    let projected = projection::project_typed(&artifact, scope, fps);
     let problems = projection::check(&projected);
     if problems.is_empty() { Ok(projected.result) } else { Err(problems) }
 }

@@ -15,14 +15,16 @@ pub(crate) struct Extra {
     pub code_fingerprint: Option<String>,
 }
 
-/// Builds the review set of an agent result. `extra(i)` supplies the
-/// artifact-only facts of finding `i` (nothing for an agent result file).
+/// Builds the review set of an agent result, consuming it (computed
+/// fingerprints move into the model). `extras` supplies the artifact-only
+/// facts of each finding in order (none for an agent result file).
 pub(crate) fn review_set(
-    r: &AgentResult<'_>,
+    r: AgentResult<'_>,
     format: Format,
     projection: Projection,
-    extra: &dyn Fn(usize) -> Extra,
+    extras: &mut dyn Iterator<Item = Extra>,
 ) -> ReviewSet {
+    let findings = r.findings.into_iter().enumerate().map(|(i, f)| finding(i, f, extras.next().unwrap_or_default()));
     ReviewSet {
         format,
         scope: r.scope.to_model(),
@@ -30,7 +32,7 @@ pub(crate) fn review_set(
         status: r.status.model(),
         score: r.score,
         angle_errors: r.angle_errors.iter().map(|e| e.to_model()).collect(),
-        findings: r.findings.iter().enumerate().map(|(i, f)| finding(i, f, extra(i))).collect(),
+        findings: findings.collect(),
         river: None,
         projection,
         notices: Vec::new(),
@@ -39,7 +41,7 @@ pub(crate) fn review_set(
 }
 
 /// One result finding in the model.
-fn finding(index: usize, f: &ResultFinding<'_>, extra: Extra) -> Finding {
+fn finding(index: usize, f: ResultFinding<'_>, extra: Extra) -> Finding {
     let thread = Thread {
         status: f.thread_status,
         transition: f.thread_transition,
@@ -64,7 +66,7 @@ fn finding(index: usize, f: &ResultFinding<'_>, extra: Extra) -> Finding {
     Finding {
         index,
         id: f.id.to_owned(),
-        key: FindingKey::Semantic(f.semantic_fingerprint.clone().into_owned()),
+        key: FindingKey::Semantic(f.semantic_fingerprint.into_owned()),
         rank: f.severity,
         title: extra.title,
         claim: f.claim.map(str::to_owned),

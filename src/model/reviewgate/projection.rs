@@ -6,6 +6,7 @@ use super::agent::{AgentResult, Costs, ResultFinding, SCHEMA_VERSION};
 use super::agent_rules;
 use super::artifact::{Artifact, ArtifactFinding};
 use super::common::{DispositionRecord, WireScope};
+use super::fp::Fingerprints;
 use super::shared_rules::Report;
 use crate::model::finding::{Disposition, ThreadStatus, ThreadTransition, VerificationState};
 use crate::model::problem::Problem;
@@ -47,29 +48,21 @@ pub(crate) struct Projected<'a> {
     pub sources: Vec<Source>,
 }
 
-/// J2–J5: builds the projection without checking it. `finding_fps` and
-/// `tracked_fps` are the F1 fingerprints of the top-level findings and of the
-/// tracked findings' embedded findings.
-pub(crate) fn project_typed<'a>(
-    a: &Artifact<'a>,
-    scope: &Scope,
-    finding_fps: &[String],
-    tracked_fps: &[String],
-) -> Projected<'a> {
+/// J2–J5: builds the projection without checking it. `fps` holds the F1
+/// fingerprints of the artifact's findings; they move into the projection.
+pub(crate) fn project_typed<'a>(a: &Artifact<'a>, scope: &Scope, fps: Fingerprints) -> Projected<'a> {
     let mut findings = Vec::new();
     let mut sources = Vec::new();
     if a.tracked_findings.is_empty() {
-        for (i, f) in a.findings.iter().enumerate() {
+        for ((i, f), fp) in a.findings.iter().enumerate().zip(fps.findings) {
             if f.verification.as_ref().is_some_and(|v| v.state == VerificationState::Rejected) {
                 continue;
             }
-            let fp = finding_fps.get(i).cloned().unwrap_or_default();
             findings.push(result_finding(f, fp, Disposition::StillOpen, Vec::new()));
             sources.push(Source::Finding(i));
         }
     } else {
-        for (j, t) in a.tracked_findings.iter().enumerate() {
-            let fp = tracked_fps.get(j).cloned().unwrap_or_default();
+        for ((j, t), fp) in a.tracked_findings.iter().enumerate().zip(fps.tracked) {
             findings.push(result_finding(&t.finding, fp, t.disposition, t.disposition_history.clone()));
             sources.push(Source::Tracked(j));
         }
