@@ -168,7 +168,7 @@ pub struct SubmitArgs {
     #[arg(long, conflicts_with_all = ["result", "finding", "status", "evidence", "evidence_file"])]
     pub payload: Option<PathBuf>,
     /// The validated result the finding belongs to (ReviewGate agent result/artifact, or River artifact/run output).
-    #[arg(long, requires_all = ["finding", "status"])]
+    #[arg(long, requires = "finding")]
     pub result: Option<PathBuf>,
     /// The finding's fingerprint (semantic fingerprint, or River 16-hex fingerprint).
     #[arg(long)]

@@ -90,6 +90,10 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
         ListFormat::Table => write_table(&mut out, set, &order)?,
     }
     out.flush()?;
+    drop(out);
+    // The process ends right after this; freeing a large model piece by piece
+    // costs more than it gives back (the OS reclaims it at exit).
+    std::mem::forget(loaded);
     Ok(ExitCode::from(exit::OK))
 }
 

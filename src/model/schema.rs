@@ -20,7 +20,7 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Registry, ValidationError, Validator};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 
 /// The base URI every embedded schema's `$id` lives under.
 pub const SCHEMA_BASE: &str = "https://triage.invalid/schemas/";
@@ -146,7 +146,7 @@ pub fn warm() {
     // A schema that fails to compile is a build defect (covered by tests);
     // `check` then reports it as a problem on every document.
     for (name, _) in FILES {
-        let _ = validator(name, Strictness::AsWritten);
+        let _ = compiled(name, Strictness::AsWritten);
     }
 }
 
@@ -159,70 +159,89 @@ enum Strictness {
     Closed,
 }
 
-/// The parsed schema documents and the registry they are compiled against.
-///
-/// Parsing the embedded texts and preparing the registry is cheap (well under
-/// a millisecond); compiling a validator is the costly part, so each one is
-/// compiled only when its format is first checked (see [`validator`]).
-struct Schemas {
-    /// Parsed schema documents by `$id`, read when wording conditional errors.
-    /// Leaked once: they live as long as the program, like the registries.
-    documents: &'static HashMap<String, Value>,
-    /// Every document, as written.
-    open: Registry<'static>,
-    /// The same with the River formats' open objects closed (for notices).
-    closed: Registry<'static>,
-    /// The closed River documents by `$id`.
-    closed_documents: &'static HashMap<String, Value>,
+/// A compiled validator with the schema documents it was compiled from
+/// (read when wording conditional errors).
+struct Compiled {
+    validator: Validator,
+    documents: HashMap<String, Value>,
 }
-
-static SCHEMAS: LazyLock<Result<Schemas, String>> = LazyLock::new(prepare);
 
 /// One lazily compiled validator per embedded file and strictness.
-static OPEN: [OnceLock<Result<Validator, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
-static CLOSED: [OnceLock<Result<Validator, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
-
-fn schemas() -> Result<&'static Schemas, String> {
-    SCHEMAS.as_ref().map_err(Clone::clone)
-}
+///
+/// Compiling is the costly part, so each validator is built only when its
+/// format is first checked, from a registry holding just the files it refers
+/// to (directly or through other files): checking one agent result does not
+/// pay for the River or legacy schemas.
+static OPEN: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+static CLOSED: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
 
 /// The validator of one embedded file, compiled on first use.
-fn validator(file: &'static str, strictness: Strictness) -> Result<&'static Validator, String> {
+fn compiled(file: &'static str, strictness: Strictness) -> Result<&'static Compiled, String> {
     let index = FILES.iter().position(|(name, _)| *name == file).ok_or_else(|| format!("{file}: not embedded"))?;
     let cell = match strictness {
         Strictness::AsWritten => &OPEN[index],
         Strictness::Closed => &CLOSED[index],
     };
-    cell.get_or_init(|| {
-        let schemas = schemas()?;
-        let (registry, documents) = match strictness {
-            Strictness::AsWritten => (&schemas.open, &schemas.documents),
-            Strictness::Closed => (&schemas.closed, &schemas.closed_documents),
-        };
-        let doc = documents.get(&schema_id(file)).ok_or_else(|| format!("{file}: not embedded"))?;
-        jsonschema::options()
-            .with_draft(Draft::Draft202012)
-            .with_registry(registry)
-            .offline()
-            .build(doc)
-            .map_err(|e| format!("{file}: {e}"))
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    cell.get_or_init(|| compile(file, strictness)).as_ref().map_err(Clone::clone)
+}
+
+fn compile(file: &'static str, strictness: Strictness) -> Result<Compiled, String> {
+    let mut documents = HashMap::new();
+    for name in closure(file) {
+        let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or_default();
+        let mut doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+        let id = schema_id(name);
+        if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
+            return Err(format!("{name}: its $id is not {id}"));
+        }
+        let river = [file_name(Format::RiverArtifact), file_name(Format::RiverRun)];
+        if strictness == Strictness::Closed && river.contains(&name) {
+            close_objects(&mut doc);
+        }
+        documents.insert(id, doc);
+    }
+    let registry = Registry::new()
+        .draft(Draft::Draft202012)
+        .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
+        .and_then(|builder| builder.prepare())
+        .map_err(|e| format!("schema registry: {e}"))?;
+    let root = documents.get(&schema_id(file)).ok_or_else(|| format!("{file}: not embedded"))?;
+    let validator = jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .with_registry(&registry)
+        .offline()
+        .build(root)
+        .map_err(|e| format!("{file}: {e}"))?;
+    Ok(Compiled { validator, documents })
+}
+
+/// `file` and every embedded file it refers to by `$ref`, transitively.
+fn closure(file: &'static str) -> Vec<&'static str> {
+    let mut out = vec![file];
+    let mut next = 0;
+    while next < out.len() {
+        let text = FILES.iter().find(|(n, _)| *n == out[next]).map(|(_, t)| *t).unwrap_or_default();
+        for (name, _) in FILES {
+            if !out.contains(&name) && text.contains(&format!("\"{name}#")) {
+                out.push(name);
+            }
+        }
+        next += 1;
+    }
+    out
 }
 
 fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem> {
-    let compiled = schemas().and_then(|s| validator(file, strictness).map(|v| (s, v)));
-    let (schemas, validator) = match compiled {
+    let compiled = match compiled(file, strictness) {
         Ok(c) => c,
         Err(e) => {
             return vec![Problem::new(SCHEMA_RULE, "", format!("internal error: schemas unusable: {e}"))];
         }
     };
-    if validator.is_valid(value) {
+    if compiled.validator.is_valid(value) {
         return Vec::new();
     }
-    let errors: Vec<ValidationError<'_>> = validator.iter_errors(value).collect();
+    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(value).collect();
     // A value outside an enum (or const) also fails that member's `type`;
     // the enum message, which lists the allowed values, is the one to keep.
     let listed: HashSet<&str> = errors
@@ -235,7 +254,7 @@ fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem
         let redundant = matches!(error.kind(), ValidationErrorKind::Type { .. })
             && listed.contains(error.instance_path().as_str());
         if !redundant {
-            wording::describe(error, schemas.documents, &mut problems);
+            wording::describe(error, &compiled.documents, &mut problems);
         }
     }
     cap(&mut problems);
@@ -251,41 +270,9 @@ fn cap(problems: &mut Vec<Problem>) {
     }
 }
 
-fn prepare() -> Result<Schemas, String> {
-    let mut documents = HashMap::new();
-    for (name, text) in FILES {
-        let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
-        let id = schema_id(name);
-        if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
-            return Err(format!("{name}: its $id is not {id}"));
-        }
-        documents.insert(id, doc);
-    }
-    let mut closed_documents = documents.clone();
-    for name in [file_name(Format::RiverArtifact), file_name(Format::RiverRun)] {
-        if let Some(doc) = closed_documents.get_mut(&schema_id(name)) {
-            close_objects(doc);
-        }
-    }
-    let documents: &'static HashMap<String, Value> = Box::leak(Box::new(documents));
-    let closed_documents: &'static HashMap<String, Value> = Box::leak(Box::new(closed_documents));
-    let open = registry(documents)?;
-    let closed = registry(closed_documents)?;
-    Ok(Schemas { documents, open, closed, closed_documents })
-}
-
 /// The `$id` of an embedded schema file.
 fn schema_id(file: &str) -> String {
     format!("{SCHEMA_BASE}{file}")
-}
-
-/// A registry holding all of `documents`.
-fn registry(documents: &'static HashMap<String, Value>) -> Result<Registry<'static>, String> {
-    Registry::new()
-        .draft(Draft::Draft202012)
-        .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
-        .and_then(|builder| builder.prepare())
-        .map_err(|e| format!("schema registry: {e}"))
 }
 
 /// Closes every object schema that lists `properties` and says nothing about
