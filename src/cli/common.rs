@@ -1,7 +1,7 @@
 //! Helpers shared by the subcommands: loading inputs and printing problems.
 
 use super::args::KindArg;
-use crate::model::load::{Loaded, load_path};
+use crate::model::load::{LoadError, Loaded, load_path, load_path_keeping_value};
 use crate::model::problem::Problem;
 use crate::model::review::Format;
 use crate::sanitize::clean_line;
@@ -21,7 +21,16 @@ pub fn forced_format(kind: Option<KindArg>) -> Option<Format> {
 
 /// Loads a path; an unreadable file becomes a problem (rule `io`), not an error.
 pub fn load_or_problem(path: &Path, forced: Option<Format>) -> Loaded {
-    match load_path(path, forced) {
+    io_as_problem(load_path(path, forced), forced)
+}
+
+/// Like [`load_or_problem`], keeping the parsed value (for projection).
+pub fn load_or_problem_keeping_value(path: &Path, forced: Option<Format>) -> Loaded {
+    io_as_problem(load_path_keeping_value(path, forced), forced)
+}
+
+fn io_as_problem(result: Result<Loaded, LoadError>, forced: Option<Format>) -> Loaded {
+    match result {
         Ok(loaded) => loaded,
         Err(err) => Loaded {
             format: forced,

@@ -7,7 +7,7 @@
 //! a strict-invalid file is reported on stderr and the exit code is 1.
 
 use super::args::FingerprintsArgs;
-use super::common::{load_or_problem, report_invalid};
+use super::common::{load_or_problem_keeping_value, report_invalid};
 use super::exit;
 use crate::model::review::Format;
 use crate::model::reviewgate::finding_fingerprints;
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 /// Runs the subcommand.
 pub fn run(args: &FingerprintsArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
-    let loaded = load_or_problem(&args.file, Some(Format::ArtifactV3));
+    let loaded = load_or_problem_keeping_value(&args.file, Some(Format::ArtifactV3));
     let Some(value) = &loaded.value else {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));

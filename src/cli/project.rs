@@ -2,7 +2,7 @@
 //! exactly as ReviewGate writes it (canonical form plus one LF).
 
 use super::args::ProjectArgs;
-use super::common::{load_or_problem, problem_line, report_invalid};
+use super::common::{load_or_problem_keeping_value, problem_line, report_invalid};
 use super::exit;
 use crate::model::review::{Format, Scope};
 use crate::model::reviewgate::{canonical_projection, project};
@@ -20,7 +20,7 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let name = args.file.display().to_string();
-    let loaded = load_or_problem(&args.file, None);
+    let loaded = load_or_problem_keeping_value(&args.file, None);
     if !loaded.is_valid() {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));

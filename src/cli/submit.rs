@@ -86,11 +86,20 @@ fn run_payload(args: &SubmitArgs, path: &Path) -> anyhow::Result<ExitCode> {
             return Ok(code(exit::INVALID));
         }
     };
-    if let Err(problems) = draft.clone().check() {
-        return Ok(invalid(&problems));
-    }
+    let sendable = draft.clone().check();
     if args.dry_run {
+        // A valid payload always previews (D7: the repository's shape is not a
+        // validity rule); what would stop a real submission is said beside it.
+        if let Err(problems) = &sendable {
+            eprintln!("triage: note: the payload is valid, but a real submission would be refused:");
+            for p in problems {
+                eprintln!("  {}", clean_line(&p.to_string()));
+            }
+        }
         return preview(&draft, args.format);
+    }
+    if let Err(problems) = sendable {
+        return Ok(invalid(&problems));
     }
     record(
         draft,

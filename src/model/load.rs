@@ -20,7 +20,9 @@ pub struct Loaded {
     pub format: Option<Format>,
     pub set: Option<ReviewSet>,
     pub problems: Vec<Problem>,
-    /// The parsed document (kept for projection and payload checks).
+    /// The parsed document, kept only when asked for (projection and
+    /// fingerprint commands): a large artifact's value costs more memory than
+    /// its model, so the model-only loaders free it as soon as it is built.
     pub value: Option<Value>,
 }
 
@@ -43,10 +45,18 @@ pub enum LoadError {
     Io { path: String, source: std::io::Error },
 }
 
-/// Reads a path (`-` = stdin) and loads it.
+/// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
+/// as they are parsed and the parsed value once the model is built, so the
+/// peak memory of a large artifact stays a small multiple of its size.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
     let bytes = read_input(path)?;
-    Ok(load_bytes(&bytes, forced))
+    Ok(load_owned(bytes, forced, false))
+}
+
+/// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
+pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
+    let bytes = read_input(path)?;
+    Ok(load_owned(bytes, forced, true))
 }
 
 /// Reads a path (`-` = stdin) into memory, refusing more than [`MAX_INPUT_BYTES`] + 1.
@@ -67,13 +77,32 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
     Ok(bytes)
 }
 
-/// Loads a document from memory.
+/// Loads a document from memory (the parsed value is not kept).
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    match parse(bytes, forced) {
+        Ok(value) => check(value, bytes.len(), forced, false),
+        Err(failed) => failed,
+    }
+}
+
+/// Loads owned bytes, freeing them right after parsing.
+fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
+    let raw_len = bytes.len();
+    let parsed = parse(&bytes, forced);
+    drop(bytes);
+    match parsed {
+        Ok(value) => check(value, raw_len, forced, keep_value),
+        Err(failed) => failed,
+    }
+}
+
+fn parse(bytes: &[u8], forced: Option<Format>) -> Result<Value, Loaded> {
     let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
-    let value = match read_strict(bytes, &limits) {
-        Ok(v) => v,
-        Err(p) => return Loaded::failed(forced, p),
-    };
+    read_strict(bytes, &limits).map_err(|p| Loaded::failed(forced, p))
+}
+
+/// Detects the format and runs the schema and the rules on one parsed value.
+fn check(value: Value, raw_len: usize, forced: Option<Format>, keep_value: bool) -> Loaded {
     let format = match forced.or_else(|| detect(&value)) {
         Some(f) => f,
         None => {
@@ -89,10 +118,10 @@ pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
         }
     };
     let mut problems = super::schema::check(format, &value);
-    let checked = check_format(format, &value, bytes.len());
+    let checked = check_format(format, &value, raw_len);
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
-    Loaded { format: Some(format), set: checked.set, problems, value: Some(value) }
+    Loaded { format: Some(format), set: checked.set, problems, value: keep_value.then_some(value) }
 }
 
 fn check_format(format: Format, value: &Value, raw_len: usize) -> Checked {

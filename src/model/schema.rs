@@ -212,6 +212,7 @@ fn compile(file: &'static str, strictness: Strictness) -> Result<Compiled, Strin
         .offline()
         .build(root)
         .map_err(|e| format!("{file}: {e}"))?;
+    drop(registry);
     Ok(Compiled { validator, documents })
 }
 
