@@ -1,6 +1,10 @@
 //! The `triage` binary: parse arguments, dispatch, map errors to exit codes.
 
 use clap::Parser;
+
+/// See Cargo.toml: fewer page faults and faster allocation for whole-document parsing.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 use triage::cli::{self, args::Cli, exit};
 
