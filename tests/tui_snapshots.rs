@@ -6,13 +6,18 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use triage::checkout::{ExcerptMatch, LocalEvidence, Revision};
+use triage::github::draft::Draft;
+use triage::model::finding::SubmittedDisposition;
 use triage::model::finding::{Evidence, Side};
 use triage::model::problem::Problem;
 use triage::model::review::ReviewSet;
-use triage::tui::app::{App, Document, Source};
+use triage::outbox::{Entry, LastOutcome, OutcomeKind};
+use triage::tui::app::{App, Document, Source, SubmitState};
+use triage::tui::decision_state::Receipt;
 use triage::tui::fixture;
+use triage::tui::live::RefreshOutcome;
 use triage::tui::theme::Theme;
-use triage::tui::update::{Msg, update};
+use triage::tui::update::{Msg, SubmitOutcome, update};
 use triage::tui::view::{self, evidence::HeadLine};
 
 fn draw(app: &App) -> Terminal<TestBackend> {
@@ -444,7 +449,10 @@ fn every_fixture_file_can_be_browsed() {
     let mut files = Vec::new();
     let mut dirs = vec![root];
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")).flatten() {
+        for entry in std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+        {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
@@ -453,7 +461,11 @@ fn every_fixture_file_can_be_browsed() {
             }
         }
     }
-    assert!(files.len() > 100, "found only {} fixture files", files.len());
+    assert!(
+        files.len() > 100,
+        "found only {} fixture files",
+        files.len()
+    );
     for path in files {
         let loaded = triage::model::load::load_path(&path, None).unwrap_or_else(|e| panic!("{e}"));
         let name = path.display().to_string();
@@ -469,4 +481,249 @@ fn every_fixture_file_can_be_browsed() {
             assert_clean(&app, &name);
         }
     }
+}
+
+// ---- Decisions: composer, sending, outbox, stale results ----
+
+fn ctrl(app: &mut App, c: char) {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    );
+}
+
+/// The sample with the composer open on the P0 finding, status `fixed`
+/// picked, and `text` as the evidence.
+fn composing(text: &str) -> App {
+    let mut app = sample();
+    keys(&mut app, "dj");
+    key(&mut app, KeyCode::Enter);
+    if let Some(c) = app.decide.composer.as_mut() {
+        c.editor.set_text("");
+    }
+    update(&mut app, Msg::Paste(text.to_string()));
+    app
+}
+
+#[test]
+fn composer_status_picker() {
+    let mut app = sample();
+    keys(&mut app, "dj");
+    let text = screen(&app);
+    assert!(
+        text.contains("rejected_with_evidence") && text.contains("ReviewGate records still_open"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn composer_evidence_editor_with_counter() {
+    let app = composing(
+        "Fixed on the reviewed head: the comparison now uses constant_time_eq.\nVerified by cargo test session_token_timing.",
+    );
+    let text = screen(&app);
+    assert!(text.contains("114 / 4096 bytes"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn composer_counter_over_the_limit() {
+    let app = composing(&"x".repeat(4100));
+    let text = screen(&app);
+    assert!(
+        text.contains("4100 / 4096 bytes · 4 over the limit"),
+        "{text}"
+    );
+    let term = draw(&app);
+    let counter = cell_of(&term, "4100 / 4096");
+    assert_eq!(
+        counter.bg,
+        Theme::colored().error.bg.unwrap_or(Color::Reset)
+    );
+}
+
+#[test]
+fn composer_preview_and_confirmation() {
+    let mut app = composing("Fixed on the reviewed head: constant-time comparison.");
+    update(&mut app, Msg::Actor(Ok("octo-reviewer".into())));
+    ctrl(&mut app, 's');
+    let text = screen(&app);
+    assert!(
+        text.contains("<!-- reviewgate-agent-dispositions") && text.contains("[ No ]"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+fn finish(app: &mut App, finding: usize, outcome: SubmitOutcome) {
+    if let Some(SubmitState::Pending { generation }) = app.submit.get(finding).cloned() {
+        update(
+            app,
+            Msg::SubmitFinished {
+                finding,
+                generation,
+                outcome,
+            },
+        );
+    }
+}
+
+#[test]
+fn pending_recorded_and_rejected_rows() {
+    let mut app = sample();
+    keys(&mut app, "2    ");
+    keys(&mut app, "d");
+    key(&mut app, KeyCode::Enter);
+    update(&mut app, Msg::Paste(" (constant-time compare)".into()));
+    ctrl(&mut app, 's');
+    keys(&mut app, "y");
+    let pending: Vec<usize> = (0..app.submit.len())
+        .filter(|&i| matches!(app.submit[i], SubmitState::Pending { .. }))
+        .collect();
+    assert_eq!(pending.len(), 4);
+    let receipt = Receipt {
+        summary: "accepted recorded by octo-reviewer".into(),
+        link: Some("https://github.com/acme/webhooks/pull/42#issuecomment-99".into()),
+        shown_as: Some("open"),
+        suppressed: false,
+    };
+    finish(&mut app, pending[0], SubmitOutcome::Recorded(receipt));
+    finish(
+        &mut app,
+        pending[1],
+        SubmitOutcome::Rejected {
+            reason: "octo-reviewer has read permission".into(),
+            stale_head: None,
+        },
+    );
+    finish(
+        &mut app,
+        pending[2],
+        SubmitOutcome::Failed {
+            reason: "GitHub timed out".into(),
+        },
+    );
+    keys(&mut app, "g");
+    let text = screen(&app);
+    assert!(
+        text.contains("✓") && text.contains("✗") && text.contains("⟳"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+fn kept(app: &App, finding: usize, sha: Option<&str>) -> Entry {
+    let set = app.doc.set.as_ref().unwrap_or_else(|| panic!("no set"));
+    let fp = set.findings[finding].key.as_str();
+    let mut draft = Draft::for_finding(
+        set,
+        fp,
+        SubmittedDisposition::Fixed,
+        "Fixed by the retry rewrite.",
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    if let Some(sha) = sha {
+        draft.reviewed_sha = sha.to_string();
+    }
+    let mut entry = Entry::new(draft, Some("review.json".into()));
+    entry.created_at = "2026-11-28T10:00:00Z".into();
+    entry
+}
+
+#[test]
+fn outbox_offer_overlay() {
+    let mut app = sample();
+    let mut failed = kept(&app, 0, None);
+    failed.attempts = 1;
+    failed.last_outcome = Some(LastOutcome {
+        kind: OutcomeKind::Failed,
+        message: "failed while posting the comment: GitHub answered 502".into(),
+        comment_id: None,
+        stale_head: false,
+    });
+    let stale = kept(&app, 3, Some("0123456789abcdef0123456789abcdef01234567"));
+    update(
+        &mut app,
+        Msg::OutboxLoaded {
+            entries: vec![stale, failed],
+            unreadable: 0,
+        },
+    );
+    let text = screen(&app);
+    assert!(text.contains("STALE: made for 0123456789ab"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn stale_result_banner() {
+    let mut app = sample();
+    app.live.pr = true;
+    keys(&mut app, "R");
+    let generation = app.live.refreshing.unwrap_or_default();
+    update(
+        &mut app,
+        Msg::Refreshed {
+            generation,
+            outcome: RefreshOutcome::HeadMoved {
+                head: "77aa0000bbbb1111cccc2222dddd3333eeee4444".into(),
+                reason: "no completed run of reviewgate.yml for it yet".into(),
+            },
+        },
+    );
+    let text = screen(&app);
+    assert!(
+        text.contains("STALE RESULT") && text.contains("77aa0000bbbb"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn river_composer_with_the_major_note() {
+    let mut app = fixture::app(fixture::river_set(), (120, 30));
+    keys(&mut app, "d");
+    let text = screen(&app);
+    assert!(
+        text.contains("This finding is major")
+            && text.contains("accepted_risk; any other status writes feedback only"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn typed_and_pasted_text_never_reaches_a_cell_raw() {
+    let mut app = composing(HOSTILE);
+    assert_clean(&app, "editor");
+    assert_eq!(
+        app.decide.composer.as_ref().map(|c| c.evidence()),
+        Some(HOSTILE.replace('\r', "\n")),
+        "the text itself is kept as entered"
+    );
+    update(&mut app, Msg::Actor(Ok(HOSTILE.into())));
+    ctrl(&mut app, 's');
+    assert_clean(&app, "preview");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    assert_clean(&app, "draft row and detail");
+    let mut hostile = kept(&app, 0, None);
+    hostile.draft.evidence = HOSTILE.into();
+    hostile.draft.fingerprint = HOSTILE.into();
+    hostile.last_outcome = Some(LastOutcome {
+        kind: OutcomeKind::Rejected,
+        message: HOSTILE.into(),
+        comment_id: None,
+        stale_head: false,
+    });
+    let mut offer = sample();
+    let plain = kept(&offer, 0, None);
+    update(
+        &mut offer,
+        Msg::OutboxLoaded {
+            entries: vec![plain, hostile],
+            unreadable: 0,
+        },
+    );
+    assert_clean(&offer, "outbox");
 }

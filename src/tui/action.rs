@@ -67,11 +67,49 @@ pub enum Action {
     ClearInput,
     /// Leave the program.
     Quit,
+    /// Open the decision composer on the selected finding, or on every marked one.
+    Decide,
+    /// Send the last decision of the selected finding again (after a failure or rejection).
+    Retry,
+    /// Revoke the River suppression written for the selected finding.
+    UndoDecision,
+    /// Fetch the pull request's result and threads again (opened with --pr).
+    Refresh,
+    /// Hand a needs_human or drift finding to a person: the escalation packet.
+    Escalate,
+    /// Show the decisions kept in the outbox for this review.
+    ShowOutbox,
+    /// Composer: go back to choosing the status.
+    ChangeStatus,
+    /// Composer: read the exact comment and confirm.
+    Preview,
+    /// Composer: write the evidence in $EDITOR.
+    ExternalEditor,
+    /// Composer: insert the next evidence excerpt as a permalink `path@sha#Lnn`.
+    InsertPermalink,
+    /// Composer: insert the chosen status's template at the cursor.
+    InsertTemplate,
+    /// Answer yes.
+    AnswerYes,
+    /// Answer no.
+    AnswerNo,
+    /// Switch the highlighted answer between No and Yes.
+    ToggleAnswer,
+    /// Escalation packet: put it on the clipboard (OSC 52).
+    ToClipboard,
+    /// Escalation packet: write it to a file in the current directory.
+    ToFile,
+    /// Outbox: send the highlighted decision again.
+    RetryEntry,
+    /// Outbox: discard the highlighted decision (press twice).
+    DropEntry,
+    /// Outbox: re-confirm a stale decision against the current result.
+    RebindEntry,
 }
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 29] = [
+    pub const ALL: [Action; 48] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -91,9 +129,28 @@ impl Action {
         Action::StartSearch,
         Action::ToggleMark,
         Action::MarkAllVisible,
+        Action::Decide,
         Action::OpenInBrowser,
         Action::OpenInEditor,
         Action::CopyFingerprint,
+        Action::Retry,
+        Action::UndoDecision,
+        Action::Escalate,
+        Action::Refresh,
+        Action::ShowOutbox,
+        Action::ChangeStatus,
+        Action::InsertTemplate,
+        Action::InsertPermalink,
+        Action::ExternalEditor,
+        Action::Preview,
+        Action::AnswerYes,
+        Action::AnswerNo,
+        Action::ToggleAnswer,
+        Action::ToClipboard,
+        Action::ToFile,
+        Action::RetryEntry,
+        Action::DropEntry,
+        Action::RebindEntry,
         Action::ShowProblems,
         Action::Help,
         Action::Accept,
@@ -135,6 +192,49 @@ impl Action {
             Action::DeleteBack => "delete a character",
             Action::ClearInput => "clear the text",
             Action::Quit => "quit",
+            Action::Decide => "decide: status, evidence, preview, confirm (marked: all of them)",
+            Action::Retry => "send the failed or rejected decision again",
+            Action::UndoDecision => "River: revoke the suppression written for this finding",
+            Action::Refresh => "fetch the result and threads again (--pr)",
+            Action::Escalate => "escalation packet for a needs_human or drift finding",
+            Action::ShowOutbox => "decisions kept in the outbox for this review",
+            Action::ChangeStatus => "choose another status",
+            Action::Preview => "read the exact comment, then confirm",
+            Action::ExternalEditor => "write the evidence in $EDITOR",
+            Action::InsertPermalink => "insert an evidence permalink path@sha#Lnn",
+            Action::InsertTemplate => "insert the status template",
+            Action::AnswerYes => "yes",
+            Action::AnswerNo => "no",
+            Action::ToggleAnswer => "switch between No and Yes",
+            Action::ToClipboard => "to the clipboard (OSC 52)",
+            Action::ToFile => "to a file in the current directory",
+            Action::RetryEntry => "send this kept decision again",
+            Action::DropEntry => "discard this kept decision (press twice)",
+            Action::RebindEntry => "re-confirm a stale decision against the current result",
+        }
+    }
+
+    /// The status-bar label of this action in a key table, where the mode
+    /// gives it a more precise meaning than [`Action::hint`].
+    pub fn hint_in(self, mode: super::keymap::KeyMode) -> Option<&'static str> {
+        use super::keymap::KeyMode;
+        match (mode, self) {
+            (KeyMode::StatusPicker, Action::Accept) => Some("choose"),
+            (KeyMode::Confirm, Action::Accept) => Some("answer"),
+            (KeyMode::Editor | KeyMode::StatusPicker | KeyMode::Outbox, Action::Back) => {
+                Some("keep & close")
+            }
+            (KeyMode::Confirm, Action::Back) => Some("edit"),
+            (KeyMode::Ask, Action::Accept | Action::Back) => None,
+            // In the list these are in the help; the hints keep room for the rest.
+            (
+                KeyMode::Normal,
+                Action::ClearFilters
+                | Action::OpenInEditor
+                | Action::CopyFingerprint
+                | Action::Back,
+            ) => None,
+            _ => self.hint(),
         }
     }
 
@@ -155,6 +255,19 @@ impl Action {
             Action::Back => "back",
             Action::Help => "help",
             Action::Quit => "quit",
+            Action::Decide => "decide",
+            Action::ChangeStatus => "status",
+            Action::Preview => "preview",
+            Action::ExternalEditor => "$EDITOR",
+            Action::InsertPermalink => "link",
+            Action::InsertTemplate => "template",
+            Action::AnswerYes => "yes",
+            Action::AnswerNo => "no",
+            Action::ToClipboard => "clipboard",
+            Action::ToFile => "file",
+            Action::RetryEntry => "retry",
+            Action::DropEntry => "drop",
+            Action::RebindEntry => "re-bind",
             _ => return None,
         })
     }

@@ -1,9 +1,12 @@
 //! The screen's whole state. `update` changes it; the view only reads it.
 
+use super::composer::Stage;
+use super::decision_state::{Decisions, Question, Receipt};
 use super::evidence_state::EvidenceState;
 use super::filter::{self, Filters, Selection, View};
 use super::fuzzy;
 use super::keymap::{KeyMode, Keymap};
+use super::live::Live;
 use super::prepared::Prepared;
 use super::text::TextLine;
 use super::theme::Theme;
@@ -95,6 +98,12 @@ pub enum Mode {
     Help { scroll: usize },
     /// Every validation problem and angle error, scrolled.
     Problems { scroll: usize },
+    /// The decision composer at a stage (its text is in `Decisions::composer`).
+    Compose(Stage),
+    /// The outbox overlay, with the highlighted entry.
+    Outbox { cursor: usize },
+    /// A question with one-key answers.
+    Ask(Question),
 }
 
 impl Mode {
@@ -105,6 +114,11 @@ impl Mode {
             Mode::Search | Mode::PathInput { .. } => KeyMode::Input,
             Mode::Filter { .. } => KeyMode::Filter,
             Mode::Help { .. } | Mode::Problems { .. } => KeyMode::Overlay,
+            Mode::Compose(Stage::Status { .. }) => KeyMode::StatusPicker,
+            Mode::Compose(Stage::Evidence) => KeyMode::Editor,
+            Mode::Compose(Stage::Confirm { .. }) => KeyMode::Confirm,
+            Mode::Outbox { .. } => KeyMode::Outbox,
+            Mode::Ask(_) => KeyMode::Ask,
         }
     }
 }
@@ -144,12 +158,12 @@ pub enum SubmitState {
     /// Nothing started.
     #[default]
     Idle,
-    /// A decision is being written.
+    /// A decision is being written (its text is kept in `Decisions::drafts`).
     Draft,
     /// Sent; waiting for the outcome of this generation.
     Pending { generation: u64 },
     /// Recorded where the review system reads it.
-    Recorded { receipt: String },
+    Recorded(Receipt),
     /// The protocol refused it (stale head, permission ...).
     Rejected { reason: String },
     /// The network or service failed; kept for retry.
@@ -234,6 +248,10 @@ pub struct App {
     pub next_generation: u64,
     pub detail: TextCache,
     pub evidence: EvidenceState,
+    /// Composer, drafts, sent decisions, the batch in flight, the outbox offer.
+    pub decide: Decisions,
+    /// The pull request behind the result: refresh, stale head, thread state.
+    pub live: Live,
 }
 
 impl App {
@@ -255,6 +273,8 @@ impl App {
             next_generation: 1,
             detail: TextCache::default(),
             evidence: EvidenceState::default(),
+            decide: Decisions::default(),
+            live: Live::default(),
         };
         app.ui.lower = Pane::Detail;
         app.refilter();

@@ -9,8 +9,19 @@ use crate::model::finding::{
 };
 use crate::sanitize::clean_line;
 
+/// What the decision section shows besides the finding itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DecisionFacts<'a> {
+    /// The finding's decision workflow.
+    pub state: Option<&'a SubmitState>,
+    /// A kept draft: its status (if chosen) and its size in bytes.
+    pub draft: Option<(Option<&'a str>, usize)>,
+    /// Why nothing can be submitted for it now, if so.
+    pub blocked: Option<&'a str>,
+}
+
 /// Builds the detail lines of a finding.
-pub fn build(finding: &Finding, submit: &SubmitState, read_only: Option<&str>) -> Vec<TextLine> {
+pub fn build(finding: &Finding, facts: DecisionFacts<'_>) -> Vec<TextLine> {
     let mut out = Vec::new();
     summary(finding, &mut out);
     section(&mut out, "Claim", finding.claim.as_deref());
@@ -23,7 +34,7 @@ pub fn build(finding: &Finding, submit: &SubmitState, read_only: Option<&str>) -
         Origin::ReviewGate(rg) => reviewgate(finding, rg, &mut out),
         Origin::River(r) => river(r, &mut out),
     }
-    decision(submit, read_only, &mut out);
+    decision(facts, &mut out);
     out
 }
 
@@ -251,28 +262,55 @@ fn river(r: &RiverFields, out: &mut Vec<TextLine>) {
     }
 }
 
-fn decision(submit: &SubmitState, read_only: Option<&str>, out: &mut Vec<TextLine>) {
+fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {
     heading(out, "Decision");
-    let (tone, text) = match submit {
-        SubmitState::Idle => (Tone::Dim, "none recorded in this session".to_string()),
-        SubmitState::Draft => (Tone::Accent, "draft in progress".to_string()),
-        SubmitState::Pending { .. } => (Tone::Accent, "sending...".to_string()),
-        SubmitState::Recorded { receipt } => {
-            (Tone::Plain, format!("recorded ({})", clean_line(receipt)))
+    let idle = SubmitState::Idle;
+    let (tone, text) = match facts.state.unwrap_or(&idle) {
+        SubmitState::Idle => (
+            Tone::Dim,
+            "none recorded in this session (d decides)".to_string(),
+        ),
+        SubmitState::Draft => {
+            let (status, bytes) = facts.draft.unwrap_or((None, 0));
+            let status = status.unwrap_or("no status yet");
+            (
+                Tone::Accent,
+                format!("draft kept: {status}, {bytes} bytes of evidence (d continues)"),
+            )
         }
-        SubmitState::Rejected { reason } => {
-            (Tone::Error, format!("rejected: {}", clean_line(reason)))
-        }
+        SubmitState::Pending { .. } => (Tone::Accent, "sending…".to_string()),
+        SubmitState::Recorded(r) => (Tone::Plain, format!("recorded: {}", clean_line(&r.summary))),
+        SubmitState::Rejected { reason } => (
+            Tone::Error,
+            format!(
+                "rejected: {} (r sends it again once the cause is fixed)",
+                clean_line(reason)
+            ),
+        ),
         SubmitState::Failed { reason } => (
             Tone::Warning,
-            format!("failed, kept for retry: {}", clean_line(reason)),
+            format!("failed: {} (r retries)", clean_line(reason)),
         ),
     };
     out.push(TextLine::one(tone, format!("  {text}")));
-    if let Some(why) = read_only {
+    if let Some(SubmitState::Recorded(r)) = facts.state {
+        if let Some(link) = &r.link {
+            field(out, "  link", link);
+        }
+        if let Some(shown) = r.shown_as.filter(|_| r.link.is_some()) {
+            out.push(TextLine::one(
+                Tone::Dim,
+                format!("  ReviewGate records it as {shown}; the result file changes on ReviewGate's next run."),
+            ));
+        }
+        if r.suppressed {
+            out.push(TextLine::one(Tone::Dim, "  u revokes the suppression"));
+        }
+    }
+    if let Some(why) = facts.blocked {
         out.push(TextLine::one(
             Tone::Warning,
-            format!("  read-only: {why}; nothing can be submitted"),
+            format!("  cannot submit: {}", clean_line(why)),
         ));
     }
 }
@@ -294,7 +332,7 @@ mod tests {
     fn reviewgate_detail_has_every_section() {
         let set = fixture::sample_set();
         let reopened = &set.findings[3];
-        let t = text(&build(reopened, &SubmitState::Idle, None));
+        let t = text(&build(reopened, DecisionFacts::default()));
         for needle in [
             "Claim",
             "Causal path",
@@ -315,14 +353,20 @@ mod tests {
     #[test]
     fn river_detail_lists_river_fields() {
         let set = fixture::river_set();
-        let t = text(&build(&set.findings[0], &SubmitState::Idle, Some("demo")));
+        let t = text(&build(
+            &set.findings[0],
+            DecisionFacts {
+                blocked: Some("demo"),
+                ..DecisionFacts::default()
+            },
+        ));
         for needle in [
             "River Review",
             "rule: rr-midstream-security-001",
             "phase: midstream",
             "suggestion:",
             "Evidence (as stated)",
-            "read-only: demo",
+            "cannot submit: demo",
         ] {
             assert!(t.contains(needle), "missing {needle:?} in\n{t}");
         }
@@ -344,7 +388,7 @@ mod tests {
                 url: Some("https://github.com/acme/webhooks/pull/42#discussion_r1".into()),
             });
         }
-        let t = text(&build(&f, &SubmitState::Idle, None));
+        let t = text(&build(&f, DecisionFacts::default()));
         assert!(
             t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"),
             "{t}"
@@ -360,7 +404,7 @@ mod tests {
     fn multi_line_text_is_split_and_clean() {
         let mut f = fixture::sample_set().findings.remove(0);
         f.claim = Some("one\r\ntwo\u{1b}[31m\u{7}".to_string());
-        let lines = build(&f, &SubmitState::Idle, None);
+        let lines = build(&f, DecisionFacts::default());
         assert!(
             lines
                 .iter()

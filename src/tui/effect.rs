@@ -4,12 +4,16 @@
 use super::app::Level;
 use super::evidence_state::LocalResult;
 use super::highlight::{HighlightJob, Highlighter};
+use super::jobs;
 use super::terminal::TerminalGuard;
-use super::update::{Msg, SubmitOutcome};
+use super::update::Msg;
 use super::view::evidence::{HeadLine, context_job, excerpt_job};
 use crate::checkout::Checkout;
-use crate::model::finding::{Evidence, SubmittedDisposition};
+use crate::cli::args::PrArgs;
+use crate::github::draft::Draft;
+use crate::model::finding::Evidence;
 use crate::model::review::ReviewSet;
+use crate::river_store::{DecisionStatus, FindingFacts};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,15 +21,30 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
-/// A decision to send (filled in by the composer).
+/// One ReviewGate decision to keep in the outbox and send.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubmitRequest {
-    /// The fingerprint the decision targets.
-    pub fingerprint: String,
-    /// The submitted status.
-    pub disposition: SubmittedDisposition,
-    /// The reviewer's evidence text.
+pub struct SubmitItem {
+    /// The finding (index) the outcome is reported for.
+    pub finding: usize,
+    /// The checked decision, bound to the loaded result's pull request and head.
+    pub draft: Draft,
+    /// A stale outbox entry this decision re-binds: removed once the new one is kept.
+    pub replaces: Option<String>,
+}
+
+/// One River decision: the finding's facts, the status and the evidence as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiverDecision {
+    pub facts: FindingFacts,
+    pub status: DecisionStatus,
     pub evidence: String,
+}
+
+/// One River decision to write, for a finding (index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiverItem {
+    pub finding: usize,
+    pub decision: RiverDecision,
 }
 
 /// Work with side effects, requested by `update`.
@@ -43,12 +62,49 @@ pub enum Effect {
         evidence: Vec<Evidence>,
         reviewed_sha: Option<String>,
     },
-    /// Send a decision; the outcome comes back tagged with this generation.
+    /// Keep every decision in the outbox, then send them one after another;
+    /// each outcome comes back tagged with this generation.
     Submit {
-        finding: usize,
         generation: u64,
-        request: SubmitRequest,
+        items: Vec<SubmitItem>,
     },
+    /// Write River decisions (feedback, suppression) one after another.
+    RecordRiver {
+        generation: u64,
+        items: Vec<RiverItem>,
+    },
+    /// Revoke the River suppression of a finding.
+    UndoRiver {
+        finding: usize,
+        fingerprint: String,
+        artifact_root: Option<String>,
+    },
+    /// Read the authenticated GitHub login (the actor of the comment preview).
+    LookupActor,
+    /// Suspend the screen and edit the evidence text in $EDITOR.
+    EditEvidence { text: String },
+    /// Read the outbox (entries for this review are offered).
+    LoadOutbox,
+    /// Remove an outbox entry the user dropped.
+    DropOutbox { id: String },
+    /// Fetch the pull request's result and threads again.
+    Refresh {
+        generation: u64,
+        reviewed_sha: Option<String>,
+    },
+    /// Write text to a new file in the current directory (atomically).
+    WriteFile { name: String, text: String },
+}
+
+/// What the runner needs to know about how the screen was opened.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// `--pr` and friends (refresh and the GitHub API base).
+    pub pr: PrArgs,
+    /// `--repo-root` (River's files; the checkout).
+    pub repo_root: Option<PathBuf>,
+    /// The review file's name, stored with outbox entries for people.
+    pub source: Option<String>,
 }
 
 /// Lines of checkout context shown around an excerpt.
@@ -64,6 +120,8 @@ pub struct Runner {
     pub highlighter: Option<Arc<Highlighter>>,
     /// Where results are sent.
     pub tx: Sender<Msg>,
+    /// How the screen was opened.
+    pub context: Context,
 }
 
 impl Runner {
@@ -73,16 +131,38 @@ impl Runner {
             Effect::OpenUrl(url) => self.open_url(url),
             Effect::OpenEditor { path, line } => self.open_editor(&path, line, guard),
             Effect::Copy(text) => self.copy(&text),
-            Effect::LoadEvidence { finding, evidence, reviewed_sha } => {
-                self.load_evidence(finding, evidence, reviewed_sha)
-            }
-            Effect::Submit { finding, generation, .. } => self.send(Msg::SubmitFinished {
+            Effect::LoadEvidence {
                 finding,
+                evidence,
+                reviewed_sha,
+            } => self.load_evidence(finding, evidence, reviewed_sha),
+            Effect::Submit { generation, items } => {
+                jobs::github::submit(&self.context, generation, items, self.tx.clone())
+            }
+            Effect::RecordRiver { generation, items } => {
+                jobs::river::record_all(&self.context, generation, items, self.tx.clone())
+            }
+            Effect::UndoRiver {
+                finding,
+                fingerprint,
+                artifact_root,
+            } => jobs::river::undo(
+                &self.context,
+                finding,
+                (fingerprint, artifact_root),
+                self.tx.clone(),
+            ),
+            Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
+            Effect::EditEvidence { text } => {
+                self.send(jobs::files::edit_text(&text, guard));
+            }
+            Effect::LoadOutbox => jobs::files::load_outbox(self.tx.clone()),
+            Effect::DropOutbox { id } => self.send(jobs::files::drop_entry(&id)),
+            Effect::Refresh {
                 generation,
-                outcome: SubmitOutcome::Failed {
-                    reason: "submitting from the screen is not available in this build; use `triage submit`".into(),
-                },
-            }),
+                reviewed_sha,
+            } => jobs::refresh::start(&self.context, generation, reviewed_sha, self.tx.clone()),
+            Effect::WriteFile { name, text } => self.send(jobs::files::write_file(&name, &text)),
         }
     }
 

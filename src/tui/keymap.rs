@@ -28,15 +28,30 @@ pub enum KeyMode {
     Filter,
     /// Typing text (search, path filter); unmapped printable keys insert text.
     Input,
+    /// The composer's status list.
+    StatusPicker,
+    /// The composer's evidence editor; unmapped keys edit the text.
+    Editor,
+    /// The composer's preview and yes/no confirmation.
+    Confirm,
+    /// The outbox overlay: kept decisions for this review.
+    Outbox,
+    /// A question with one-key answers (quit with drafts, escalation target, undo).
+    Ask,
 }
 
 impl KeyMode {
     /// Every mode, in help order.
-    pub const ALL: [KeyMode; 4] = [
+    pub const ALL: [KeyMode; 9] = [
         KeyMode::Normal,
         KeyMode::Filter,
         KeyMode::Input,
         KeyMode::Overlay,
+        KeyMode::StatusPicker,
+        KeyMode::Editor,
+        KeyMode::Confirm,
+        KeyMode::Outbox,
+        KeyMode::Ask,
     ];
 
     /// Heading of the mode's section in the help overlay.
@@ -46,6 +61,11 @@ impl KeyMode {
             KeyMode::Overlay => "Help and problem overlays",
             KeyMode::Filter => "Filter menu",
             KeyMode::Input => "Search and path input",
+            KeyMode::StatusPicker => "Decide: choose the status",
+            KeyMode::Editor => "Decide: evidence editor (other keys edit the text)",
+            KeyMode::Confirm => "Decide: preview and confirmation (defaults to No)",
+            KeyMode::Outbox => "Outbox: kept decisions",
+            KeyMode::Ask => "Questions",
         }
     }
 }
@@ -294,7 +314,12 @@ impl Keymap {
     pub fn hints(&self, mode: KeyMode) -> Vec<(String, &'static str)> {
         Action::ALL
             .into_iter()
-            .filter_map(|a| Some((self.keys_for(mode, a).first()?.to_string(), a.hint()?)))
+            .filter_map(|a| {
+                Some((
+                    self.keys_for(mode, a).first()?.to_string(),
+                    a.hint_in(mode)?,
+                ))
+            })
             .collect()
     }
 }
@@ -384,14 +409,14 @@ mod tests {
     #[test]
     fn user_file_overrides_and_unbinds() {
         let mut map = Keymap::builtin().unwrap_or_else(|e| panic!("{e}"));
-        map.apply_json(r#"{"normal": {"x": "quit", "q": null}}"#)
+        map.apply_json(r#"{"normal": {"X": "quit", "q": null}}"#)
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(map.lookup(KeyMode::Normal, &key("x")), Some(Action::Quit));
+        assert_eq!(map.lookup(KeyMode::Normal, &key("X")), Some(Action::Quit));
         assert_eq!(map.lookup(KeyMode::Normal, &key("q")), None);
         assert!(
             map.help_rows(KeyMode::Normal)
                 .iter()
-                .any(|(k, d)| k == "ctrl-c x" && *d == "quit")
+                .any(|(k, d)| k == "ctrl-c X" && *d == "quit")
         );
         map.apply_json(r#"{"normal": {"j": "quit"}}"#)
             .unwrap_or_else(|e| panic!("{e}"));

@@ -68,7 +68,7 @@ pub fn header_height(app: &App) -> u16 {
 pub fn areas(app: &App) -> Areas {
     let (w, h) = app.ui.size;
     let full = Rect::new(0, 0, w, h);
-    let banner_h = banner::height(&app.doc);
+    let banner_h = banner::height(app);
     let [header, banner, body, status] = Layout::default()
         .direction(Direction::Vertical)
         .constraints([

@@ -8,19 +8,27 @@
 
 pub mod action;
 pub mod app;
+pub mod ask;
+pub mod composer;
 pub mod config;
+pub mod decide;
+pub mod decision_state;
 pub mod detail_text;
 pub mod drift;
 pub mod effect;
+pub mod escalate;
 pub mod evidence_state;
 pub mod filter;
 pub mod fixture;
 pub mod fuzzy;
 pub mod highlight;
+pub mod jobs;
 pub mod keymap;
 pub mod layout;
 pub mod link;
+pub mod live;
 pub mod nav;
+pub mod offer;
 pub mod prepared;
 pub mod runtime;
 pub mod terminal;
@@ -31,7 +39,7 @@ pub mod view;
 
 use crate::checkout::Checkout;
 use crate::cli::args::OpenArgs;
-use crate::cli::common::{forced_format, load_or_problem, load_pr};
+use crate::cli::common::{forced_format, load_or_problem};
 use crate::model::load::{Loaded, load_bytes};
 use app::{App, Document, Flash, Level, Source};
 use highlight::{Highlighter, ThemeChoice};
@@ -52,16 +60,20 @@ pub fn demo_document() -> Document {
     document(Source::Demo, load_bytes(DEMO_JSON.as_bytes(), None))
 }
 
-fn open_document(args: &OpenArgs) -> anyhow::Result<Document> {
+/// The document to open and, for `--pr`, why thread state is unknown (if it is).
+fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, Option<String>)> {
     let forced = forced_format(args.kind);
     if args.pr.pr.is_some() {
-        let (name, loaded) = load_pr(&args.pr)?;
-        return Ok(document(
-            Source::File(crate::sanitize::clean_line(&name)),
-            loaded,
-        ));
+        let fetched = crate::cli::fetch::fetch_blocking(&args.pr)?;
+        let threads = fetched
+            .threads
+            .as_ref()
+            .and_then(|t| t.unavailable_reason())
+            .map(str::to_owned);
+        let name = crate::sanitize::clean_line(&fetched.display_name());
+        return Ok((document(Source::File(name), fetched.loaded), threads));
     }
-    Ok(match &args.file {
+    let doc = match &args.file {
         None => demo_document(),
         Some(path) if path.as_os_str() == "-" => {
             document(Source::Stdin, load_or_problem(path, forced))
@@ -70,7 +82,8 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<Document> {
             let name = crate::sanitize::clean_line(&path.display().to_string());
             document(Source::File(name), load_or_problem(Path::new(path), forced))
         }
-    })
+    };
+    Ok((doc, None))
 }
 
 /// The checkout evidence is compared with: `--repo-root`, else the git
@@ -90,7 +103,7 @@ fn no_color() -> bool {
 
 /// Opens the screen on the file, stdin, `--pr`, or the demo; returns when the user quits.
 pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
-    let doc = open_document(&args)?;
+    let (doc, threads_unavailable) = open_document(&args)?;
     let no_color = no_color();
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -100,11 +113,21 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
             no_color,
         )))),
         tx,
+        context: effect::Context {
+            pr: args.pr.clone(),
+            repo_root: args.repo_root.clone(),
+            source: match &doc.source {
+                Source::File(name) => Some(name.clone()),
+                _ => None,
+            },
+        },
     };
     let mut app = App::new(doc, settings, (80, 24));
     app.evidence.checkout = runner.checkout.is_some();
     app.evidence.highlighter = runner.highlighter.clone();
     app.evidence.head = runner.start(app.doc.set.as_ref());
+    app.live.pr = args.pr.pr.is_some();
+    app.live.threads_unavailable = threads_unavailable;
     if let Some(w) = warnings.into_iter().next() {
         app.ui.flash = Some(Flash {
             level: Level::Warning,
@@ -112,6 +135,9 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let mut guard = terminal::TerminalGuard::enter()?;
+    for effect in offer::startup(&app) {
+        runner.run(effect, &mut guard);
+    }
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
     drop(guard);
     Ok(ExitCode::SUCCESS)

@@ -18,7 +18,7 @@ use ratatui::layout::{Position, Rect};
 const WHEEL: usize = 3;
 
 /// A new position after a movement in a list of `len` items, `page` per screen.
-fn step(pos: usize, len: usize, action: Action, page: usize) -> usize {
+pub fn step(pos: usize, len: usize, action: Action, page: usize) -> usize {
     let last = len.saturating_sub(1);
     let page = page.max(1);
     match action {
@@ -62,6 +62,8 @@ pub fn movement(app: &mut App, action: Action) {
             let len = evidence::line_count(&app.evidence.view);
             app.ui.evidence_scroll = step(app.ui.evidence_scroll, len, action, page);
         }
+        // Their own modules move these (composer, outbox, questions).
+        Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => {}
         Mode::Normal | Mode::Search | Mode::PathInput { .. } => {
             let rows = areas.list_rows(app);
             app.browse.cursor = step(app.browse.cursor, app.browse.visible.len(), action, rows);
@@ -196,11 +198,15 @@ fn refresh_detail(app: &mut App, width: u16) {
         app.detail.lines.clear();
         return;
     };
-    let state = selected
-        .and_then(|i| app.submit.get(i))
-        .cloned()
-        .unwrap_or_default();
-    let detail = detail_text::build(finding, &state, app.doc.read_only_reason());
+    let facts = super::decide::detail_facts(app, selected);
+    let detail = detail_text::build(
+        finding,
+        detail_text::DecisionFacts {
+            state: selected.and_then(|i| app.submit.get(i)),
+            draft: facts.draft,
+            blocked: facts.blocked.as_deref(),
+        },
+    );
     app.detail.lines = text::wrap(&detail, width);
 }
 

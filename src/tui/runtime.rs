@@ -47,6 +47,9 @@ pub fn event_loop(
             .draw(|frame| view::draw(frame, app))
             .context("drawing the screen")?;
         let mut msgs: Vec<Msg> = rx.try_iter().collect();
+        if super::view::status::busy(app).is_some() {
+            msgs.push(Msg::Tick);
+        }
         if event::poll(TICK).context("reading terminal input")? {
             for _ in 0..BURST {
                 msgs.extend(to_msg(event::read().context("reading terminal input")?));

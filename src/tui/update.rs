@@ -4,29 +4,38 @@
 //! effects all arrive as messages.
 
 use super::action::Action;
-use super::app::{App, Flash, Level, Mode, Pane, SubmitState};
+use super::app::{App, Flash, Level, Mode, Pane};
+use super::composer::{self, Stage};
+use super::decision_state::Receipt;
 use super::effect::Effect;
 use super::evidence_state::LocalResult;
 use super::filter::{FilterItem, View};
 use super::highlight::HighlightKey;
 use super::keymap::{KeyMode, KeySpec};
+use super::live::RefreshOutcome;
 use super::view::evidence::HeadLine;
+use super::{ask, decide, live, offer};
 use super::{link, nav};
+use crate::outbox::Entry;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 
 /// How a submission ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SubmitOutcome {
     /// Recorded; the receipt to show.
-    Recorded { receipt: String },
-    /// Refused by the protocol (stale head, permission ...).
-    Rejected { reason: String },
-    /// The network or service failed (kept for retry).
+    Recorded(Receipt),
+    /// Refused by the protocol (permission, closed pull request ...);
+    /// `stale_head` names the new head when the refusal was a moved head.
+    Rejected {
+        reason: String,
+        stale_head: Option<String>,
+    },
+    /// The network or service failed (kept in the outbox for retry).
     Failed { reason: String },
 }
 
 /// Everything that can happen to the screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
     /// A key was pressed (looked up in the current mode's table).
     Key(KeyEvent),
@@ -55,6 +64,27 @@ pub enum Msg {
     },
     /// A highlighted block is ready in the shared cache.
     Highlighted(HighlightKey),
+    /// Time passed while background work runs (advances the spinner).
+    Tick,
+    /// The authenticated GitHub login, or why it could not be read.
+    Actor(Result<String, String>),
+    /// The evidence text came back from $EDITOR (or why not).
+    EditedEvidence(Result<String, String>),
+    /// The outbox was read: every entry, and how many files could not be read.
+    OutboxLoaded {
+        entries: Vec<Entry>,
+        unreadable: usize,
+    },
+    /// A refresh of result and threads finished; stale generations are ignored.
+    Refreshed {
+        generation: u64,
+        outcome: RefreshOutcome,
+    },
+    /// A River suppression was revoked (what was written), or why not.
+    Undone {
+        finding: usize,
+        result: Result<String, String>,
+    },
 }
 
 /// Applies one message; returns the effects the runtime must run.
@@ -64,6 +94,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Action(action) => act(app, action),
         Msg::Mouse(mouse) => {
             nav::mouse(app, mouse);
+            Vec::new()
+        }
+        Msg::Paste(text) if app.ui.mode == Mode::Compose(Stage::Evidence) => {
+            composer::flow::paste(app, &text);
             Vec::new()
         }
         Msg::Paste(text) => {
@@ -90,7 +124,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             generation,
             outcome,
         } => {
-            submit_finished(app, finding, generation, outcome);
+            decide::finished(app, finding, generation, outcome);
             Vec::new()
         }
         Msg::Head(head) => {
@@ -107,8 +141,30 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.evidence.highlighted(key);
             Vec::new()
         }
+        other => background(app, other),
     };
+    composer::flow::sync(app);
     effects.into_iter().chain(nav::sync(app)).collect()
+}
+
+/// Messages from the decision, outbox and refresh work.
+fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Tick => app.decide.spinner = app.decide.spinner.wrapping_add(1),
+        Msg::Actor(result) => decide::actor(app, result),
+        Msg::EditedEvidence(result) => composer::flow::edited(app, result),
+        Msg::OutboxLoaded {
+            entries,
+            unreadable,
+        } => offer::loaded(app, entries, unreadable),
+        Msg::Refreshed {
+            generation,
+            outcome,
+        } => live::refreshed(app, generation, outcome),
+        Msg::Undone { finding, result } => ask::undone(app, finding, result),
+        _ => {}
+    }
+    Vec::new()
 }
 
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
@@ -120,6 +176,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let action = KeySpec::from_event(&key).and_then(|spec| app.keymap().lookup(mode, &spec));
     match action {
         Some(action) => act(app, action),
+        None if mode == KeyMode::Editor => {
+            composer::flow::key(app, &key);
+            Vec::new()
+        }
         None => {
             let typed = match key.code {
                 KeyCode::Char(c)
@@ -141,8 +201,18 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 
 /// Performs one action in the current mode.
 pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    match (app.ui.mode, action) {
+        (_, Action::Quit) => {
+            ask::quit(app);
+            return Vec::new();
+        }
+        (Mode::Compose(stage), action) => return composer::flow::act(app, stage, action),
+        (Mode::Outbox { cursor }, action) => return offer::act(app, cursor, action),
+        (Mode::Ask(question), action) => return ask::answer(app, question, action),
+        _ => {}
+    }
     match action {
-        Action::Quit => app.ui.quit = true,
+        Action::Quit => ask::quit(app),
         Action::Back => back(app),
         Action::Help => match app.ui.mode {
             Mode::Help { .. } => app.ui.mode = Mode::Normal,
@@ -178,11 +248,19 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Accept => accept(app),
         Action::DeleteBack => delete_back(app),
         Action::ClearInput => clear_input(app),
+        Action::Decide => return composer::flow::open(app),
+        Action::Retry => return decide::retry(app),
+        Action::UndoDecision => ask::undo(app),
+        Action::Refresh => return live::refresh(app),
+        Action::Escalate => ask::escalate(app),
+        Action::ShowOutbox => return offer::show(app),
+        _ => {}
     }
     Vec::new()
 }
 
-fn flash(app: &mut App, level: Level, text: impl Into<String>) {
+/// Shows a one-line message in the status bar until the next key.
+pub fn flash(app: &mut App, level: Level, text: impl Into<String>) {
     app.ui.flash = Some(Flash {
         level,
         text: text.into(),
@@ -196,7 +274,7 @@ fn back(app: &mut App) {
             app.refilter();
         }
         Mode::Normal if app.ui.focus != Pane::List => app.ui.focus = Pane::List,
-        Mode::Normal => app.ui.quit = true,
+        Mode::Normal => ask::quit(app),
         Mode::Search => {
             app.browse.query.clear();
             app.refilter();
@@ -206,6 +284,7 @@ fn back(app: &mut App) {
         Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => {
             app.ui.mode = Mode::Normal
         }
+        Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
 }
 
@@ -367,20 +446,9 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
     vec![Effect::Copy(fp)]
 }
 
-fn submit_finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitOutcome) {
-    let Some(state) = app.submit.get_mut(finding) else {
-        return;
-    };
-    if *state != (SubmitState::Pending { generation }) {
-        return; // A newer attempt (or a cancel) superseded this one.
-    }
-    *state = match outcome {
-        SubmitOutcome::Recorded { receipt } => SubmitState::Recorded { receipt },
-        SubmitOutcome::Rejected { reason } => SubmitState::Rejected { reason },
-        SubmitOutcome::Failed { reason } => SubmitState::Failed { reason },
-    };
-    app.detail.key = None;
-}
-
+#[cfg(test)]
+mod decide_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod tests;

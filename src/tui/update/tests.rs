@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::finding::{Disposition, Severity};
 use crate::model::review::Scope;
-use crate::tui::app::App;
+use crate::tui::app::{App, SubmitState};
 use crate::tui::drift::Drift;
 use crate::tui::fixture;
 use ratatui::crossterm::event::{KeyEventState, MouseButton, MouseEventKind};

@@ -5,7 +5,7 @@
 use crate::model::problem::Problem;
 use crate::model::review::AngleError;
 use crate::sanitize::clean_line;
-use crate::tui::app::{App, Document};
+use crate::tui::app::App;
 use crate::tui::text::{TextLine, Tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -55,9 +55,49 @@ fn more(out: &mut Vec<TextLine>, total: usize) {
     }
 }
 
+/// The lines about the live pull request: a stale result, unknown threads.
+fn live_lines(app: &App, out: &mut Vec<TextLine>) {
+    if let Some(head) = &app.live.stale_head {
+        let reviewed = app
+            .doc
+            .set
+            .as_ref()
+            .and_then(|s| s.reviewed_sha.as_deref())
+            .map_or_else(String::new, |s| {
+                format!(" (this result reviewed {})", short(s))
+            });
+        out.push(TextLine::one(
+            Tone::Error,
+            format!(
+                " STALE RESULT: the pull request head is now {}{reviewed}. ",
+                short(head)
+            ),
+        ));
+        out.push(TextLine::one(
+            Tone::Plain,
+            " Submission is off until a result for the current head is loaded: press R to refresh.",
+        ));
+    }
+    if let Some(why) = &app.live.threads_unavailable {
+        out.push(
+            TextLine::one(
+                Tone::Warning,
+                " Thread state unknown: every finding shows thread unknown. ",
+            )
+            .push(Tone::Plain, format!(" {}", clean_line(why))),
+        );
+    }
+}
+
+fn short(sha: &str) -> String {
+    clean_line(&sha.chars().take(12).collect::<String>())
+}
+
 /// The banner's lines (empty: no banner).
-pub fn lines(doc: &Document) -> Vec<TextLine> {
+pub fn lines(app: &App) -> Vec<TextLine> {
+    let doc = &app.doc;
     let mut out = Vec::new();
+    live_lines(app, &mut out);
     if !doc.is_valid() {
         let n = doc.problems.len();
         let what = if doc.set.is_none() {
@@ -102,8 +142,8 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Rows the banner takes (0 without a banner).
-pub fn height(doc: &Document) -> u16 {
-    let n = lines(doc).len();
+pub fn height(app: &App) -> u16 {
+    let n = lines(app).len();
     if n == 0 {
         0
     } else {
@@ -117,7 +157,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let theme = &app.settings.theme;
-    let lines = lines(&app.doc);
+    let lines = lines(app);
     let shown: Vec<_> = lines.iter().map(|l| super::to_line(l, theme)).collect();
     let block = Block::default()
         .borders(Borders::ALL)

@@ -25,7 +25,11 @@ pub fn lines(app: &App) -> Vec<TextLine> {
     out.push(TextLine::one(Tone::Heading, "Row columns"));
     out.push(TextLine::one(
         Tone::Plain,
-        "  ▶ selected · * marked · P0..P4 rank · ■ blocks the merge · disposition · thread · class · path:line · headline",
+        "  ▶ selected · * marked · decision · P0..P4 rank · ■ blocks the merge · disposition · thread · class · path:line · headline",
+    ));
+    out.push(TextLine::one(
+        Tone::Plain,
+        "  decision: ✎ draft kept · ⠋ sending · ✓ recorded (the disposition shows what ReviewGate records) · ✗ rejected · ⟳ failed, r retries",
     ));
     out.push(TextLine::blank());
     out.push(TextLine::one(Tone::Heading, "Thread glyphs"));

@@ -3,7 +3,8 @@
 
 use crate::model::finding::ThreadTransition;
 use crate::tui::action::Action;
-use crate::tui::app::{App, Mode, Pane};
+use crate::tui::app::{App, Mode, Pane, SubmitState};
+use crate::tui::decision_state::SPINNER;
 use crate::tui::drift::Drift;
 use crate::tui::filter::View;
 use crate::tui::keymap::KeyMode;
@@ -43,7 +44,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             continue;
         };
         let marked = b.marks.get(i).copied().unwrap_or(false);
-        let mut line = row_line(row, marked, theme);
+        let decision = decision_mark(app.submit.get(i), app.decide.spinner, theme);
+        let mut line = row_line(row, marked, decision, theme);
         if pos == b.cursor {
             line.spans[0] = Span::styled("▶", theme.selected);
             line = line.style(theme.selected);
@@ -126,8 +128,39 @@ fn thread_style(row: &Row, theme: &Theme) -> Style {
     }
 }
 
-/// One list row: selection, mark, rank, blocking, disposition, thread, class, place, headline.
-pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
+/// The decision column of a row and the label it shows instead of the file's.
+#[derive(Debug, Clone, Copy)]
+pub struct DecisionMark {
+    pub glyph: &'static str,
+    pub style: Style,
+    /// After recording: ReviewGate's canonical state (or River's `suppr`).
+    pub label: Option<&'static str>,
+}
+
+/// The decision column of a finding: ✎ draft, spinner while sending,
+/// ✓ recorded, ✗ rejected, ⟳ failed (retry).
+pub fn decision_mark(state: Option<&SubmitState>, spinner: usize, theme: &Theme) -> DecisionMark {
+    let mark = |glyph, style| DecisionMark {
+        glyph,
+        style,
+        label: None,
+    };
+    match state {
+        None | Some(SubmitState::Idle) => mark(" ", Style::new()),
+        Some(SubmitState::Draft) => mark("✎", theme.accent),
+        Some(SubmitState::Pending { .. }) => mark(SPINNER[spinner % SPINNER.len()], theme.accent),
+        Some(SubmitState::Recorded(r)) => DecisionMark {
+            glyph: "✓",
+            style: theme.heading,
+            label: r.shown_as,
+        },
+        Some(SubmitState::Rejected { .. }) => mark("✗", theme.error),
+        Some(SubmitState::Failed { .. }) => mark("⟳", theme.warning),
+    }
+}
+
+/// One list row: selection, mark, decision, rank, blocking, disposition, thread, class, place, headline.
+pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &Theme) -> Line<'a> {
     let pad = |s: &str, n: usize| format!("{s:<n$} ");
     Line::from(vec![
         Span::raw(" "),
@@ -136,6 +169,8 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
         } else {
             Span::raw(" ")
         },
+        Span::styled(decision.glyph, decision.style),
+        Span::raw(" "),
         Span::styled(row.rank.as_str(), theme.severity(row.rank)),
         if row.blocking {
             Span::styled("■", theme.blocking)
@@ -143,7 +178,7 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, theme: &Theme) -> Line<'a> {
             Span::raw(" ")
         },
         Span::raw(" "),
-        Span::raw(pad(row.disposition, 6)),
+        Span::raw(pad(decision.label.unwrap_or(row.disposition), 6)),
         Span::styled(row.thread.glyph(), thread_style(row, theme)),
         Span::styled(
             if row.outdated { "~ " } else { "  " },

@@ -2,6 +2,7 @@
 //! files or the environment, or touches unsanitised text: rows and pane text
 //! were prepared (and sanitised) before the frame.
 
+pub mod ask;
 pub mod banner;
 pub mod detail;
 pub mod evidence;
@@ -9,6 +10,7 @@ pub mod filter_menu;
 pub mod header;
 pub mod help;
 pub mod list;
+pub mod outbox;
 pub mod problems;
 pub mod status;
 
@@ -49,6 +51,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Filter { cursor } | Mode::PathInput { cursor } => {
             filter_menu::render(frame, app, cursor)
         }
+        Mode::Compose(stage) => super::composer::view::render(frame, app, stage),
+        Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
+        Mode::Ask(q) => ask::render(frame, app, q),
         Mode::Normal | Mode::Search => {}
     }
 }

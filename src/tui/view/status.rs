@@ -3,6 +3,7 @@
 
 use crate::sanitize::clean_line;
 use crate::tui::app::{App, Level, Mode, Pane};
+use crate::tui::decision_state::SPINNER;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -22,6 +23,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Mode::PathInput { .. } => " PATH ",
         Mode::Help { .. } => " HELP ",
         Mode::Problems { .. } => " PROBLEMS ",
+        Mode::Compose(crate::tui::composer::Stage::Status { .. }) => " DECIDE ",
+        Mode::Compose(crate::tui::composer::Stage::Evidence) => " EVIDENCE ",
+        Mode::Compose(crate::tui::composer::Stage::Confirm { .. }) => " CONFIRM ",
+        Mode::Outbox { .. } => " OUTBOX ",
+        Mode::Ask(_) => " ASK ",
     };
     let mut spans = vec![
         Span::styled(
@@ -30,6 +36,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         ),
         Span::raw(" "),
     ];
+    if let Some(work) = busy(app) {
+        let frame = SPINNER[app.decide.spinner % SPINNER.len()];
+        spans.push(Span::styled(format!("{frame} {work} "), theme.accent));
+    }
     match &app.ui.flash {
         Some(flash) => {
             let style = match flash.level {
@@ -50,4 +60,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// What runs in the background, for the spinner (`None`: nothing).
+pub fn busy(app: &App) -> Option<String> {
+    if let Some(b) = app.decide.batch {
+        return Some(if b.total == 1 {
+            "sending…".to_string()
+        } else {
+            format!("sending {}/{}…", b.done() + 1, b.total)
+        });
+    }
+    if app.live.refreshing.is_some() {
+        return Some("refreshing…".to_string());
+    }
+    None
 }

@@ -1,0 +1,190 @@
+//! Questions with one-key answers: quitting while drafts exist only on the
+//! screen, where an escalation packet goes, and revoking a River suppression.
+
+use super::action::Action;
+use super::app::{App, Level, Mode, SubmitState};
+use super::composer::choice::System;
+use super::decide;
+use super::decision_state::Question;
+use super::effect::Effect;
+use super::escalate;
+use super::update::flash;
+use crate::sanitize::clean_line;
+
+/// Quit: at once when nothing would be lost, else ask (a second quit key quits).
+pub fn quit(app: &mut App) {
+    if matches!(app.ui.mode, Mode::Compose(_)) {
+        super::composer::flow::put_aside(app);
+    }
+    let drafts = app.decide.unsent_drafts();
+    let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
+    if drafts + sending == 0 || app.ui.mode == Mode::Ask(Question::Quit) {
+        app.ui.quit = true;
+        return;
+    }
+    app.ui.mode = Mode::Ask(Question::Quit);
+}
+
+/// The question's text (sanitised where it quotes anything).
+pub fn text(app: &App, q: Question) -> Vec<String> {
+    match q {
+        Question::Quit => {
+            let drafts = app.decide.unsent_drafts();
+            let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
+            let mut lines = Vec::new();
+            if drafts > 0 {
+                lines.push(format!(
+                    "{drafts} draft{} exist only on this screen and will be lost.",
+                    if drafts == 1 { "" } else { "s" }
+                ));
+            }
+            if sending > 0 {
+                lines.push(format!(
+                    "{sending} decision{} still being sent; they stay in the outbox and are offered next time.",
+                    if sending == 1 { " is" } else { "s are" }
+                ));
+            }
+            lines.push("Quit anyway? y = quit, n / esc = stay".into());
+            lines
+        }
+        Question::Escalate => {
+            let name = app
+                .decide
+                .packet
+                .as_ref()
+                .map(|p| p.file_name.clone())
+                .unwrap_or_default();
+            let bytes = app.decide.packet.as_ref().map_or(0, |p| p.text.len());
+            vec![
+                format!("Escalation packet ready ({bytes} bytes of Markdown)."),
+                format!("c = copy to the clipboard (OSC 52) · f = write ./{name} · esc = cancel"),
+            ]
+        }
+        Question::Undo { finding } => {
+            let fp = app
+                .doc
+                .findings()
+                .get(finding)
+                .map(|f| clean_line(f.key.as_str()))
+                .unwrap_or_default();
+            vec![
+                format!("Revoke the River suppression of {fp}?"),
+                "A resurface entry is appended and the suppression marked inactive. y = revoke, n / esc = keep".into(),
+            ]
+        }
+    }
+}
+
+/// An answer to the question on screen.
+pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
+    let yes = matches!(action, Action::AnswerYes);
+    let cancel = matches!(action, Action::AnswerNo | Action::Back | Action::Accept);
+    match q {
+        Question::Quit if yes => app.ui.quit = true,
+        Question::Undo { finding } if yes => {
+            app.ui.mode = Mode::Normal;
+            return undo_effect(app, finding);
+        }
+        Question::Escalate if matches!(action, Action::ToClipboard | Action::ToFile) => {
+            app.ui.mode = Mode::Normal;
+            return deliver(app, action == Action::ToFile);
+        }
+        _ if cancel => {
+            app.ui.mode = Mode::Normal;
+            app.decide.packet = None;
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn deliver(app: &mut App, to_file: bool) -> Vec<Effect> {
+    let Some(packet) = app.decide.packet.take() else {
+        return Vec::new();
+    };
+    if to_file {
+        return vec![Effect::WriteFile {
+            name: packet.file_name,
+            text: packet.text,
+        }];
+    }
+    flash(
+        app,
+        Level::Info,
+        format!(
+            "Escalation packet copied to the clipboard (OSC 52, {} bytes).",
+            packet.text.len()
+        ),
+    );
+    vec![Effect::Copy(packet.text)]
+}
+
+/// `x`: prepares the selected finding's escalation packet and asks where it goes.
+pub fn escalate(app: &mut App) {
+    let Some(i) = app.selected() else {
+        flash(app, Level::Warning, "No finding selected.");
+        return;
+    };
+    match escalate::packet(app, i) {
+        Ok(packet) => {
+            app.decide.packet = Some(packet);
+            app.ui.mode = Mode::Ask(Question::Escalate);
+        }
+        Err(why) => flash(app, Level::Warning, format!("No escalation: {why}.")),
+    }
+}
+
+/// `u`: asks before revoking the selected River finding's suppression.
+pub fn undo(app: &mut App) {
+    if decide::system_of(app) != System::River {
+        flash(
+            app,
+            Level::Info,
+            "u revokes a River suppression; ReviewGate decisions are undone by a new decision.",
+        );
+        return;
+    }
+    if let Some(why) = decide::blocked(app, System::River) {
+        flash(app, Level::Warning, format!("Cannot undo here: {why}."));
+        return;
+    }
+    match app.selected() {
+        Some(finding) => app.ui.mode = Mode::Ask(Question::Undo { finding }),
+        None => flash(app, Level::Warning, "No finding selected."),
+    }
+}
+
+fn undo_effect(app: &mut App, finding: usize) -> Vec<Effect> {
+    let Some(f) = app.doc.findings().get(finding) else {
+        return Vec::new();
+    };
+    let fingerprint = f.key.as_str().to_string();
+    let artifact_root = app
+        .doc
+        .set
+        .as_ref()
+        .and_then(|s| s.river.as_ref())
+        .and_then(|r| r.repo_root.clone());
+    flash(app, Level::Info, "Revoking the suppression…");
+    vec![Effect::UndoRiver {
+        finding,
+        fingerprint,
+        artifact_root,
+    }]
+}
+
+/// The revocation finished.
+pub fn undone(app: &mut App, finding: usize, result: Result<String, String>) {
+    match result {
+        Ok(what) => {
+            if let Some(SubmitState::Recorded(r)) = app.submit.get_mut(finding) {
+                r.suppressed = false;
+                r.shown_as = None;
+                r.summary.push_str("; suppression revoked");
+            }
+            app.detail.key = None;
+            flash(app, Level::Info, what);
+        }
+        Err(why) => flash(app, Level::Warning, format!("Nothing revoked: {why}")),
+    }
+}

@@ -1,0 +1,174 @@
+//! What the screen holds about decisions: the open composer, drafts put
+//! aside, the last decision sent per finding (for retry), the batch being
+//! sent, the GitHub login comments carry, the outbox offer, and a pending
+//! escalation packet.
+
+use super::composer::Composer;
+use super::effect::RiverDecision;
+use crate::github::draft::Draft;
+use crate::outbox::{Entry, Staleness};
+use std::collections::BTreeMap;
+
+/// Proof of a recorded decision, as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// One line: what was recorded where (may quote GitHub or paths: sanitised when shown).
+    pub summary: String,
+    /// Link to the recorded comment (ReviewGate).
+    pub link: Option<String>,
+    /// The row's label now: ReviewGate's canonical state after recording
+    /// (`accepted` stays `open`), or River's `suppr` once suppressed.
+    pub shown_as: Option<&'static str>,
+    /// A River suppression was written (undo can revoke it).
+    pub suppressed: bool,
+}
+
+/// A decision as it was sent, so `r` can send it again unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SentDecision {
+    /// A ReviewGate draft (kept in the outbox under the same id).
+    ReviewGate(Draft),
+    /// A River decision.
+    River(RiverDecision),
+}
+
+/// The batch being sent (one generation for all of its findings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Batch {
+    pub generation: u64,
+    pub total: usize,
+    pub recorded: usize,
+    pub rejected: usize,
+    pub failed: usize,
+}
+
+impl Batch {
+    /// Outcomes received so far.
+    pub fn done(&self) -> usize {
+        self.recorded + self.rejected + self.failed
+    }
+
+    /// The closing summary line.
+    pub fn summary(&self) -> String {
+        let mut text = format!(
+            "Sent {} decision{}: {} recorded, {} rejected, {} failed",
+            self.total,
+            if self.total == 1 { "" } else { "s" },
+            self.recorded,
+            self.rejected,
+            self.failed
+        );
+        if self.rejected + self.failed > 0 {
+            text.push_str(" (each stays in the outbox; select one and press r to retry)");
+        }
+        text
+    }
+}
+
+/// The GitHub login a comment will carry.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Actor {
+    /// Not asked yet.
+    #[default]
+    Unknown,
+    /// Being looked up.
+    LookingUp,
+    /// The authenticated user.
+    Known(String),
+    /// No login could be read (no token, offline): why.
+    Unavailable(String),
+}
+
+/// One outbox entry offered for this review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offered {
+    pub entry: Entry,
+    /// Same head, or made for another head of this pull request.
+    pub staleness: Staleness,
+    /// The finding it is about in the loaded result, if present.
+    pub finding: Option<usize>,
+}
+
+/// The outbox overlay's entries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Offer {
+    pub entries: Vec<Offered>,
+    /// The entry a first drop press armed (a second press drops it).
+    pub armed_drop: Option<String>,
+    /// The user asked for the overlay (`O`): say so when it is empty.
+    pub asked: bool,
+}
+
+/// An escalation packet waiting for its destination.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Packet {
+    /// File name used when it goes to a file.
+    pub file_name: String,
+    /// The Markdown text.
+    pub text: String,
+}
+
+/// A question with one-key answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Quit although drafts are unsent or decisions are being sent.
+    Quit,
+    /// Where the escalation packet goes: clipboard or file.
+    Escalate,
+    /// Revoke the River suppression of this finding.
+    Undo { finding: usize },
+}
+
+/// Every decision fact of the screen.
+#[derive(Debug, Clone, Default)]
+pub struct Decisions {
+    /// The composer on screen (its stage is in `Mode::Compose`).
+    pub composer: Option<Composer>,
+    /// Drafts put aside, by their target findings.
+    pub drafts: BTreeMap<Vec<usize>, Composer>,
+    /// Drafts whose findings left a refreshed result (kept, never dropped silently).
+    pub orphans: Vec<Composer>,
+    /// The last decision sent per finding.
+    pub sent: BTreeMap<usize, SentDecision>,
+    /// The batch in flight.
+    pub batch: Option<Batch>,
+    pub actor: Actor,
+    pub offer: Offer,
+    pub packet: Option<Packet>,
+    /// Spinner frame, advanced by ticks while work runs.
+    pub spinner: usize,
+}
+
+impl Decisions {
+    /// Drafts that exist only in memory (lost on quit).
+    pub fn unsent_drafts(&self) -> usize {
+        self.drafts.len()
+            + self.orphans.len()
+            + usize::from(self.composer.as_ref().is_some_and(Composer::has_content))
+    }
+}
+
+/// Spinner frames.
+pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_summary_counts_and_advises() {
+        let b = Batch {
+            generation: 1,
+            total: 3,
+            recorded: 2,
+            rejected: 0,
+            failed: 1,
+        };
+        assert_eq!(b.done(), 3);
+        assert!(
+            b.summary()
+                .starts_with("Sent 3 decisions: 2 recorded, 0 rejected, 1 failed")
+        );
+        assert!(b.summary().contains("press r"));
+    }
+}

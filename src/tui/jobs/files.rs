@@ -1,0 +1,123 @@
+//! File work for the screen: the outbox listing and drops, the evidence in
+//! $EDITOR (through a private temporary file), and escalation packet files.
+
+use crate::cli::fetch::write_atomic;
+use crate::outbox::Outbox;
+use crate::sanitize::clean_line;
+use crate::tui::app::Level;
+use crate::tui::terminal::TerminalGuard;
+use crate::tui::update::Msg;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc::Sender;
+
+/// The user's editor command: `$VISUAL`, else `$EDITOR`, else `vi`, split into words.
+pub fn editor_words() -> Vec<String> {
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".into());
+    editor.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Reads the outbox in the background (`Msg::OutboxLoaded`).
+pub fn load_outbox(tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        let msg = match Outbox::open_default().and_then(|o| o.list()) {
+            Ok(listing) => Msg::OutboxLoaded {
+                entries: listing.entries,
+                unreadable: listing.unreadable.len(),
+            },
+            Err(e) => Msg::Notice(Level::Warning, format!("The outbox cannot be read: {e}")),
+        };
+        let _ = tx.send(msg);
+    });
+}
+
+/// Removes a dropped entry (a quick local file operation).
+pub fn drop_entry(id: &str) -> Msg {
+    match Outbox::open_default().and_then(|o| o.remove(id)) {
+        Ok(true) => Msg::Notice(
+            Level::Info,
+            format!("Dropped decision {id} from the outbox."),
+        ),
+        Ok(false) => Msg::Notice(
+            Level::Info,
+            format!("Decision {id} was no longer in the outbox."),
+        ),
+        Err(e) => Msg::Notice(Level::Warning, format!("Could not drop {id}: {e}")),
+    }
+}
+
+/// Writes `text` to `name` in the current directory, atomically.
+pub fn write_file(name: &str, text: &str) -> Msg {
+    let path = match std::env::current_dir() {
+        Ok(dir) => dir.join(name),
+        Err(e) => {
+            return Msg::Notice(
+                Level::Warning,
+                format!("Cannot tell the current directory: {e}"),
+            );
+        }
+    };
+    let shown = clean_line(&path.display().to_string());
+    match write_atomic(&path, text.as_bytes()) {
+        Ok(()) => Msg::Notice(Level::Info, format!("Escalation packet written to {shown}")),
+        Err(e) => Msg::Notice(Level::Warning, format!("Could not write {shown}: {e}")),
+    }
+}
+
+/// A new private temporary file holding `text`.
+fn temp_file(text: &str) -> std::io::Result<PathBuf> {
+    use std::io::Write as _;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let path =
+        std::env::temp_dir().join(format!("triage-evidence-{}-{nanos}.md", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    Ok(path)
+}
+
+fn run_editor(path: &Path, guard: &mut TerminalGuard) -> Result<(), String> {
+    let words = editor_words();
+    let Some((program, args)) = words.split_first() else {
+        return Err("no editor is set ($VISUAL or $EDITOR)".into());
+    };
+    guard.suspend();
+    let status = Command::new(program).args(args).arg(path).status();
+    let resumed = guard.resume();
+    if let Err(e) = resumed {
+        return Err(format!("the terminal could not be restored: {e}"));
+    }
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{program} exited with {s}")),
+        Err(e) => Err(format!(
+            "cannot start {program}: {e} (set $VISUAL or $EDITOR)"
+        )),
+    }
+}
+
+/// Suspends the screen, edits `text` in $EDITOR, and returns the new text.
+pub fn edit_text(text: &str, guard: &mut TerminalGuard) -> Msg {
+    let path = match temp_file(text) {
+        Ok(p) => p,
+        Err(e) => return Msg::EditedEvidence(Err(format!("cannot create a temporary file: {e}"))),
+    };
+    let result = run_editor(&path, guard).and_then(|()| {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read the edited text back: {e}"))?;
+        String::from_utf8(bytes).map_err(|_| "the edited text is not UTF-8".to_string())
+    });
+    let _ = std::fs::remove_file(&path);
+    Msg::EditedEvidence(result)
+}

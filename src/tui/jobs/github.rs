@@ -1,0 +1,197 @@
+//! Recording ReviewGate decisions from the screen: every decision is kept in
+//! the outbox before the first request, then sent one after another
+//! ([`batch::submit_many`]); each outcome is reported as soon as it is known.
+//! Without a token nothing is sent and the decisions stay in the outbox.
+
+use crate::github::batch::{self, Kept, SendError, Sent};
+use crate::github::decide::Rejection;
+use crate::github::protocol::Outcome;
+use crate::github::route::Route;
+use crate::github::wire::Account;
+use crate::outbox::Outbox;
+use crate::tui::decision_state::Receipt;
+use crate::tui::effect::{Context, SubmitItem};
+use crate::tui::prepared::disposition_short;
+use crate::tui::update::{Msg, SubmitOutcome};
+use std::collections::HashMap;
+use std::sync::mpsc::Sender;
+
+/// Starts sending `items` (kept first) on a thread of its own.
+pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, tx: Sender<Msg>) {
+    let api_url = ctx.pr.api_url.clone();
+    let source = ctx.source.clone();
+    std::thread::spawn(move || {
+        let report = |finding: usize, outcome: SubmitOutcome| {
+            let _ = tx.send(Msg::SubmitFinished {
+                finding,
+                generation,
+                outcome,
+            });
+        };
+        run(api_url.as_deref(), source, items, &report);
+    });
+}
+
+fn failed(reason: String) -> SubmitOutcome {
+    SubmitOutcome::Failed { reason }
+}
+
+fn run(
+    api_url: Option<&str>,
+    source: Option<String>,
+    items: Vec<SubmitItem>,
+    report: &dyn Fn(usize, SubmitOutcome),
+) {
+    let outbox = match Outbox::open_default() {
+        Ok(o) => o,
+        Err(e) => {
+            for it in items {
+                report(
+                    it.finding,
+                    failed(format!(
+                        "the outbox cannot be opened ({e}); nothing was sent"
+                    )),
+                );
+            }
+            return;
+        }
+    };
+    let kept = keep_all(&outbox, source, items, report);
+    if kept.is_empty() {
+        return;
+    }
+    let (runtime, config) = match super::connect(api_url) {
+        Ok(c) => c,
+        Err(why) => {
+            for (finding, k) in &kept {
+                let id = &k.entry.id;
+                report(
+                    *finding,
+                    failed(format!(
+                        "{why}. Nothing was sent: the decision is kept in the outbox as {id}; set GH_TOKEN, then press r"
+                    )),
+                );
+            }
+            return;
+        }
+    };
+    let ids: HashMap<String, usize> = kept.iter().map(|(f, k)| (k.entry.id.clone(), *f)).collect();
+    let list: Vec<Kept> = kept.into_iter().map(|(_, k)| k).collect();
+    runtime.block_on(async {
+        let client = match super::client(config) {
+            Ok(c) => c,
+            Err(why) => {
+                for k in &list {
+                    if let Some(&f) = ids.get(&k.entry.id) {
+                        report(
+                            f,
+                            failed(format!("{why}; kept in the outbox as {}", k.entry.id)),
+                        );
+                    }
+                }
+                return;
+            }
+        };
+        batch::submit_many(&client, &outbox, &list, |entry, result| {
+            if let Some(&finding) = ids.get(&entry.id) {
+                report(finding, outcome_of(&entry.id, result));
+            }
+        })
+        .await;
+    });
+}
+
+/// Keeps every decision on disk (and removes the stale entries they re-bind);
+/// a decision that cannot be kept is reported failed and never sent.
+fn keep_all(
+    outbox: &Outbox,
+    source: Option<String>,
+    items: Vec<SubmitItem>,
+    report: &dyn Fn(usize, SubmitOutcome),
+) -> Vec<(usize, Kept)> {
+    let mut kept = Vec::new();
+    for it in items {
+        match batch::keep(outbox, it.draft, source.clone()) {
+            Ok(k) => {
+                if let Some(old) = it.replaces.filter(|old| *old != k.entry.id) {
+                    let _ = outbox.remove(&old);
+                }
+                kept.push((it.finding, k));
+            }
+            Err(e) => report(
+                it.finding,
+                failed(format!(
+                    "the decision could not be kept in the outbox ({e}); nothing was sent"
+                )),
+            ),
+        }
+    }
+    kept
+}
+
+/// The screen's view of one send.
+pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
+    let sent = match result {
+        Ok(sent) => sent,
+        Err(e) => return failed(format!("{e} (kept in the outbox as {id})")),
+    };
+    let settle = sent
+        .settle_error
+        .as_ref()
+        .map(|e| format!("; outbox: {e}"))
+        .unwrap_or_default();
+    match &sent.outcome {
+        Outcome::Recorded(r) => {
+            let reused = if r.reused {
+                ", reusing an earlier attempt's comment"
+            } else {
+                ""
+            };
+            SubmitOutcome::Recorded(Receipt {
+                summary: format!(
+                    "{} recorded by {} ({}{reused}){settle}",
+                    r.disposition.as_str(),
+                    r.actor,
+                    r.digest
+                ),
+                link: Some(r.url.clone()),
+                shown_as: Some(disposition_short(r.disposition.canonical())),
+                suppressed: false,
+            })
+        }
+        Outcome::Rejected { reason, .. } => SubmitOutcome::Rejected {
+            reason: format!(
+                "{}; kept in the outbox as {id}{settle}",
+                sent.outcome.summary()
+            ),
+            stale_head: match reason {
+                Rejection::StaleHead { head, .. } | Rejection::HeadMoved { head, .. } => {
+                    Some(head.clone())
+                }
+                _ => None,
+            },
+        },
+        Outcome::Failed { .. } => failed(format!(
+            "{}; kept in the outbox as {id}, r retries{settle}",
+            sent.outcome.summary()
+        )),
+    }
+}
+
+/// Reads the authenticated login in the background (`Msg::Actor`).
+pub fn lookup_actor(ctx: &Context, tx: Sender<Msg>) {
+    let api_url = ctx.pr.api_url.clone();
+    std::thread::spawn(move || {
+        let result = super::connect(api_url.as_deref()).and_then(|(runtime, config)| {
+            runtime.block_on(async {
+                let client = super::client(config)?;
+                client
+                    .get_json::<Account>(&Route::new(["user"]))
+                    .await
+                    .map(|a| a.login)
+                    .map_err(|e| format!("cannot read your GitHub login: {e}"))
+            })
+        });
+        let _ = tx.send(Msg::Actor(result));
+    });
+}

@@ -1,0 +1,63 @@
+//! `R`: the newest exact-head result of the pull request with live threads.
+//! When no current result can be fetched, the head is read to tell a moved
+//! head (the loaded result is stale) from a failure on the same head (then
+//! only the threads are read again).
+
+use crate::cli::fetch::{current_head, fetch_live, observe_threads, resolve_target};
+use crate::sanitize::clean_line;
+use crate::tui::app::Source;
+use crate::tui::effect::Context;
+use crate::tui::live::RefreshOutcome;
+use crate::tui::update::Msg;
+use std::sync::mpsc::Sender;
+
+/// Starts the refresh on a thread of its own (`Msg::Refreshed`).
+pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, tx: Sender<Msg>) {
+    let pr = ctx.pr.clone();
+    std::thread::spawn(move || {
+        let outcome = run(&pr, reviewed_sha.as_deref())
+            .unwrap_or_else(|reason| RefreshOutcome::Failed { reason });
+        let _ = tx.send(Msg::Refreshed {
+            generation,
+            outcome,
+        });
+    });
+}
+
+fn run(
+    pr: &crate::cli::args::PrArgs,
+    reviewed_sha: Option<&str>,
+) -> Result<RefreshOutcome, String> {
+    let (_, request) = resolve_target(pr).map_err(|e| e.to_string())?;
+    let (runtime, config) = super::connect(pr.api_url.as_deref())?;
+    runtime.block_on(async {
+        let client = super::client(config)?;
+        let err = match fetch_live(&client, &request).await {
+            Ok(fetched) => {
+                let threads_unavailable = fetched
+                    .threads
+                    .as_ref()
+                    .and_then(|t| t.unavailable_reason())
+                    .map(str::to_owned);
+                let name = clean_line(&fetched.display_name());
+                let doc = crate::tui::document(Source::File(name), fetched.loaded);
+                return Ok(RefreshOutcome::Loaded {
+                    doc: Box::new(doc),
+                    threads_unavailable,
+                });
+            }
+            Err(e) => e.to_string(),
+        };
+        let head = current_head(&client, &request)
+            .await
+            .map_err(|e| format!("{err}; {e}"))?;
+        if Some(head.as_str()) != reviewed_sha {
+            return Ok(RefreshOutcome::HeadMoved { head, reason: err });
+        }
+        let observation = observe_threads(&client, &request.repo, request.pr).await;
+        Ok(RefreshOutcome::Threads {
+            observation,
+            warning: err,
+        })
+    })
+}

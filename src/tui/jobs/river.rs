@@ -1,0 +1,135 @@
+//! Writing River decisions from the screen, through [`crate::river_store`]:
+//! the repository root is `--repo-root`, else the review's
+//! `context.repoRoot` when it is a repository here, else the git top-level.
+
+use crate::river_store::root::resolve_root;
+use crate::river_store::time::now_millis;
+use crate::river_store::{DecisionInput, Note, Recorded, RiverPaths, StoreError, record, revoke};
+use crate::tui::decision_state::Receipt;
+use crate::tui::effect::{Context, RiverItem};
+use crate::tui::update::{Msg, SubmitOutcome};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+
+/// Author recorded when `$USER` is not set.
+const DEFAULT_AUTHOR: &str = "triage";
+
+fn author() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_AUTHOR.to_owned())
+}
+
+fn root(flag: Option<&Path>, artifact_root: Option<&str>) -> Result<PathBuf, StoreError> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
+    resolve_root(flag, artifact_root, &cwd).map(|(root, _)| root)
+}
+
+/// Writes each decision in turn on a thread of its own.
+pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, tx: Sender<Msg>) {
+    let flag = ctx.repo_root.clone();
+    std::thread::spawn(move || {
+        let author = author();
+        for it in items {
+            let d = &it.decision;
+            let outcome = match root(flag.as_deref(), d.facts.repo_root.as_deref()) {
+                Err(e) => SubmitOutcome::Failed {
+                    reason: e.to_string(),
+                },
+                Ok(root) => {
+                    let note = Note {
+                        evidence: &d.evidence,
+                        author: &author,
+                        pr: None,
+                    };
+                    let input = DecisionInput {
+                        status: d.status,
+                        note,
+                        suppress: true,
+                    };
+                    match record(
+                        &RiverPaths::new(&root),
+                        &d.facts,
+                        &input,
+                        now_millis(),
+                        false,
+                    ) {
+                        Ok(r) => SubmitOutcome::Recorded(receipt(&r)),
+                        Err(e) => SubmitOutcome::Failed {
+                            reason: e.to_string(),
+                        },
+                    }
+                }
+            };
+            let _ = tx.send(Msg::SubmitFinished {
+                finding: it.finding,
+                generation,
+                outcome,
+            });
+        }
+    });
+}
+
+/// What a recorded River decision wrote, for the screen.
+pub fn receipt(r: &Recorded) -> Receipt {
+    let feedback = format!(
+        "feedback {} appended to {}",
+        r.feedback.feedback_type.as_str(),
+        r.feedback_file.display()
+    );
+    match &r.suppression {
+        Ok(s) => Receipt {
+            summary: format!(
+                "{feedback}; suppression {} ({}) written to {}",
+                s.entry.id,
+                s.entry.context.feedback_type.as_str(),
+                s.index_file.display()
+            ),
+            link: None,
+            shown_as: Some("suppr"),
+            suppressed: true,
+        },
+        Err(reason) => Receipt {
+            summary: format!("{feedback}; no suppression: {reason}"),
+            link: None,
+            shown_as: None,
+            suppressed: false,
+        },
+    }
+}
+
+/// Revokes a finding's suppression on a thread of its own (`Msg::Undone`).
+pub fn undo(ctx: &Context, finding: usize, target: (String, Option<String>), tx: Sender<Msg>) {
+    let flag = ctx.repo_root.clone();
+    let (fingerprint, artifact_root) = target;
+    std::thread::spawn(move || {
+        let author = author();
+        let result = root(flag.as_deref(), artifact_root.as_deref()).and_then(|root| {
+            let note = Note {
+                evidence: "revoked from the triage screen",
+                author: &author,
+                pr: None,
+            };
+            revoke(
+                &RiverPaths::new(&root),
+                &fingerprint,
+                &note,
+                now_millis(),
+                false,
+            )
+        });
+        let result = result
+            .map(|r| {
+                let ids: Vec<&str> = r.revoked.iter().map(|(sid, _)| sid.as_str()).collect();
+                format!(
+                    "Revoked suppression {} in {}",
+                    ids.join(", "),
+                    r.index_file.display()
+                )
+            })
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::Undone { finding, result });
+    });
+}

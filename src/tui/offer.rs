@@ -1,0 +1,241 @@
+//! The outbox offer: decisions kept on disk for this pull request, shown on
+//! start (and with `O`) to retry, drop or keep. A decision made for another
+//! head of the pull request is stale: it can only be re-bound to the current
+//! result after the user reads and confirms it again in the composer.
+
+use super::action::Action;
+use super::app::{App, Level, Mode, SubmitState};
+use super::composer::Composer;
+use super::composer::choice::{Choice, System};
+use super::composer::editor::Editor;
+use super::decide::{self, Items};
+use super::decision_state::{Offer, Offered};
+use super::effect::{Effect, SubmitItem};
+use super::update::flash;
+use crate::model::finding::FindingKey;
+use crate::outbox::{Entry, Staleness};
+use crate::sanitize::clean_line;
+
+/// Effects to run once the screen is up: read the outbox when this review
+/// can record decisions on GitHub.
+pub fn startup(app: &App) -> Vec<Effect> {
+    let github = decide::system_of(app) == System::ReviewGate;
+    if github && decide::blocked(app, System::ReviewGate).is_none() {
+        vec![Effect::LoadOutbox]
+    } else {
+        Vec::new()
+    }
+}
+
+/// `O`: reads the outbox again and shows what it holds for this review.
+pub fn show(app: &mut App) -> Vec<Effect> {
+    if let Some(why) = decide::blocked(app, System::ReviewGate) {
+        flash(
+            app,
+            Level::Info,
+            format!("No outbox for this review: {why}."),
+        );
+        return Vec::new();
+    }
+    app.decide.offer.asked = true;
+    vec![Effect::LoadOutbox]
+}
+
+fn finding_of(app: &App, entry: &Entry) -> Option<usize> {
+    let key = FindingKey::Semantic(entry.draft.fingerprint.clone());
+    app.doc.findings().iter().position(|f| f.key == key)
+}
+
+/// The outbox was read: keeps the entries about this pull request and offers them.
+pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
+    let Some(set) = app.doc.set.as_ref() else {
+        return;
+    };
+    let mut offered: Vec<Offered> = entries
+        .into_iter()
+        .filter_map(|entry| {
+            let staleness = entry.staleness(set);
+            (staleness != Staleness::Unrelated).then_some((entry, staleness))
+        })
+        .map(|(entry, staleness)| Offered {
+            finding: finding_of(app, &entry),
+            entry,
+            staleness,
+        })
+        .collect();
+    offered.sort_by(|a, b| {
+        let stale = |o: &Offered| o.staleness != Staleness::Current;
+        (stale(a), &a.entry.created_at).cmp(&(stale(b), &b.entry.created_at))
+    });
+    let asked = std::mem::take(&mut app.decide.offer.asked);
+    if unreadable > 0 {
+        flash(
+            app,
+            Level::Warning,
+            format!("{unreadable} outbox file(s) could not be read; see `triage outbox list`."),
+        );
+    }
+    let n = offered.len();
+    app.decide.offer = Offer {
+        entries: offered,
+        armed_drop: None,
+        asked: false,
+    };
+    if n == 0 {
+        if asked {
+            flash(
+                app,
+                Level::Info,
+                "The outbox holds no decision for this pull request.",
+            );
+        }
+        return;
+    }
+    if matches!(app.ui.mode, Mode::Normal | Mode::Outbox { .. }) {
+        app.ui.mode = Mode::Outbox { cursor: 0 };
+    }
+}
+
+/// An action in the outbox overlay.
+pub fn act(app: &mut App, cursor: usize, action: Action) -> Vec<Effect> {
+    let n = app.decide.offer.entries.len();
+    if action != Action::DropEntry {
+        app.decide.offer.armed_drop = None;
+    }
+    match action {
+        Action::Back | Action::Accept => app.ui.mode = Mode::Normal,
+        Action::RetryEntry => return retry(app, cursor),
+        Action::DropEntry => return drop(app, cursor),
+        Action::RebindEntry => return rebind(app, cursor),
+        movement => {
+            let cursor = super::nav::step(cursor, n, movement, 10);
+            app.ui.mode = Mode::Outbox { cursor };
+        }
+    }
+    Vec::new()
+}
+
+/// Takes entry `cursor` off the overlay (closing it when empty).
+fn take(app: &mut App, cursor: usize) -> Option<Offered> {
+    if cursor >= app.decide.offer.entries.len() {
+        return None;
+    }
+    let taken = app.decide.offer.entries.remove(cursor);
+    let left = app.decide.offer.entries.len();
+    app.ui.mode = if left == 0 {
+        Mode::Normal
+    } else {
+        Mode::Outbox {
+            cursor: cursor.min(left - 1),
+        }
+    };
+    Some(taken)
+}
+
+fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {
+    let Some(o) = app.decide.offer.entries.get(cursor) else {
+        return Vec::new();
+    };
+    let why = match (&o.staleness, o.finding) {
+        (Staleness::OtherHead { .. }, _) => {
+            Some("it was made for another head: b re-binds it to this result".into())
+        }
+        (_, None) => Some("its finding is not in the loaded result".into()),
+        (_, Some(i)) if matches!(app.submit.get(i), Some(SubmitState::Pending { .. })) => {
+            Some("a decision for its finding is being sent".into())
+        }
+        _ => decide::send_blocked(app),
+    };
+    if let Some(why) = why {
+        flash(app, Level::Warning, format!("Cannot retry: {why}."));
+        return Vec::new();
+    }
+    let Some(o) = take(app, cursor) else {
+        return Vec::new();
+    };
+    let Some(finding) = o.finding else {
+        return Vec::new();
+    };
+    let item = SubmitItem {
+        finding,
+        draft: o.entry.draft,
+        replaces: None,
+    };
+    let mode = app.ui.mode;
+    let effects = decide::send(app, Items::ReviewGate(vec![item]));
+    app.ui.mode = mode;
+    effects
+}
+
+fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
+    let Some(id) = app
+        .decide
+        .offer
+        .entries
+        .get(cursor)
+        .map(|o| o.entry.id.clone())
+    else {
+        return Vec::new();
+    };
+    if app.decide.offer.armed_drop.as_deref() != Some(id.as_str()) {
+        app.decide.offer.armed_drop = Some(id);
+        flash(
+            app,
+            Level::Warning,
+            "Press d again to drop this decision for good (it is recorded nowhere).",
+        );
+        return Vec::new();
+    }
+    app.decide.offer.armed_drop = None;
+    take(app, cursor);
+    vec![Effect::DropOutbox { id }]
+}
+
+fn rebind(app: &mut App, cursor: usize) -> Vec<Effect> {
+    let Some(o) = app.decide.offer.entries.get(cursor) else {
+        return Vec::new();
+    };
+    let Staleness::OtherHead {
+        draft_sha,
+        current_sha,
+    } = &o.staleness
+    else {
+        flash(
+            app,
+            Level::Info,
+            "This decision is for the loaded head already: r sends it.",
+        );
+        return Vec::new();
+    };
+    let short = |s: &str| clean_line(&s.chars().take(12).collect::<String>());
+    let note = format!(
+        "Re-binding a decision made for head {} to the current head {}: read it again, then confirm.",
+        short(draft_sha),
+        short(current_sha)
+    );
+    let bound = app.doc.set.as_ref().map(|set| o.entry.rebind(set));
+    let draft = match bound {
+        Some(Ok(draft)) => draft,
+        Some(Err(problems)) => {
+            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            flash(
+                app,
+                Level::Warning,
+                format!("Cannot re-bind: {}", clean_line(&text.join("; "))),
+            );
+            return Vec::new();
+        }
+        None => return Vec::new(),
+    };
+    let (Some(finding), id) = (o.finding, o.entry.id.clone()) else {
+        return Vec::new();
+    };
+    let mut composer = Composer::new(vec![finding], System::ReviewGate);
+    composer.choice = Some(Choice::ReviewGate(draft.status));
+    composer.editor = Editor::new(&draft.evidence);
+    composer.replaces = Some(id);
+    composer.note = Some(note);
+    take(app, cursor);
+    super::composer::flow::show(app, composer);
+    super::composer::flow::preview(app)
+}
