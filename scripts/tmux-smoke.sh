@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the real screen in a real terminal (tmux): opens the bundled
-# demo and an invalid file, types keys, checks what the screen shows and the
-# exit status. Every wait polls the screen with a bounded loop; nothing
+# demo, an invalid file and a pull-request result (the decision composer:
+# type, Esc, the draft stays), types keys, checks what the screen shows and
+# the exit status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
 #
 # Usage: scripts/tmux-smoke.sh [path/to/triage]   (default: target/debug/triage, built if missing)
@@ -16,7 +17,8 @@ fi
 
 work=$(mktemp -d)
 socket="triage-smoke-$$"
-tmx() { tmux -L "$socket" "$@"; }
+# -u: UTF-8 on the captured screen (row glyphs such as the draft mark).
+tmx() { tmux -u -L "$socket" "$@"; }
 cleanup() { tmx kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
@@ -60,7 +62,7 @@ launch() {
   local args=""
   for a in "$@"; do args+=" $(printf '%q' "$a")"; done
   tmx new-session -d -s smoke -x 120 -y 40 \
-    "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TERM=xterm-256color $(printf '%q' "$bin")$args; echo \$? > $(printf '%q' "$work/status"); sleep 5"
+    "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")$args; echo \$? > $(printf '%q' "$work/status"); sleep 5"
 }
 
 # 1. The bundled demo.
@@ -94,5 +96,31 @@ wait_for "nothing can be submitted"
 tmx send-keys -t smoke q
 status=$(wait_exit)
 [ "$status" = "0" ] || fail "invalid-file exit status $status, expected 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 3. A pull-request result: the composer keeps what was typed as a draft,
+#    and quitting with a draft asks first. Nothing is sent (no preview).
+cp "$root/tests/fixtures/conformance/agent-result/valid-scope-pull-request.json" "$work/pr.json"
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+tmx send-keys -t smoke d
+wait_for "Choose the status:"
+tmx send-keys -t smoke j Enter
+wait_for " EVIDENCE "
+wait_for "Fixed on the reviewed head"
+tmx send-keys -t smoke -l " smoke-typed"
+wait_for "smoke-typed"
+tmx send-keys -t smoke Escape
+wait_for "Draft kept: press d on this finding to continue."
+wait_for "✎"
+tmx send-keys -t smoke d
+wait_for "smoke-typed"
+tmx send-keys -t smoke Escape
+wait_for "Draft kept"
+tmx send-keys -t smoke q
+wait_for "Quit anyway?"
+tmx send-keys -t smoke y
+status=$(wait_exit)
+[ "$status" = "0" ] || fail "composer exit status $status, expected 0"
 
 echo "tmux-smoke: ok"
