@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use triage::model::load::{Loaded, load_bytes};
+use triage::model::load::{Loaded, load_path_keeping_value};
 use triage::model::review::{Format, Projection, Scope};
 use triage::model::reviewgate::{FindingSource, canonical_projection, finding_fingerprints, project};
 
@@ -26,8 +26,8 @@ fn cases() -> Vec<Value> {
 fn load(case: &Value) -> (String, Loaded) {
     let file = case["file"].as_str().expect("file").to_owned();
     let format = Format::parse(case["kind"].as_str().expect("kind")).expect("a known kind");
-    let bytes = std::fs::read(root().join(&file)).expect("fixture");
-    (file, load_bytes(&bytes, Some(format)))
+    let loaded = load_path_keeping_value(&root().join(&file), Some(format)).expect("fixture");
+    (file, loaded)
 }
 
 #[test]
