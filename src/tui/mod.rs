@@ -22,6 +22,7 @@ pub mod filter;
 pub mod fixture;
 pub mod fuzzy;
 pub mod highlight;
+pub mod input;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;

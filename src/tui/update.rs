@@ -14,7 +14,7 @@ use super::highlight::HighlightKey;
 use super::keymap::{KeyMode, KeySpec};
 use super::live::RefreshOutcome;
 use super::view::evidence::HeadLine;
-use super::{ask, decide, live, offer};
+use super::{ask, decide, input, live, offer};
 use super::{link, nav};
 use crate::outbox::Entry;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
@@ -101,14 +101,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Paste(text) => {
-            let line: String = text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter(|c| !c.is_control())
-                .collect();
-            line.chars().for_each(|c| insert(app, c));
+            input::paste_line(app, &text);
             Vec::new()
         }
         Msg::Resize(w, h) => {
@@ -192,7 +185,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 _ => None,
             };
             if let (KeyMode::Input, Some(c)) = (mode, typed) {
-                insert(app, c);
+                input::insert(app, c);
             }
             Vec::new()
         }
@@ -245,9 +238,9 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::OpenInBrowser => return open_in_browser(app),
         Action::OpenInEditor => return open_in_editor(app),
         Action::CopyFingerprint => return copy_fingerprint(app),
-        Action::Accept => accept(app),
-        Action::DeleteBack => delete_back(app),
-        Action::ClearInput => clear_input(app),
+        Action::Accept => input::accept(app),
+        Action::DeleteBack => input::delete_back(app),
+        Action::ClearInput => input::clear_input(app),
         Action::Decide => return composer::flow::open(app),
         Action::Retry => return decide::retry(app),
         Action::UndoDecision => ask::undo(app),
@@ -288,14 +281,6 @@ fn back(app: &mut App) {
     }
 }
 
-fn accept(app: &mut App) {
-    match app.ui.mode {
-        Mode::Search => app.ui.mode = Mode::Normal,
-        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
-        _ => {}
-    }
-}
-
 fn show_problems(app: &mut App) {
     let any = !app.doc.problems.is_empty()
         || app
@@ -332,42 +317,6 @@ fn toggle_filter(app: &mut App) {
         app.browse.filters.toggle(item);
         app.refilter();
     }
-}
-
-fn insert(app: &mut App, c: char) {
-    match app.ui.mode {
-        Mode::Search => {
-            app.browse.query.push(c);
-            app.narrow_search();
-        }
-        Mode::PathInput { .. } => {
-            app.browse.filters.path.push(c);
-            app.refilter();
-        }
-        _ => {}
-    }
-}
-
-fn delete_back(app: &mut App) {
-    match app.ui.mode {
-        Mode::Search => {
-            app.browse.query.pop();
-        }
-        Mode::PathInput { .. } => {
-            app.browse.filters.path.pop();
-        }
-        _ => return,
-    }
-    app.refilter();
-}
-
-fn clear_input(app: &mut App) {
-    match app.ui.mode {
-        Mode::Search => app.browse.query.clear(),
-        Mode::PathInput { .. } => app.browse.filters.path.clear(),
-        _ => return,
-    }
-    app.refilter();
 }
 
 fn toggle_mark(app: &mut App) {
@@ -450,5 +399,9 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
 mod decide_tests;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod script;
+#[cfg(test)]
+mod send_tests;
 #[cfg(test)]
 mod tests;

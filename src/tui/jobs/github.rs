@@ -28,39 +28,43 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, tx: Sender
                 outcome,
             });
         };
-        run(api_url.as_deref(), source, items, &report);
+        let outbox = match Outbox::open_default() {
+            Ok(o) => o,
+            Err(e) => {
+                for it in items {
+                    let why = format!("the outbox cannot be opened ({e}); nothing was sent");
+                    report(it.finding, failed(why));
+                }
+                return;
+            }
+        };
+        let connect = || super::connect(api_url.as_deref());
+        run(&outbox, connect, Batch { source, items }, &report);
     });
+}
+
+/// The decisions of one submission and where they came from.
+struct Batch {
+    source: Option<String>,
+    items: Vec<SubmitItem>,
 }
 
 fn failed(reason: String) -> SubmitOutcome {
     SubmitOutcome::Failed { reason }
 }
 
+/// Keeps every decision, then (when a client can be made) sends them in turn.
 fn run(
-    api_url: Option<&str>,
-    source: Option<String>,
-    items: Vec<SubmitItem>,
+    outbox: &Outbox,
+    connect: impl FnOnce() -> Result<(tokio::runtime::Runtime, crate::github::ClientConfig), String>,
+    batch: Batch,
     report: &dyn Fn(usize, SubmitOutcome),
 ) {
-    let outbox = match Outbox::open_default() {
-        Ok(o) => o,
-        Err(e) => {
-            for it in items {
-                report(
-                    it.finding,
-                    failed(format!(
-                        "the outbox cannot be opened ({e}); nothing was sent"
-                    )),
-                );
-            }
-            return;
-        }
-    };
-    let kept = keep_all(&outbox, source, items, report);
+    let kept = keep_all(outbox, batch.source, batch.items, report);
     if kept.is_empty() {
         return;
     }
-    let (runtime, config) = match super::connect(api_url) {
+    let (runtime, config) = match connect() {
         Ok(c) => c,
         Err(why) => {
             for (finding, k) in &kept {
@@ -92,7 +96,7 @@ fn run(
                 return;
             }
         };
-        batch::submit_many(&client, &outbox, &list, |entry, result| {
+        batch::submit_many(&client, outbox, &list, |entry, result| {
             if let Some(&finding) = ids.get(&entry.id) {
                 report(finding, outcome_of(&entry.id, result));
             }
@@ -195,3 +199,6 @@ pub fn lookup_actor(ctx: &Context, tx: Sender<Msg>) {
         let _ = tx.send(Msg::Actor(result));
     });
 }
+
+#[cfg(test)]
+mod tests;

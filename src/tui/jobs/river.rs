@@ -133,3 +133,6 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Option<String>), tx:
         let _ = tx.send(Msg::Undone { finding, result });
     });
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,64 @@
+//! Typing into the one-line inputs: the `/` search query and the path filter.
+//! (The evidence editor is the composer's own.)
+
+use super::app::{App, Mode};
+
+/// Enter: keeps the text and leaves the input.
+pub fn accept(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => app.ui.mode = Mode::Normal,
+        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        _ => {}
+    }
+}
+
+/// Types one character into the input of the current mode.
+pub fn insert(app: &mut App, c: char) {
+    match app.ui.mode {
+        Mode::Search => {
+            app.browse.query.push(c);
+            app.narrow_search();
+        }
+        Mode::PathInput { .. } => {
+            app.browse.filters.path.push(c);
+            app.refilter();
+        }
+        _ => {}
+    }
+}
+
+/// Pasted text in a one-line input: its first line, without control characters.
+pub fn paste_line(app: &mut App, text: &str) {
+    let line: String = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    line.chars().for_each(|c| insert(app, c));
+}
+
+/// Deletes the last character of the input.
+pub fn delete_back(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => {
+            app.browse.query.pop();
+        }
+        Mode::PathInput { .. } => {
+            app.browse.filters.path.pop();
+        }
+        _ => return,
+    }
+    app.refilter();
+}
+
+/// Clears the input.
+pub fn clear_input(app: &mut App) {
+    match app.ui.mode {
+        Mode::Search => app.browse.query.clear(),
+        Mode::PathInput { .. } => app.browse.filters.path.clear(),
+        _ => return,
+    }
+    app.refilter();
+}

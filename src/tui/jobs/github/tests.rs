@@ -1,0 +1,233 @@
+//! The screen's sending job against a fake GitHub on loopback: decisions are
+//! kept before any request, sent one after another, each outcome reported,
+//! and a failure keeps its decision in the outbox while the others record.
+
+use super::*;
+use crate::github::draft::Draft;
+use crate::github::{ApiBase, ClientConfig, RetryPolicy, Token};
+use crate::model::finding::SubmittedDisposition;
+use serde_json::json;
+use std::sync::Mutex;
+use std::time::Duration;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const REPO: &str = "acme/webhooks";
+const SHA: &str = "abc123";
+const ACTOR: &str = "octo-reviewer";
+
+fn draft(fp: &str, status: SubmittedDisposition) -> Draft {
+    Draft {
+        repository: REPO.into(),
+        pull_request: 42,
+        reviewed_sha: SHA.into(),
+        fingerprint: fp.into(),
+        status,
+        evidence: "Verified on the reviewed head.".into(),
+        actor: None,
+    }
+}
+
+fn items() -> Vec<SubmitItem> {
+    vec![
+        SubmitItem {
+            finding: 4,
+            draft: draft("defect:a.rs:one", SubmittedDisposition::Accepted),
+            replaces: None,
+        },
+        SubmitItem {
+            finding: 7,
+            draft: draft("defect:b.rs:two", SubmittedDisposition::Fixed),
+            replaces: None,
+        },
+    ]
+}
+
+fn config(base: &str) -> ClientConfig {
+    let api = ApiBase::parse(base).unwrap_or_else(|e| panic!("{e}"));
+    let mut config = ClientConfig::new(
+        api,
+        Token::new("ghp_test").unwrap_or_else(|e| panic!("{e}")),
+    );
+    config.timeout = Duration::from_secs(5);
+    config.retry = RetryPolicy {
+        max_attempts: 2,
+        first_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(10),
+    };
+    config
+}
+
+async fn mount(
+    server: &MockServer,
+    verb: &str,
+    route: &str,
+    answer: ResponseTemplate,
+    times: Option<u64>,
+) {
+    let mock = Mock::given(method(verb))
+        .and(path(route))
+        .respond_with(answer);
+    let mock = match times {
+        Some(n) => mock.up_to_n_times(n),
+        None => mock,
+    };
+    mock.mount(server).await;
+}
+
+/// Runs the job on a thread of its own (it makes its own runtime) and
+/// returns every reported outcome in order.
+fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize, SubmitOutcome)> {
+    let seen = Mutex::new(Vec::new());
+    let report =
+        |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
+    let connect = move || {
+        let config = connect?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok((runtime, config))
+    };
+    run(
+        &outbox,
+        connect,
+        Batch {
+            source: Some("review.json".into()),
+            items: items(),
+        },
+        &report,
+    );
+    seen.into_inner().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
+    let server = MockServer::start().await;
+    let pulls = format!("/repos/{REPO}/pulls/42");
+    let permission = format!("/repos/{REPO}/collaborators/{ACTOR}/permission");
+    let comments = format!("/repos/{REPO}/issues/42/comments");
+    let pull = json!({"number": 42, "state": "open", "head": {"sha": SHA}, "base": {"repo": {"full_name": REPO}}});
+    let ok = |body| ResponseTemplate::new(200).set_body_json(body);
+    mount(&server, "GET", "/user", ok(json!({"login": ACTOR})), None).await;
+    mount(
+        &server,
+        "GET",
+        &permission,
+        ok(json!({"permission": "write"})),
+        None,
+    )
+    .await;
+    mount(&server, "GET", &pulls, ok(pull), None).await;
+    let comment = json!({"id": 1, "body": "x", "user": {"login": ACTOR}});
+    mount(
+        &server,
+        "POST",
+        &comments,
+        ResponseTemplate::new(201).set_body_json(comment),
+        Some(1),
+    )
+    .await;
+    mount(&server, "POST", &comments, ResponseTemplate::new(502), None).await;
+    let status = json!({"id": 9, "creator": {"login": ACTOR}});
+    mount(
+        &server,
+        "POST",
+        &format!("/repos/{REPO}/statuses/{SHA}"),
+        ResponseTemplate::new(201).set_body_json(status),
+        None,
+    )
+    .await;
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let check = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let base = server.uri();
+    let seen = tokio::task::spawn_blocking(move || {
+        std::thread::spawn(move || run_job(outbox, Ok(config(&base)))).join()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+    .unwrap_or_else(|_| panic!("the job panicked"));
+
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let (first, second) = (&seen[0], &seen[1]);
+    let SubmitOutcome::Recorded(receipt) = &first.1 else {
+        panic!("{first:?}")
+    };
+    assert_eq!(first.0, 4);
+    assert_eq!(receipt.shown_as, Some("open"), "accepted stays still_open");
+    assert!(
+        receipt
+            .link
+            .as_deref()
+            .is_some_and(|l| l.ends_with("/acme/webhooks/pull/42#issuecomment-1"))
+    );
+    let SubmitOutcome::Failed { reason } = &second.1 else {
+        panic!("{second:?}")
+    };
+    assert_eq!(second.0, 7);
+    let left = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
+    assert_eq!(
+        left.len(),
+        1,
+        "the recorded one left the outbox, the failed one stayed"
+    );
+    assert_eq!(left[0].draft.fingerprint, "defect:b.rs:two");
+    assert_eq!(left[0].attempts, 1);
+    assert!(
+        reason.contains(&left[0].id) && reason.contains("r retries"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn without_a_token_every_decision_is_kept_and_the_screen_says_how_to_send_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let check = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let no_token = Err("no GitHub token: set GH_TOKEN or GITHUB_TOKEN".to_string());
+    let seen = run_job(outbox, no_token);
+    assert_eq!(seen.len(), 2);
+    let kept = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
+    assert_eq!(
+        kept.len(),
+        2,
+        "both decisions are on disk although nothing was sent"
+    );
+    for (_, outcome) in &seen {
+        let SubmitOutcome::Failed { reason } = outcome else {
+            panic!("{outcome:?}")
+        };
+        assert!(reason.contains("set GH_TOKEN, then press r"), "{reason}");
+        assert!(kept.iter().any(|e| reason.contains(&e.id)), "{reason}");
+    }
+}
+
+#[test]
+fn a_rebound_decision_replaces_the_stale_entry() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let mut old = draft("defect:a.rs:one", SubmittedDisposition::Fixed);
+    old.reviewed_sha = "0ld".into();
+    let stale = batch::keep(&outbox, old, None).unwrap_or_else(|e| panic!("{e}"));
+    let item = SubmitItem {
+        finding: 0,
+        draft: draft("defect:a.rs:one", SubmittedDisposition::Fixed),
+        replaces: Some(stale.entry.id.clone()),
+    };
+    let kept = keep_all(&outbox, None, vec![item], &|_, o| panic!("{o:?}"));
+    assert_eq!(kept.len(), 1);
+    let ids: Vec<String> = outbox
+        .list()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .entries
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(
+        ids,
+        vec![kept[0].1.entry.id.clone()],
+        "only the re-bound decision is left"
+    );
+}

@@ -1,0 +1,96 @@
+//! Writing River decisions from the screen into a repository root given
+//! as `--repo-root`, and revoking the suppression again.
+
+use super::*;
+use crate::river_store::{DecisionStatus, FindingFacts};
+use crate::tui::effect::RiverDecision;
+use crate::tui::fixture;
+use std::sync::mpsc;
+
+fn item(finding: usize, status: DecisionStatus) -> RiverItem {
+    let set = fixture::river_set();
+    let fp = set.findings[finding].key.as_str().to_string();
+    let facts = FindingFacts::from_set(&set, &fp).unwrap_or_else(|e| panic!("{e}"));
+    RiverItem {
+        finding,
+        decision: RiverDecision {
+            facts,
+            status,
+            evidence: "The key is a test fixture.".into(),
+        },
+    }
+}
+
+fn outcomes(rx: &mpsc::Receiver<Msg>, n: usize) -> Vec<(usize, SubmitOutcome)> {
+    (0..n)
+        .filter_map(|_| match rx.recv() {
+            Ok(Msg::SubmitFinished {
+                finding, outcome, ..
+            }) => Some((finding, outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
+    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ctx = Context {
+        repo_root: Some(root.path().to_path_buf()),
+        ..Context::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    let items = vec![
+        item(1, DecisionStatus::FalsePositive),
+        item(0, DecisionStatus::FalsePositive),
+    ];
+    record_all(&ctx, 3, items, tx.clone());
+    let seen = outcomes(&rx, 2);
+    let SubmitOutcome::Recorded(minor) = &seen[0].1 else {
+        panic!("{seen:?}")
+    };
+    assert!(
+        minor.suppressed && minor.shown_as == Some("suppr"),
+        "{minor:?}"
+    );
+    assert!(minor.summary.contains("suppression") && minor.summary.contains("index.json"));
+    let SubmitOutcome::Recorded(major) = &seen[1].1 else {
+        panic!("{seen:?}")
+    };
+    assert!(!major.suppressed && major.shown_as.is_none());
+    assert!(
+        major.summary.contains("no suppression") && major.summary.contains("accepted_risk"),
+        "{}",
+        major.summary
+    );
+    assert!(root.path().join(".river/memory/index.json").is_file());
+    let logs: Vec<String> = std::fs::read_dir(root.path().join(".river/feedback"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let jsonl: Vec<&String> = logs.iter().filter(|n| n.ends_with(".jsonl")).collect();
+    assert_eq!(jsonl.len(), 1, "one monthly feedback log: {logs:?}");
+    let lines = std::fs::read_to_string(root.path().join(".river/feedback").join(jsonl[0]))
+        .unwrap_or_default();
+    assert_eq!(lines.lines().count(), 2, "both decisions give feedback");
+
+    let fp = fixture::river_set().findings[1].key.as_str().to_string();
+    undo(&ctx, 1, (fp.clone(), None), tx.clone());
+    match rx.recv() {
+        Ok(Msg::Undone {
+            finding: 1,
+            result: Ok(text),
+        }) => assert!(text.starts_with("Revoked suppression"), "{text}"),
+        other => panic!("{other:?}"),
+    }
+    undo(&ctx, 1, (fp, None), tx);
+    match rx.recv() {
+        Ok(Msg::Undone {
+            result: Err(why), ..
+        }) => assert!(why.contains("no active suppression"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

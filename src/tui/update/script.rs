@@ -1,0 +1,56 @@
+//! Helpers for message scripts: keys in, state and effects out.
+
+use super::*;
+use crate::tui::app::App;
+use crate::tui::effect::SubmitItem;
+use crate::tui::fixture;
+
+pub fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+pub fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+pub fn typed(app: &mut App, text: &str) -> Vec<Effect> {
+    text.chars()
+        .flat_map(|c| update(app, key(KeyCode::Char(c))))
+        .collect()
+}
+
+pub fn sample() -> App {
+    fixture::app(fixture::sample_set(), (120, 40))
+}
+
+pub fn evidence(app: &App) -> String {
+    app.decide
+        .composer
+        .as_ref()
+        .map(|c| c.evidence())
+        .unwrap_or_default()
+}
+
+/// Opens the composer on the selection, picks the status at `row`, and
+/// replaces the template with `text`.
+pub fn compose(app: &mut App, row: usize, text: &str) {
+    typed(app, "d");
+    for _ in 0..row {
+        typed(app, "j");
+    }
+    update(app, key(KeyCode::Enter));
+    if let Some(c) = app.decide.composer.as_mut() {
+        c.editor.set_text("");
+    }
+    typed(app, text);
+}
+
+pub fn submitted(effects: &[Effect]) -> Vec<SubmitItem> {
+    effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::Submit { items, .. } => items.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
