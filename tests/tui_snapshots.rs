@@ -727,3 +727,37 @@ fn typed_and_pasted_text_never_reaches_a_cell_raw() {
     );
     assert_clean(&offer, "outbox");
 }
+
+#[test]
+fn drift_lane_with_live_thread_facts() {
+    use triage::model::finding::{Origin, ThreadFacts, ThreadReply};
+    let mut set = fixture::sample_set();
+    if let Origin::ReviewGate(rg) = &mut set.findings[2].origin {
+        rg.thread.outdated = true;
+        rg.thread.facts = Some(ThreadFacts {
+            resolved_by: Some("octocat".into()),
+            resolved_at: None,
+            last_reply: Some(ThreadReply {
+                author: "dev-lead".into(),
+                excerpt: "Fixed in a follow-up, resolving.".into(),
+                created_at: Some("2026-11-28T09:30:00Z".into()),
+            }),
+            url: Some("https://github.com/acme/webhooks/pull/42#discussion_r77".into()),
+        });
+    }
+    let mut app = fixture::app(set, (160, 40));
+    keys(&mut app, "3");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "jjjjjjjjjjjjjjjj");
+    let text = screen(&app);
+    assert!(
+        text.contains("resolved by octocat · last reply by dev-lead"),
+        "{text}"
+    );
+    assert!(
+        text.contains("resolved by: octocat")
+            && text.contains("thread link: https://github.com/acme/webhooks"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}

@@ -66,6 +66,8 @@ pub struct Row {
     pub headline: String,
     /// Lower-cased search fields: title, claim, path, fingerprint.
     pub haystacks: [String; 4],
+    /// Sanitised live thread facts for the drift lane: who resolved it, who replied last.
+    pub thread_people: Option<String>,
 }
 
 impl Row {
@@ -105,8 +107,22 @@ impl Row {
                 lower(finding.path.as_deref().unwrap_or("")),
                 lower(finding.key.as_str()),
             ],
+            thread_people: thread_people(finding),
         }
     }
+}
+
+/// `resolved by X · last reply by Y`, from a live read of the thread.
+fn thread_people(finding: &Finding) -> Option<String> {
+    let facts = finding.reviewgate()?.thread.facts.as_ref()?;
+    let mut parts = Vec::new();
+    if let Some(who) = &facts.resolved_by {
+        parts.push(format!("resolved by {}", clean_line(&first_chars(who, 60))));
+    }
+    if let Some(reply) = &facts.last_reply {
+        parts.push(format!("last reply by {}", clean_line(&first_chars(&reply.author, 60))));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// Counts shown in the header, computed once.

@@ -52,7 +52,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         }
         lines.push(line);
         if let Some(d) = Drift::of(finding).filter(|_| b.view == View::Drift) {
-            lines.push(advice_line(d, theme));
+            lines.push(advice_line(d, row, theme));
         }
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -196,16 +196,19 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &
     ])
 }
 
-fn advice_line(d: Drift, theme: &Theme) -> Line<'static> {
+fn advice_line<'a>(d: Drift, row: &'a Row, theme: &Theme) -> Line<'a> {
     let style = if d == Drift::ResolvedExternally {
         theme.warning
     } else {
         theme.dim
     };
-    Line::from(vec![
-        Span::raw("   "),
-        Span::styled(format!("↳ {}", d.advice()), style),
-    ])
+    let mut spans = vec![Span::raw("   "), Span::styled("↳ ", style)];
+    if let Some(people) = &row.thread_people {
+        spans.push(Span::styled(people.as_str(), theme.label));
+        spans.push(Span::styled(" · ", theme.dim));
+    }
+    spans.push(Span::styled(d.advice(), style));
+    Line::from(spans)
 }
 
 /// Keeps the end of `s` within `cols` columns, with a leading `…` when cut.
