@@ -272,7 +272,7 @@ pub fn finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitO
             (SubmitState::Rejected { reason }, Level::Error, line)
         }
         SubmitOutcome::Failed { reason } => {
-            let line = format!("Failed: {reason}");
+            let line = format!("Failed (r retries): {reason}");
             (SubmitState::Failed { reason }, Level::Warning, line)
         }
     };

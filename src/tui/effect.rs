@@ -279,13 +279,13 @@ impl Runner {
             ));
             return;
         }
-        let editor = std::env::var("VISUAL")
-            .or_else(|_| std::env::var("EDITOR"))
-            .unwrap_or_else(|_| "vi".into());
-        let mut words = editor.split_whitespace();
-        let Some(program) = words.next() else { return };
+        let words = jobs::files::editor_words();
+        let Some((program, rest)) = words.split_first() else {
+            return;
+        };
+        let program = program.as_str();
         let mut cmd = Command::new(program);
-        cmd.args(words).args(editor_args(program, &file, line));
+        cmd.args(rest).args(editor_args(program, &file, line));
         guard.suspend();
         let status = cmd.status();
         let resumed = guard.resume();

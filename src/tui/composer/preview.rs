@@ -123,7 +123,12 @@ fn reviewgate(
     body(&rendered.body, Tone::Code, out);
     out.push(TextLine::one(Tone::Heading, "The payload it encodes"));
     let payload = checked.draft().payload(&actor).canonical_bytes();
-    body(&String::from_utf8_lossy(&payload), Tone::Dim, out);
+    // Unindented: the wrapper breaks long unspaced text inside words.
+    out.extend(
+        lines_of(&String::from_utf8_lossy(&payload))
+            .into_iter()
+            .map(|l| TextLine::one(Tone::Dim, l)),
+    );
 }
 
 fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<TextLine>) {

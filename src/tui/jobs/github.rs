@@ -72,7 +72,7 @@ fn run(
                 report(
                     *finding,
                     failed(format!(
-                        "{why}. Nothing was sent: the decision is kept in the outbox as {id}; set GH_TOKEN, then press r"
+                        "not sent, kept in the outbox as {id}: {why}; set GH_TOKEN, then press r"
                     )),
                 );
             }
@@ -176,7 +176,7 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
             },
         },
         Outcome::Failed { .. } => failed(format!(
-            "{}; kept in the outbox as {id}, r retries{settle}",
+            "{}; kept in the outbox as {id}{settle}",
             sent.outcome.summary()
         )),
     }

@@ -176,7 +176,7 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
     assert_eq!(left[0].draft.fingerprint, "defect:b.rs:two");
     assert_eq!(left[0].attempts, 1);
     assert!(
-        reason.contains(&left[0].id) && reason.contains("r retries"),
+        reason.contains(&left[0].id) && reason.contains("kept in the outbox"),
         "{reason}"
     );
 }
