@@ -761,3 +761,17 @@ fn drift_lane_with_live_thread_facts() {
     );
     insta::assert_snapshot!(draw(&app).backend());
 }
+
+#[test]
+fn questions_hint_only_their_own_answers() {
+    let mut river = fixture::app(fixture::river_set(), (120, 30));
+    keys(&mut river, "u");
+    let text = screen(&river);
+    assert!(text.contains("Revoke the River suppression") && text.contains("y yes"), "{text}");
+    assert!(!text.contains("c clipboard"), "{text}");
+    let mut drift = sample();
+    keys(&mut drift, "3x");
+    let text = screen(&drift);
+    assert!(text.contains("c clipboard") && !text.contains("y yes"), "{text}");
+    assert_clean(&drift, "escalation question");
+}

@@ -312,8 +312,18 @@ impl Keymap {
 
     /// Status-bar hints of a mode: (first key, short label).
     pub fn hints(&self, mode: KeyMode) -> Vec<(String, &'static str)> {
+        self.hints_where(mode, |_| true)
+    }
+
+    /// Status-bar hints of a mode for the actions `keep` accepts.
+    pub fn hints_where(
+        &self,
+        mode: KeyMode,
+        keep: impl Fn(Action) -> bool,
+    ) -> Vec<(String, &'static str)> {
         Action::ALL
             .into_iter()
+            .filter(|a| keep(*a))
             .filter_map(|a| {
                 Some((
                     self.keys_for(mode, a).first()?.to_string(),

@@ -2,8 +2,9 @@
 //! from the key table of the current mode.
 
 use crate::sanitize::clean_line;
+use crate::tui::action::Action;
 use crate::tui::app::{App, Level, Mode, Pane};
-use crate::tui::decision_state::SPINNER;
+use crate::tui::decision_state::{Question, SPINNER};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -50,7 +51,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             spans.push(Span::styled(clean_line(&flash.text), style));
         }
         None => {
-            for (key, label) in app.keymap().hints(app.key_mode()) {
+            let relevant = |a: Action| match app.ui.mode {
+                Mode::Ask(Question::Escalate) => !matches!(a, Action::AnswerYes | Action::AnswerNo),
+                Mode::Ask(_) => !matches!(a, Action::ToClipboard | Action::ToFile),
+                _ => true,
+            };
+            for (key, label) in app.keymap().hints_where(app.key_mode(), relevant) {
                 spans.push(Span::styled(key, theme.label));
                 spans.push(Span::raw(format!(" {label}  ")));
             }
