@@ -8,7 +8,6 @@
 
 use super::number::{NumberError, Parsed, scan_number};
 use super::scan::{find_string_special, skip_ws};
-use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// One reading failure, before it becomes a `Problem`.
@@ -136,12 +135,16 @@ impl<'a> Reader<'a> {
     fn object(&mut self) -> Res<Value> {
         self.enter()?;
         self.pos += 1;
-        let mut map = Map::new();
+        // Members are gathered first and the map is built in one go: a
+        // B-tree built from sorted members has full nodes, which makes large
+        // documents markedly smaller in memory than member-by-member inserts.
+        let mut members: Vec<(String, Value)> = Vec::new();
+        let mut key_offsets: Vec<usize> = Vec::new();
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Value::Object(map));
+            return Ok(Value::Object(Map::new()));
         }
         loop {
             match self.bytes.get(self.pos) {
@@ -162,23 +165,20 @@ impl<'a> Reader<'a> {
                 Ok(v) => v,
                 Err(e) => return Err(within(e, key)),
             };
-            match map.entry(key) {
-                Entry::Vacant(slot) => {
-                    slot.insert(value);
-                }
-                Entry::Occupied(slot) => {
-                    let name = slot.key().clone();
-                    let message = format!("duplicate member name {:?} in the same object", name);
-                    return Err(within(fail("P4", key_at, message), name));
-                }
-            }
+            members.push((key, value));
+            key_offsets.push(key_at);
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    return Ok(Value::Object(map));
+                    if let Some(second) = first_repeat(&members) {
+                        let name = members[second].0.clone();
+                        let message = format!("duplicate member name {:?} in the same object", name);
+                        return Err(within(fail("P4", key_offsets[second], message), name));
+                    }
+                    return Ok(Value::Object(members.into_iter().collect()));
                 }
                 Some(_) => return Err(self.structure_error("expected ',' or '}' after an object member")),
                 None => return Err(self.eof("inside an object")),
@@ -371,4 +371,20 @@ fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
             fail("P9", start, format!("number {shown} is out of range for a double"))
         }
     }
+}
+
+/// The index of the first member (in document order) whose name already
+/// appeared earlier in the same object, if any.
+fn first_repeat(members: &[(String, Value)]) -> Option<usize> {
+    if members.len() < 2 {
+        return None;
+    }
+    if members.len() <= 8 {
+        return (1..members.len()).find(|&j| members[..j].iter().any(|(k, _)| *k == members[j].0));
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    // Within a run of equal names (sorted by position), the second is where
+    // the repeat was first met; the earliest such over all runs is reported.
+    order.windows(2).filter(|w| members[w[0]].0 == members[w[1]].0).map(|w| w[1]).min()
 }
