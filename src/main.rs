@@ -1,12 +1,12 @@
 //! The `triage` binary: parse arguments, dispatch, map errors to exit codes.
 
 use clap::Parser;
+use std::process::ExitCode;
+use triage::cli::{self, args::Cli, exit};
 
 /// See Cargo.toml: fewer page faults and faster allocation for whole-document parsing.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use std::process::ExitCode;
-use triage::cli::{self, args::Cli, exit};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -16,10 +16,19 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that stopped early (`triage list ... | head`) is not an error.
+        Err(err) if is_broken_pipe(&err) => ExitCode::from(exit::OK),
         Err(err) => {
             let text = triage::sanitize::clean_line(&format!("{err:#}"));
             eprintln!("triage: {text}");
             ExitCode::from(exit::INVALID)
         }
     }
+}
+
+/// True when the error chain bottoms out in a closed output pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
