@@ -13,6 +13,9 @@ use std::path::Path;
 /// are further limited to 1 MiB by rule R1).
 pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
 
+/// From this size on, the schema check runs on its own thread beside the rules.
+const PARALLEL_CHECK_BYTES: usize = 256 * 1024;
+
 /// A loaded document: its format (when it could be told), the model (when it
 /// could be built) and every problem. Valid means no problems.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,8 +120,20 @@ fn check(value: Value, raw_len: usize, forced: Option<Format>, keep_value: bool)
             );
         }
     };
-    let mut problems = super::schema::check(format, &value);
-    let checked = check_format(format, &value, raw_len);
+    let (mut problems, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
+        // The schema and the rules only read the value: on a large document
+        // they run side by side (the machine this targets has two cores).
+        std::thread::scope(|scope| {
+            let schema = scope.spawn(|| super::schema::check(format, &value));
+            let checked = check_format(format, &value, raw_len);
+            let problems = schema.join().unwrap_or_else(|_| {
+                vec![Problem::new("schema", "", "internal error: the schema check stopped unexpectedly")]
+            });
+            (problems, checked)
+        })
+    } else {
+        (super::schema::check(format, &value), check_format(format, &value, raw_len))
+    };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
     Loaded { format: Some(format), set: checked.set, problems, value: keep_value.then_some(value) }
