@@ -98,8 +98,9 @@ status=$(wait_exit)
 [ "$status" = "0" ] || fail "invalid-file exit status $status, expected 0"
 tmx kill-session -t smoke 2>/dev/null || true
 
-# 3. A pull-request result: the composer keeps what was typed as a draft,
-#    and quitting with a draft asks first. Nothing is sent (no preview).
+# 3. A pull-request result: the composer keeps what was typed as a draft
+#    (on disk too: a killed program restores it on the next start), and
+#    quitting with a draft asks first. Nothing is sent (no preview).
 cp "$root/tests/fixtures/conformance/agent-result/valid-scope-pull-request.json" "$work/pr.json"
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
@@ -113,11 +114,18 @@ wait_for "smoke-typed"
 tmx send-keys -t smoke Escape
 wait_for "Draft kept: press d on this finding to continue."
 wait_for "✎"
+# The draft is on disk: killing the program (no orderly quit) loses nothing.
+tmx kill-session -t smoke 2>/dev/null || true
+ls "$work/state/drafts/"*.json >/dev/null 2>&1 || fail "no draft file under the state directory"
+launch "$work/pr.json"
+wait_for "Restored 1 draft(s) from disk"
+wait_for "✎"
 tmx send-keys -t smoke d
 wait_for "smoke-typed"
 tmx send-keys -t smoke Escape
 wait_for "Draft kept"
 tmx send-keys -t smoke q
+wait_for "kept on disk"
 wait_for "Quit anyway?"
 tmx send-keys -t smoke y
 status=$(wait_exit)

@@ -9,6 +9,7 @@
 //! `$XDG_STATE_HOME/triage/outbox/`, else `~/.local/state/triage/outbox/`.
 //! One JSON file per entry, named by its id, readable by the owner only.
 
+pub mod drafts;
 pub mod entry;
 mod store;
 

@@ -191,7 +191,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Entry, OutboxError> {
     Ok(entry)
 }
 
-fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> OutboxError + use<> {
+pub(super) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> OutboxError + use<> {
     let path = path.to_owned();
     move |source| OutboxError::Io { action, path, source }
 }
@@ -199,7 +199,7 @@ fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Outbo
 /// Temporary file in the same directory, written and fsynced, renamed over
 /// the target, then the directory fsynced: readers see the old or the new
 /// file, never a part.
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), OutboxError> {
+pub(super) fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), OutboxError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
@@ -225,7 +225,7 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), OutboxError
 
 /// Fsyncs a directory so a rename or removal survives a crash (best effort:
 /// not every platform can open a directory).
-fn sync_dir(dir: &Path) {
+pub(super) fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }

@@ -11,18 +11,22 @@ use super::escalate;
 use super::update::flash;
 use crate::sanitize::clean_line;
 
-/// Quit: at once when nothing would be lost, else ask (a second quit key quits).
-pub fn quit(app: &mut App) {
-    if matches!(app.ui.mode, Mode::Compose(_)) {
-        super::composer::flow::put_aside(app);
-    }
+/// Quit: at once when nothing would be lost, else ask (a second quit key
+/// quits). An open composer is put aside (and kept on disk) first.
+pub fn quit(app: &mut App) -> Vec<Effect> {
+    let effects = if matches!(app.ui.mode, Mode::Compose(_)) {
+        super::composer::flow::put_aside(app)
+    } else {
+        Vec::new()
+    };
     let drafts = app.decide.unsent_drafts();
     let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
     if drafts + sending == 0 || app.ui.mode == Mode::Ask(Question::Quit) {
         app.ui.quit = true;
-        return;
+    } else {
+        app.ui.mode = Mode::Ask(Question::Quit);
     }
-    app.ui.mode = Mode::Ask(Question::Quit);
+    effects
 }
 
 /// The question's text (sanitised where it quotes anything).
@@ -33,8 +37,15 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
             let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
             let mut lines = Vec::new();
             if drafts > 0 {
+                let fate = if super::drafts::origin(app).is_some() {
+                    "not sent: kept on disk and restored when this review is opened again"
+                } else if drafts == 1 {
+                    "exists only on this screen and will be lost"
+                } else {
+                    "exist only on this screen and will be lost"
+                };
                 lines.push(format!(
-                    "{drafts} draft{} exist only on this screen and will be lost.",
+                    "{drafts} draft{} {fate}.",
                     if drafts == 1 { "" } else { "s" }
                 ));
             }

@@ -150,7 +150,9 @@ pub fn confirm(app: &mut App) -> Vec<Effect> {
             app.decide.composer = None;
             app.decide.drafts.remove(&composer.targets);
             app.ui.mode = Mode::Normal;
-            send(app, items)
+            let mut composer = composer;
+            let forget = super::drafts::forget(app, &mut composer);
+            send(app, items).into_iter().chain(forget).collect()
         }
     }
 }

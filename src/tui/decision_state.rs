@@ -137,6 +137,9 @@ pub struct Decisions {
     pub packet: Option<Packet>,
     /// Spinner frame, advanced by ticks while work runs.
     pub spinner: usize,
+    /// The result file's absolute path: where drafts of a result without a
+    /// pull request are kept (see [`crate::tui::drafts`]).
+    pub result_path: Option<String>,
 }
 
 impl Decisions {

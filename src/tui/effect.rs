@@ -13,6 +13,7 @@ use crate::cli::args::PrArgs;
 use crate::github::draft::Draft;
 use crate::model::finding::Evidence;
 use crate::model::review::ReviewSet;
+use crate::outbox::drafts::StoredDraft;
 use crate::river_store::{DecisionStatus, FindingFacts};
 use std::ffi::OsString;
 use std::io::Write;
@@ -94,6 +95,12 @@ pub enum Effect {
     },
     /// Write text to a new file in the current directory (atomically).
     WriteFile { name: String, text: String },
+    /// Keep a composer draft on disk (atomically, replacing the file of the same id).
+    SaveDraft { draft: StoredDraft },
+    /// Remove a kept draft file (its decision was confirmed, or it was emptied).
+    DeleteDraft { id: String },
+    /// Read the drafts kept on disk (those of this review are restored).
+    LoadDrafts,
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -163,6 +170,17 @@ impl Runner {
                 reviewed_sha,
             } => jobs::refresh::start(&self.context, generation, reviewed_sha, self.tx.clone()),
             Effect::WriteFile { name, text } => self.send(jobs::files::write_file(&name, &text)),
+            Effect::SaveDraft { draft } => {
+                if let Some(msg) = jobs::files::save_draft(&draft) {
+                    self.send(msg);
+                }
+            }
+            Effect::DeleteDraft { id } => {
+                if let Some(msg) = jobs::files::delete_draft(&id) {
+                    self.send(msg);
+                }
+            }
+            Effect::LoadDrafts => jobs::files::load_drafts(self.tx.clone()),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod config;
 pub mod decide;
 pub mod decision_state;
 pub mod detail_text;
+pub mod drafts;
 pub mod drift;
 pub mod effect;
 pub mod escalate;
@@ -97,6 +98,14 @@ fn checkout_for(doc: &Document, args: &OpenArgs) -> Option<Checkout> {
     Checkout::discover(args.repo_root.as_deref())
 }
 
+/// The absolute path of the result file (drafts of results without a pull
+/// request are kept under it); `None` for stdin, `--pr` and the demo.
+fn result_path(args: &OpenArgs) -> Option<String> {
+    let file = args.file.as_ref().filter(|p| p.as_os_str() != "-")?;
+    let path = std::fs::canonicalize(file).ok()?;
+    Some(path.to_string_lossy().into_owned())
+}
+
 /// `NO_COLOR` set to anything but the empty string turns colour off.
 fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -124,6 +133,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let mut app = App::new(doc, settings, (80, 24));
+    app.decide.result_path = result_path(&args);
     app.evidence.checkout = runner.checkout.is_some();
     app.evidence.highlighter = runner.highlighter.clone();
     app.evidence.head = runner.start(app.doc.set.as_ref());
@@ -136,7 +146,10 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let mut guard = terminal::TerminalGuard::enter()?;
-    for effect in offer::startup(&app) {
+    for effect in offer::startup(&app)
+        .into_iter()
+        .chain(drafts::startup(&app))
+    {
         runner.run(effect, &mut guard);
     }
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;

@@ -17,6 +17,7 @@ use super::view::evidence::HeadLine;
 use super::{ask, decide, input, live, offer};
 use super::{link, nav};
 use crate::outbox::Entry;
+use crate::outbox::drafts::StoredDraft;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 
 /// How a submission ended.
@@ -84,6 +85,11 @@ pub enum Msg {
     Undone {
         finding: usize,
         result: Result<String, String>,
+    },
+    /// The drafts kept on disk were read: every draft, and how many files could not be read.
+    DraftsLoaded {
+        drafts: Vec<StoredDraft>,
+        unreadable: usize,
     },
 }
 
@@ -155,6 +161,7 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
             outcome,
         } => live::refreshed(app, generation, outcome),
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
+        Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
         _ => {}
     }
     Vec::new()
@@ -195,18 +202,15 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 /// Performs one action in the current mode.
 pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
     match (app.ui.mode, action) {
-        (_, Action::Quit) => {
-            ask::quit(app);
-            return Vec::new();
-        }
+        (_, Action::Quit) => return ask::quit(app),
         (Mode::Compose(stage), action) => return composer::flow::act(app, stage, action),
         (Mode::Outbox { cursor }, action) => return offer::act(app, cursor, action),
         (Mode::Ask(question), action) => return ask::answer(app, question, action),
         _ => {}
     }
     match action {
-        Action::Quit => ask::quit(app),
-        Action::Back => back(app),
+        Action::Quit => return ask::quit(app),
+        Action::Back => return back(app),
         Action::Help => match app.ui.mode {
             Mode::Help { .. } => app.ui.mode = Mode::Normal,
             _ => app.ui.mode = Mode::Help { scroll: 0 },
@@ -260,14 +264,14 @@ pub fn flash(app: &mut App, level: Level, text: impl Into<String>) {
     });
 }
 
-fn back(app: &mut App) {
+fn back(app: &mut App) -> Vec<Effect> {
     match app.ui.mode {
         Mode::Normal if !app.browse.query.is_empty() => {
             app.browse.query.clear();
             app.refilter();
         }
         Mode::Normal if app.ui.focus != Pane::List => app.ui.focus = Pane::List,
-        Mode::Normal => ask::quit(app),
+        Mode::Normal => return ask::quit(app),
         Mode::Search => {
             app.browse.query.clear();
             app.refilter();
@@ -279,6 +283,7 @@ fn back(app: &mut App) {
         }
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
+    Vec::new()
 }
 
 fn show_problems(app: &mut App) {
@@ -397,6 +402,8 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
 
 #[cfg(test)]
 mod decide_tests;
+#[cfg(test)]
+mod drafts_tests;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]

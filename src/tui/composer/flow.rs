@@ -92,14 +92,16 @@ fn from_last_sent(app: &App, targets: &[usize]) -> Option<Composer> {
     Some(c)
 }
 
-/// Closes the composer, keeping what was written as a draft.
-pub fn put_aside(app: &mut App) {
+/// Closes the composer, keeping what was written as a draft (in memory
+/// and on disk; an emptied draft is removed from disk).
+pub fn put_aside(app: &mut App) -> Vec<Effect> {
     app.ui.mode = Mode::Normal;
-    let Some(composer) = app.decide.composer.take() else {
-        return;
+    let Some(mut composer) = app.decide.composer.take() else {
+        return Vec::new();
     };
+    let effects = crate::tui::drafts::save(app, &mut composer);
     if !composer.has_content() {
-        return;
+        return effects;
     }
     for &i in &composer.targets {
         if let Some(state) = app.submit.get_mut(i)
@@ -121,12 +123,13 @@ pub fn put_aside(app: &mut App) {
         Level::Info,
         format!("Draft kept: press d on {what} to continue."),
     );
+    effects
 }
 
 /// An action while the composer is on screen.
 pub fn act(app: &mut App, stage: Stage, action: Action) -> Vec<Effect> {
     match (stage, action) {
-        (_, Action::Back) if !matches!(stage, Stage::Confirm { .. }) => put_aside(app),
+        (_, Action::Back) if !matches!(stage, Stage::Confirm { .. }) => return put_aside(app),
         (Stage::Status { cursor }, Action::Accept) => pick(app, cursor),
         (Stage::Status { cursor }, movement) => move_cursor(app, cursor, movement),
         (Stage::Evidence, Action::ChangeStatus) => {
@@ -259,8 +262,19 @@ fn insert_permalink(app: &mut App) {
     }
 }
 
-/// Checks the decision and shows the preview with the answer on No.
+/// Keeps the draft on disk, checks the decision and shows the preview with
+/// the answer on No.
 pub fn preview(app: &mut App) -> Vec<Effect> {
+    let mut saved = Vec::new();
+    if let Some(mut c) = app.decide.composer.take() {
+        saved = crate::tui::drafts::save(app, &mut c);
+        app.decide.composer = Some(c);
+    }
+    let checked = check_and_show(app);
+    saved.into_iter().chain(checked).collect()
+}
+
+fn check_and_show(app: &mut App) -> Vec<Effect> {
     let Some((not_ready, system)) = app
         .decide
         .composer

@@ -48,6 +48,11 @@ pub struct Composer {
     pub replaces: Option<String>,
     /// A sanitised line shown above everything (why this composer opened).
     pub note: Option<String>,
+    /// The id of the draft file on disk this composer was last kept in.
+    pub saved_as: Option<String>,
+    /// Restored from a draft written for another head (this one, as written):
+    /// it is kept under that head until confirmed against the loaded result.
+    pub stale_sha: Option<String>,
 }
 
 /// How the evidence fits its limit.
@@ -88,6 +93,8 @@ impl Composer {
             next_link: 0,
             replaces: None,
             note: None,
+            saved_as: None,
+            stale_sha: None,
         }
     }
 

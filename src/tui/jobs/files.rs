@@ -3,6 +3,7 @@
 
 use crate::cli::fetch::write_atomic;
 use crate::outbox::Outbox;
+use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::sanitize::clean_line;
 use crate::tui::app::Level;
 use crate::tui::terminal::TerminalGuard;
@@ -46,6 +47,42 @@ pub fn drop_entry(id: &str) -> Msg {
         ),
         Err(e) => Msg::Notice(Level::Warning, format!("Could not drop {id}: {e}")),
     }
+}
+
+/// Reads the kept drafts in the background (`Msg::DraftsLoaded`).
+pub fn load_drafts(tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        let msg = match DraftStore::open_default().and_then(|s| s.list()) {
+            Ok(listing) => Msg::DraftsLoaded {
+                drafts: listing.drafts,
+                unreadable: listing.unreadable,
+            },
+            Err(e) => Msg::Notice(Level::Warning, format!("Kept drafts cannot be read: {e}")),
+        };
+        let _ = tx.send(msg);
+    });
+}
+
+/// Keeps a draft on disk (a small atomic write); a message only on failure.
+pub fn save_draft(draft: &StoredDraft) -> Option<Msg> {
+    let result = DraftStore::open_default().and_then(|s| s.put(draft));
+    result.err().map(|e| {
+        Msg::Notice(
+            Level::Warning,
+            format!("The draft is kept on this screen only: {e}"),
+        )
+    })
+}
+
+/// Removes a kept draft; a message only on failure.
+pub fn delete_draft(id: &str) -> Option<Msg> {
+    let result = DraftStore::open_default().and_then(|s| s.remove(id));
+    result.err().map(|e| {
+        Msg::Notice(
+            Level::Warning,
+            format!("A kept draft could not be removed: {e}"),
+        )
+    })
 }
 
 /// Writes `text` to `name` in the current directory, atomically.

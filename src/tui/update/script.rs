@@ -45,6 +45,14 @@ pub fn compose(app: &mut App, row: usize, text: &str) {
     typed(app, text);
 }
 
+/// The effects other than keeping drafts on disk (a preview saves the draft first).
+pub fn without_saves(effects: Vec<Effect>) -> Vec<Effect> {
+    effects
+        .into_iter()
+        .filter(|e| !matches!(e, Effect::SaveDraft { .. }))
+        .collect()
+}
+
 pub fn submitted(effects: &[Effect]) -> Vec<SubmitItem> {
     effects
         .iter()

@@ -1,0 +1,321 @@
+//! Composer drafts kept on disk, so that text typed into the decision
+//! composer survives a crash or a kill before it is confirmed.
+//!
+//! Location: the `drafts/` directory of the state directory (see
+//! [`super::state_dir`]). One JSON file per draft, named by [`draft_id`]:
+//! a hash of where the review came from, the reviewed head and the
+//! fingerprints the draft is about. Files are written atomically and are
+//! readable by the owner only. A draft holds no credential of any kind.
+
+use super::OutboxError;
+use super::store::{io, sync_dir, write_atomic};
+use crate::github::time::now_rfc3339;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The review a draft belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DraftOrigin {
+    /// A pull-request result (ReviewGate), whichever file or fetch it came from.
+    PullRequest {
+        repository: String,
+        pull_request: u64,
+    },
+    /// A result file without a pull request, by its absolute path.
+    File { path: String },
+}
+
+impl DraftOrigin {
+    /// `owner/repo#N` or the file path.
+    pub fn identity(&self) -> String {
+        match self {
+            DraftOrigin::PullRequest {
+                repository,
+                pull_request,
+            } => format!("{repository}#{pull_request}"),
+            DraftOrigin::File { path } => path.clone(),
+        }
+    }
+}
+
+/// One composer draft as kept on disk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredDraft {
+    /// The file name without `.json` ([`draft_id`] of the fields below).
+    pub id: String,
+    pub origin: DraftOrigin,
+    /// The head the draft was written against, when the result names one.
+    pub reviewed_sha: Option<String>,
+    /// The findings the decision is for, in the composer's order.
+    pub fingerprints: Vec<String>,
+    /// The chosen status's wire name, once one is chosen.
+    pub status: Option<String>,
+    /// The evidence exactly as typed.
+    pub evidence: String,
+    /// When the draft was last written (stamped by [`DraftStore::put`]).
+    pub updated_at: Option<String>,
+}
+
+/// The id of the draft of `fingerprints` on `origin` at `reviewed_sha`:
+/// 32 lowercase hex digits of a SHA-256 over the three.
+pub fn draft_id(
+    origin: &DraftOrigin,
+    reviewed_sha: Option<&str>,
+    fingerprints: &[String],
+) -> String {
+    let mut hash = Sha256::new();
+    hash.update(origin.identity().as_bytes());
+    hash.update(b"\0@");
+    hash.update(reviewed_sha.unwrap_or("").as_bytes());
+    for fp in fingerprints {
+        hash.update(b"\0");
+        hash.update(fp.as_bytes());
+    }
+    hash.finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// True for a string shaped like a [`draft_id`] (so an id never names another file).
+pub fn is_draft_id(id: &str) -> bool {
+    id.len() == 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// All readable drafts and the number of files that could not be read.
+#[derive(Debug, Default)]
+pub struct DraftListing {
+    pub drafts: Vec<StoredDraft>,
+    /// Draft files that are damaged (left in place, never deleted).
+    pub unreadable: usize,
+}
+
+/// A drafts directory.
+#[derive(Debug, Clone)]
+pub struct DraftStore {
+    dir: PathBuf,
+}
+
+impl DraftStore {
+    /// Opens (creating it, owner-only) the drafts directory at `dir`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<DraftStore, OutboxError> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
+                .map_err(io("protect", &dir))?;
+        }
+        Ok(DraftStore { dir })
+    }
+
+    /// Opens `drafts/` under the state directory.
+    pub fn open_default() -> Result<DraftStore, OutboxError> {
+        DraftStore::open(super::state_dir()?.join("drafts"))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path_of(&self, id: &str) -> Result<PathBuf, OutboxError> {
+        if !is_draft_id(id) {
+            return Err(OutboxError::BadId { id: id.to_owned() });
+        }
+        Ok(self.dir.join(format!("{id}.json")))
+    }
+
+    /// Writes a draft atomically, stamped with the current time.
+    pub fn put(&self, draft: &StoredDraft) -> Result<(), OutboxError> {
+        let path = self.path_of(&draft.id)?;
+        let stamped = StoredDraft {
+            updated_at: Some(now_rfc3339()),
+            ..draft.clone()
+        };
+        let mut bytes = serde_json::to_vec_pretty(&stamped).map_err(|e| OutboxError::Corrupt {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        bytes.push(b'\n');
+        write_atomic(&self.dir, &path, &bytes)
+    }
+
+    /// Removes a draft; false when there was none.
+    pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
+        let path = self.path_of(id)?;
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                sync_dir(&self.dir);
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io("remove", &path)(e)),
+        }
+    }
+
+    /// Every readable draft; damaged or foreign files are counted, not read.
+    pub fn list(&self) -> Result<DraftListing, OutboxError> {
+        let mut listing = DraftListing::default();
+        for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
+            let path = item.map_err(io("list", &self.dir))?.path();
+            let stem = path.file_stem().and_then(|s| s.to_str());
+            let is_draft =
+                path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_draft_id);
+            if !is_draft {
+                continue;
+            }
+            let parsed = fs::read(&path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<StoredDraft>(&b).ok())
+                .filter(|d| Some(d.id.as_str()) == stem);
+            match parsed {
+                Some(d) => listing.drafts.push(d),
+                None => listing.unreadable += 1,
+            }
+        }
+        listing.drafts.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(listing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn draft(evidence: &str) -> StoredDraft {
+        let origin = DraftOrigin::PullRequest {
+            repository: "o/r".into(),
+            pull_request: 7,
+        };
+        let fingerprints = vec!["defect:a:b".to_string()];
+        StoredDraft {
+            id: draft_id(&origin, Some("abc"), &fingerprints),
+            origin,
+            reviewed_sha: Some("abc".into()),
+            fingerprints,
+            status: Some("fixed".into()),
+            evidence: evidence.into(),
+            updated_at: None,
+        }
+    }
+
+    /// The store under a state directory given as `TRIAGE_STATE_DIR`.
+    fn store_in(state: &Path) -> DraftStore {
+        let env = |name: &str| (name == "TRIAGE_STATE_DIR").then(|| OsString::from(state));
+        let dir = super::super::state_dir_with(env, None)
+            .unwrap()
+            .join("drafts");
+        DraftStore::open(dir).unwrap()
+    }
+
+    #[test]
+    fn round_trip_keeps_the_text_exactly_and_leaves_no_temporary_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = store_in(tmp.path());
+        assert_eq!(store.dir(), tmp.path().join("drafts"));
+        let d = draft("  line one\n\ttabbed «é» \n\nend  ");
+        store.put(&d).unwrap();
+        let listing = store.list().unwrap();
+        assert_eq!(listing.unreadable, 0);
+        let [back] = listing.drafts.as_slice() else {
+            panic!("one draft expected: {listing:?}");
+        };
+        assert_eq!(back.evidence, d.evidence);
+        assert!(back.updated_at.is_some());
+        assert_eq!(
+            StoredDraft {
+                updated_at: None,
+                ..back.clone()
+            },
+            d
+        );
+        let names: Vec<_> = fs::read_dir(store.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![OsString::from(format!("{}.json", d.id))]);
+        assert!(store.remove(&d.id).unwrap());
+        assert!(!store.remove(&d.id).unwrap());
+        assert!(store.list().unwrap().drafts.is_empty());
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_counted_not_fatal() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = store_in(tmp.path());
+        let good = draft("kept");
+        store.put(&good).unwrap();
+        let garbage = "0123456789abcdef0123456789abcdef.json";
+        fs::write(store.dir().join(garbage), b"{not json").unwrap();
+        let mut renamed = draft("other");
+        renamed.id = "ffffffffffffffffffffffffffffffff".into();
+        let wrong_name = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.json";
+        fs::write(
+            store.dir().join(wrong_name),
+            serde_json::to_vec(&renamed).unwrap(),
+        )
+        .unwrap();
+        fs::write(store.dir().join("notes.txt"), b"ignored").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let locked = store.dir().join("dddddddddddddddddddddddddddddddd.json");
+            fs::write(&locked, serde_json::to_vec(&good).unwrap()).unwrap();
+            fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        }
+        let listing = store.list().unwrap();
+        assert_eq!(
+            listing.drafts,
+            vec![StoredDraft {
+                updated_at: listing.drafts[0].updated_at.clone(),
+                ..good
+            }]
+        );
+        assert!(listing.unreadable >= 2, "{listing:?}");
+        assert!(matches!(
+            store.remove("../x"),
+            Err(OutboxError::BadId { .. })
+        ));
+    }
+
+    #[test]
+    fn the_id_depends_on_origin_head_and_findings() {
+        let d = draft("x");
+        let fps = d.fingerprints.clone();
+        let other_head = draft_id(&d.origin, Some("def"), &fps);
+        let file = DraftOrigin::File {
+            path: "/r.json".into(),
+        };
+        assert!(is_draft_id(&d.id));
+        assert_ne!(d.id, other_head);
+        assert_ne!(d.id, draft_id(&file, Some("abc"), &fps));
+        assert_ne!(
+            d.id,
+            draft_id(&d.origin, Some("abc"), &["defect:a:c".to_string()])
+        );
+        assert_eq!(d.id, draft_id(&d.origin, Some("abc"), &fps));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let store = store_in(tmp.path());
+        let d = draft("x");
+        store.put(&d).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&store.dir().join(format!("{}.json", d.id))), 0o600);
+        assert_eq!(mode(store.dir()), 0o700);
+    }
+}

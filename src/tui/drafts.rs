@@ -1,0 +1,191 @@
+//! Composer drafts on disk (pure: the runtime reads and writes the files).
+//!
+//! A draft is saved when the composer is left (Esc, quit) and on every
+//! preview, removed once its decision is confirmed or it is emptied, and
+//! restored when the same review is opened again. A draft written for
+//! another head of the pull request comes back marked stale: the composer
+//! says so, and it stays stored under that head until the user confirms it
+//! against the loaded result.
+
+use super::app::{App, Level, SubmitState};
+use super::composer::Composer;
+use super::composer::choice::System;
+use super::composer::editor::Editor;
+use super::decide;
+use super::effect::Effect;
+use super::update::flash;
+use crate::model::review::Scope;
+use crate::outbox::drafts::{DraftOrigin, StoredDraft, draft_id};
+use crate::sanitize::clean_line;
+
+/// Where this review's drafts belong: its pull request, else its result
+/// file; `None` when nothing can be decided here (demo, invalid, stdin).
+pub fn origin(app: &App) -> Option<DraftOrigin> {
+    decide::blocked(app, decide::system_of(app))
+        .is_none()
+        .then_some(())?;
+    match &app.doc.set.as_ref()?.scope {
+        Scope::PullRequest {
+            repository,
+            pull_request_number,
+        } => Some(DraftOrigin::PullRequest {
+            repository: repository.clone(),
+            pull_request: *pull_request_number,
+        }),
+        Scope::Local => app
+            .decide
+            .result_path
+            .clone()
+            .map(|path| DraftOrigin::File { path }),
+    }
+}
+
+/// The effect that reads the kept drafts once the screen is up.
+pub fn startup(app: &App) -> Vec<Effect> {
+    origin(app)
+        .map(|_| Effect::LoadDrafts)
+        .into_iter()
+        .collect()
+}
+
+fn loaded_sha(app: &App) -> Option<String> {
+    app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone())
+}
+
+fn fingerprints(app: &App, c: &Composer) -> Option<Vec<String>> {
+    c.targets
+        .iter()
+        .map(|&i| {
+            app.doc
+                .findings()
+                .get(i)
+                .map(|f| f.key.as_str().to_string())
+        })
+        .collect()
+}
+
+/// The draft file `c` is kept in, as it is now.
+fn stored(app: &App, c: &Composer) -> Option<StoredDraft> {
+    let origin = origin(app)?;
+    let fingerprints = fingerprints(app, c)?;
+    let reviewed_sha = c.stale_sha.clone().or_else(|| loaded_sha(app));
+    Some(StoredDraft {
+        id: draft_id(&origin, reviewed_sha.as_deref(), &fingerprints),
+        origin,
+        reviewed_sha,
+        fingerprints,
+        status: c.choice.map(|ch| ch.name().to_string()),
+        evidence: c.evidence(),
+        updated_at: None,
+    })
+}
+
+/// Keeps `c` on disk (an emptied draft is removed instead). Records the id
+/// in `c` and removes the file it was kept in before, when that differs.
+pub fn save(app: &App, c: &mut Composer) -> Vec<Effect> {
+    let Some(draft) = stored(app, c) else {
+        return Vec::new();
+    };
+    if !c.has_content() {
+        return forget(app, c);
+    }
+    let old = c.saved_as.replace(draft.id.clone());
+    let mut effects = vec![Effect::SaveDraft { draft }];
+    effects.extend(
+        old.filter(|o| Some(o) != c.saved_as.as_ref())
+            .map(|id| Effect::DeleteDraft { id }),
+    );
+    effects
+}
+
+/// Removes every file `c` is or was kept in (confirmed or emptied).
+pub fn forget(app: &App, c: &mut Composer) -> Vec<Effect> {
+    let mut ids: Vec<String> = c.saved_as.take().into_iter().collect();
+    if let Some(d) = stored(app, c)
+        && !ids.contains(&d.id)
+    {
+        ids.push(d.id);
+    }
+    ids.into_iter()
+        .map(|id| Effect::DeleteDraft { id })
+        .collect()
+}
+
+/// A composer for a kept draft, when every finding is in the loaded result.
+fn restore_one(app: &App, system: System, d: StoredDraft) -> Option<Composer> {
+    let targets: Vec<usize> = d
+        .fingerprints
+        .iter()
+        .map(|fp| app.doc.findings().iter().position(|f| f.key.as_str() == fp))
+        .collect::<Option<_>>()?;
+    if targets.is_empty() {
+        return None;
+    }
+    let mut c = Composer::new(targets, system);
+    c.choice = system
+        .choices()
+        .into_iter()
+        .find(|ch| Some(ch.name()) == d.status.as_deref());
+    c.editor = Editor::new(&d.evidence);
+    c.saved_as = Some(d.id);
+    if d.reviewed_sha != loaded_sha(app) {
+        let short =
+            |s: Option<&str>| clean_line(&s.unwrap_or("none").chars().take(12).collect::<String>());
+        c.note = Some(format!(
+            "Stale draft: written for head {}, this result is for head {}. Read it again, then confirm.",
+            short(d.reviewed_sha.as_deref()),
+            short(loaded_sha(app).as_deref())
+        ));
+        c.stale_sha = d.reviewed_sha.or(Some(String::new()));
+    }
+    Some(c)
+}
+
+/// The kept drafts were read: restores the ones about this review.
+pub fn loaded(app: &mut App, drafts: Vec<StoredDraft>, unreadable: usize) {
+    let Some(origin) = origin(app) else { return };
+    let system = decide::system_of(app);
+    let (mut restored, mut missing) = (0, 0);
+    for d in drafts.into_iter().filter(|d| d.origin == origin) {
+        let Some(c) = restore_one(app, system, d) else {
+            missing += 1;
+            continue;
+        };
+        let open = app.decide.composer.as_ref().map(|o| &o.targets);
+        if app.decide.drafts.contains_key(&c.targets) || open == Some(&c.targets) {
+            continue;
+        }
+        for &i in &c.targets {
+            if let Some(s) = app.submit.get_mut(i)
+                && *s == SubmitState::Idle
+            {
+                *s = SubmitState::Draft;
+            }
+        }
+        app.decide.drafts.insert(c.targets.clone(), c);
+        restored += 1;
+    }
+    app.detail.key = None;
+    let mut parts = Vec::new();
+    if restored > 0 {
+        parts.push(format!(
+            "Restored {restored} draft(s) from disk (press d to continue)."
+        ));
+    }
+    if missing > 0 {
+        parts.push(format!(
+            "{missing} kept draft(s) are for findings not in this result."
+        ));
+    }
+    if unreadable > 0 {
+        parts.push(format!("{unreadable} draft file(s) could not be read."));
+    }
+    if !parts.is_empty() {
+        let level = if missing + unreadable > 0 {
+            Level::Warning
+        } else {
+            Level::Info
+        };
+        flash(app, level, parts.join(" "));
+    }
+}
