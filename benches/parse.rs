@@ -79,7 +79,7 @@ fn finding(rng: &mut Lcg, index: usize) -> Value {
         "severity": severity,
         "confidence": 0.5 + (rng.next() % 500) as f64 / 1000.0,
         "classification": "defect",
-        "blocking_reason": if index % 3 == 0 { json!("validated_defect") } else { Value::Null },
+        "blocking_reason": if index.is_multiple_of(3) { json!("validated_defect") } else { Value::Null },
         "path": format!("src/module_{}/lib.rs", index % 17),
         "line": 1 + rng.next() % 5000,
         "claim": sentence(rng, 60),

@@ -55,10 +55,7 @@ fn formats_are_detected_without_kind() {
         let file = case["file"].as_str().unwrap();
         let out = triage(&["validate", "--format", "json", file]);
         let line = json_lines(&out.stdout).pop().unwrap_or(Value::Null);
-        let expected_format = match case["kind"].as_str().unwrap() {
-            "artifact" => "artifact",
-            other => other,
-        };
+        let expected_format = case["kind"].as_str().unwrap();
         assert_eq!(line["format"], expected_format, "{file}: {line}");
         assert_eq!(line["valid"], true, "{file}: {line}");
     }

@@ -63,7 +63,7 @@ fn blocking_reason(class: &str) -> Value {
 fn evidence(rng: &mut Lcg, file: &str, i: usize) -> Value {
     json!({
         "path": file,
-        "side": if i % 5 == 0 { "old" } else { "new" },
+        "side": if i.is_multiple_of(5) { "old" } else { "new" },
         "line": 10 + (rng.next() % 400),
         "excerpt": format!("let {} = {}({});", rng.pick(&WORDS), rng.pick(&WORDS), i),
         "reason": sentence(rng, 6, i + 3),
@@ -86,9 +86,9 @@ fn result_finding(rng: &mut Lcg, i: usize) -> Value {
         "confidence": 0.5 + (i % 50) as f64 / 100.0,
         "classification": class,
         "blocking_reason": blocking,
-        "path": if i % 11 == 0 { Value::Null } else { json!(file) },
-        "line": if i % 13 == 0 { Value::Null } else { json!(1 + i % 900) },
-        "claim": if i % 17 == 0 { Value::Null } else { json!(sentence(rng, 14, i)) },
+        "path": if i.is_multiple_of(11) { Value::Null } else { json!(file) },
+        "line": if i.is_multiple_of(13) { Value::Null } else { json!(1 + i % 900) },
+        "claim": if i.is_multiple_of(17) { Value::Null } else { json!(sentence(rng, 14, i)) },
         "causal_evidence": sentence(rng, 10, i + 1),
         "evidence": [evidence(rng, file, i)],
         "reproduction": Value::Null,
@@ -154,7 +154,7 @@ fn artifact_finding(rng: &mut Lcg, i: usize) -> (Value, u8) {
     let severity = SEVERITIES[i % 5];
     let class = CLASSES[(i / 5) % 5];
     let file = FILES[i % FILES.len()];
-    let confidence = if i % 4 == 0 { 0.7 } else { 0.9 };
+    let confidence = if i.is_multiple_of(4) { 0.7 } else { 0.9 };
     let candidate = severity != "P4" && confidence >= 0.85 && matches!(class, "defect" | "security" | "reliability_risk");
     let blocking = if candidate { blocking_reason(class) } else { Value::Null };
     let ceiling = if candidate { (i % 5) as u8 + 1 } else { 5 };

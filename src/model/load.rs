@@ -82,26 +82,26 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
 
 /// Loads a document from memory (the parsed value is not kept).
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
-    match parse(bytes, forced) {
+    match parse(bytes) {
         Ok(value) => check(value, bytes.len(), forced, false),
-        Err(failed) => failed,
+        Err(problem) => Loaded::failed(forced, problem),
     }
 }
 
 /// Loads owned bytes, freeing them right after parsing.
 fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
     let raw_len = bytes.len();
-    let parsed = parse(&bytes, forced);
+    let parsed = parse(&bytes);
     drop(bytes);
     match parsed {
         Ok(value) => check(value, raw_len, forced, keep_value),
-        Err(failed) => failed,
+        Err(problem) => Loaded::failed(forced, problem),
     }
 }
 
-fn parse(bytes: &[u8], forced: Option<Format>) -> Result<Value, Loaded> {
+fn parse(bytes: &[u8]) -> Result<Value, Problem> {
     let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
-    read_strict(bytes, &limits).map_err(|p| Loaded::failed(forced, p))
+    read_strict(bytes, &limits)
 }
 
 /// Detects the format and runs the schema and the rules on one parsed value.
