@@ -9,8 +9,7 @@
 //!
 //! ReviewGate schemas are strict (closed objects). River Review schemas accept
 //! members they do not know, because River Review adds optional members
-//! without changing its version; [`unknown_members`] lists those so a reader
-//! can report them as notices.
+//! without changing its version; the River reader reports those as notices.
 
 mod wording;
 
@@ -27,9 +26,6 @@ pub const SCHEMA_BASE: &str = "https://triage.invalid/schemas/";
 
 /// Rule id of every problem [`check`] and [`check_river_entry`] report.
 pub const SCHEMA_RULE: &str = "schema";
-
-/// Rule id of the remarks [`unknown_members`] reports (not errors).
-pub const NOTICE_RULE: &str = "river-additive";
 
 /// At most this many schema problems are reported for one document; the
 /// rest are summarised in one final problem.
@@ -109,35 +105,13 @@ pub fn file_name(format: Format) -> &'static str {
 /// Validates a parsed document against the schema of its format and returns
 /// every violation (empty when the document conforms).
 pub fn check(format: Format, value: &Value) -> Vec<Problem> {
-    run(file_name(format), value, Strictness::AsWritten)
+    run(file_name(format), value)
 }
 
 /// Validates a River Review memory document (an entry, or a suppression's
 /// `context`) against its schema.
 pub fn check_river_entry(kind: RiverEntrySchema, value: &Value) -> Vec<Problem> {
-    run(kind.file_name(), value, Strictness::AsWritten)
-}
-
-/// Lists the members of a River Review document that its schema does not
-/// know (newer additive members), as notices with rule [`NOTICE_RULE`],
-/// ordered by path.
-/// Members inside free-form parts (`debug`, `executionManifest`, gate inputs)
-/// are not listed. Always empty for ReviewGate formats, whose schemas reject
-/// unknown members outright.
-pub fn unknown_members(format: Format, value: &Value) -> Vec<Problem> {
-    if !matches!(format, Format::RiverArtifact | Format::RiverRun) {
-        return Vec::new();
-    }
-    let mut notices = run(file_name(format), value, Strictness::Closed);
-    notices.retain(|p| p.message.starts_with(wording::UNKNOWN_MEMBER));
-    notices.sort_by(|a, b| a.path.cmp(&b.path));
-    for notice in &mut notices {
-        notice.rule = NOTICE_RULE.to_string();
-        notice
-            .message
-            .push_str(" (not known to this version of triage; kept)");
-    }
-    notices
+    run(kind.file_name(), value)
 }
 
 /// Builds every validator now (a few milliseconds), so the first check does
@@ -146,17 +120,8 @@ pub fn warm() {
     // A schema that fails to compile is a build defect (covered by tests);
     // `check` then reports it as a problem on every document.
     for (name, _) in FILES {
-        let _ = compiled(name, Strictness::AsWritten);
+        let _ = compiled(name);
     }
-}
-
-/// Which variant of a schema to validate with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Strictness {
-    /// The schema as shipped.
-    AsWritten,
-    /// River schemas with every open object closed (to find unknown members).
-    Closed,
 }
 
 /// A compiled validator with the schema documents it was compiled from
@@ -166,37 +131,28 @@ struct Compiled {
     documents: HashMap<String, Value>,
 }
 
-/// One lazily compiled validator per embedded file and strictness.
+/// One lazily compiled validator per embedded file.
 ///
 /// Compiling is the costly part, so each validator is built only when its
 /// format is first checked, from a registry holding just the files it refers
 /// to (directly or through other files): checking one agent result does not
 /// pay for the River or legacy schemas.
-static OPEN: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
-static CLOSED: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+static COMPILED: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
 
 /// The validator of one embedded file, compiled on first use.
-fn compiled(file: &'static str, strictness: Strictness) -> Result<&'static Compiled, String> {
+fn compiled(file: &'static str) -> Result<&'static Compiled, String> {
     let index = FILES.iter().position(|(name, _)| *name == file).ok_or_else(|| format!("{file}: not embedded"))?;
-    let cell = match strictness {
-        Strictness::AsWritten => &OPEN[index],
-        Strictness::Closed => &CLOSED[index],
-    };
-    cell.get_or_init(|| compile(file, strictness)).as_ref().map_err(Clone::clone)
+    COMPILED[index].get_or_init(|| compile(file)).as_ref().map_err(Clone::clone)
 }
 
-fn compile(file: &'static str, strictness: Strictness) -> Result<Compiled, String> {
+fn compile(file: &'static str) -> Result<Compiled, String> {
     let mut documents = HashMap::new();
     for name in closure(file) {
         let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or_default();
-        let mut doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+        let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
         let id = schema_id(name);
         if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
             return Err(format!("{name}: its $id is not {id}"));
-        }
-        let river = [file_name(Format::RiverArtifact), file_name(Format::RiverRun)];
-        if strictness == Strictness::Closed && river.contains(&name) {
-            close_objects(&mut doc);
         }
         documents.insert(id, doc);
     }
@@ -232,8 +188,8 @@ fn closure(file: &'static str) -> Vec<&'static str> {
     out
 }
 
-fn run(file: &'static str, value: &Value, strictness: Strictness) -> Vec<Problem> {
-    let compiled = match compiled(file, strictness) {
+fn run(file: &'static str, value: &Value) -> Vec<Problem> {
+    let compiled = match compiled(file) {
         Ok(c) => c,
         Err(e) => {
             return vec![Problem::new(SCHEMA_RULE, "", format!("internal error: schemas unusable: {e}"))];
@@ -274,32 +230,6 @@ fn cap(problems: &mut Vec<Problem>) {
 /// The `$id` of an embedded schema file.
 fn schema_id(file: &str) -> String {
     format!("{SCHEMA_BASE}{file}")
-}
-
-/// Closes every object schema that lists `properties` and says nothing about
-/// other members. Objects marked `additionalProperties: true` (free-form by
-/// design) stay open; `if` conditions are left alone.
-fn close_objects(schema: &mut Value) {
-    let Value::Object(map) = schema else { return };
-    if map.contains_key("properties") && !map.contains_key("additionalProperties") {
-        map.insert("additionalProperties".to_string(), Value::Bool(false));
-    }
-    for (key, child) in map.iter_mut() {
-        match key.as_str() {
-            "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
-                if let Value::Object(members) = child {
-                    members.values_mut().for_each(close_objects);
-                }
-            }
-            "items" | "additionalProperties" | "then" | "else" | "contains" => close_objects(child),
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-                if let Value::Array(list) = child {
-                    list.iter_mut().for_each(close_objects);
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

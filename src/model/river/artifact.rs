@@ -90,7 +90,10 @@ fn read_usage(reader: &mut Reader, o: Obj<'_>) -> Usage {
 }
 
 fn read_gate(reader: &mut Reader, o: Obj<'_>) -> Gate {
-    reader.members(o, &["decision", "reasonCode", "tier"], &[]);
+    // Also known (newer gate members, kept as they are, not interpreted):
+    // inputs, inputsHash, configSnapshot, observation, schemaVersion.
+    let known = ["decision", "reasonCode", "tier", "inputs", "inputsHash", "configSnapshot", "observation", "schemaVersion"];
+    reader.members(o, &known, &[]);
     Gate {
         decision: reader.one_of(o, "decision", &GATE_DECISIONS).map(str::to_owned),
         reason_code: reader.string(o, "reasonCode").map(str::to_owned),
