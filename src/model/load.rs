@@ -2,7 +2,7 @@
 //!
 //! The input is parsed once; the schema and the rules work on that one value.
 
-use super::json::{ReadLimits, read_strict};
+use super::json::{Doc, DocNode, Kind, ReadLimits, read_doc};
 use super::problem::Problem;
 use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
@@ -82,47 +82,99 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
 
 /// Loads a document from memory (the parsed value is not kept).
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
-    match parse(bytes) {
-        Ok(value) => check(value, bytes.len(), forced, false),
-        Err(problem) => Loaded::failed(forced, problem),
-    }
+    load_doc(bytes, forced, false)
 }
 
-/// Loads owned bytes, freeing them right after parsing.
+/// Loads a document from memory on the `Value` path only (see [`load_doc`]):
+/// the reference the fast path is tested against. Slower; same result.
+pub fn load_bytes_via_value(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    let mut loaded = load_doc(bytes, forced, true);
+    loaded.value = None;
+    loaded
+}
+
+/// Loads owned bytes; they are freed once the model is built (or, on the
+/// slow path, once the document's `Value` is).
 fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
+    load_doc(&bytes, forced, keep_value)
+}
+
+/// Parses once into a [`Doc`], tells the format, then takes one of two paths:
+///
+/// - the fast path, for agent results and v3 outputs: the schema check and
+///   the typed decoding work on the `Doc` itself, and most documents are
+///   done there;
+/// - the `Value` path, for the other formats, for documents the fast path
+///   finds fault with, and when the value is to be kept: the document's
+///   `serde_json::Value` is built and every check words its problems.
+///
+/// Both paths apply the same schemas and rules, so they agree on every
+/// verdict (a test compares them on every file of the conformance set).
+fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     let raw_len = bytes.len();
-    let parsed = parse(&bytes);
-    drop(bytes);
-    match parsed {
-        Ok(value) => check(value, raw_len, forced, keep_value),
-        Err(problem) => Loaded::failed(forced, problem),
-    }
-}
-
-fn parse(bytes: &[u8]) -> Result<Value, Problem> {
-    let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
-    read_strict(bytes, &limits)
-}
-
-/// Detects the format and runs the schema and the rules on one parsed value.
-fn check(value: Value, raw_len: usize, forced: Option<Format>, keep_value: bool) -> Loaded {
-    let format = match forced.or_else(|| detect(&value)) {
-        Some(f) => f,
-        None => {
-            return Loaded::failed(
-                None,
-                Problem::new(
-                    "format",
-                    "",
-                    "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
-                     or a River Review artifact or run output (use --kind to force one)",
-                ),
-            );
-        }
+    let doc = match parse(bytes) {
+        Ok(doc) => doc,
+        Err(problem) => return Loaded::failed(forced, problem),
     };
+    let Some(format) = forced.or_else(|| detect(doc.root())) else {
+        return Loaded::failed(
+            None,
+            Problem::new(
+                "format",
+                "",
+                "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
+                 or a River Review artifact or run output (use --kind to force one)",
+            ),
+        );
+    };
+    if !keep_value && let Some(loaded) = fast_path(format, doc.root(), raw_len) {
+        return loaded;
+    }
+    let value = doc.root().to_value();
+    drop(doc);
+    check(value, raw_len, format, keep_value)
+}
+
+fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {
+    let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
+    read_doc(bytes, &limits)
+}
+
+/// The checks of an agent result or v3 output on its `Doc`; `None` when the
+/// format has no fast path or the document does not conform to its schema
+/// or does not decode (the `Value` path then says exactly why).
+fn fast_path(format: Format, root: DocNode<'_>, raw_len: usize) -> Option<Loaded> {
+    use super::reviewgate;
+    let typed = || match format {
+        Format::AgentResult => reviewgate::check_agent_result_doc(root, raw_len),
+        Format::ArtifactV3 => reviewgate::check_artifact_doc(root),
+        _ => None,
+    };
+    if !matches!(format, Format::AgentResult | Format::ArtifactV3) {
+        return None;
+    }
+    let (conforms, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
+        // Both only read the document: on a large one they run side by side
+        // (the machine this targets has two cores).
+        std::thread::scope(|scope| {
+            let schema = scope.spawn(|| super::schema::conforms(format, root));
+            let checked = typed();
+            (schema.join().ok().flatten(), checked)
+        })
+    } else {
+        (super::schema::conforms(format, root), typed())
+    };
+    let checked = checked.filter(|_| conforms == Some(true))?;
+    let mut problems = checked.problems;
+    dedup_problems(&mut problems);
+    Some(Loaded { format: Some(format), set: checked.set, problems, value: None })
+}
+
+/// Runs the schema and the rules on one parsed value (the `Value` path).
+fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Loaded {
     let (mut problems, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
         // The schema and the rules only read the value: on a large document
-        // they run side by side (the machine this targets has two cores).
+        // they run side by side.
         std::thread::scope(|scope| {
             let schema = scope.spawn(|| super::schema::check(format, &value));
             let checked = check_format(format, &value, raw_len);
@@ -161,12 +213,12 @@ fn dedup_problems(problems: &mut Vec<Problem>) {
 }
 
 /// Tells the format from the content alone.
-pub fn detect(value: &Value) -> Option<Format> {
-    match value {
-        Value::Object(map) => detect_object(map),
+pub fn detect(root: DocNode<'_>) -> Option<Format> {
+    match root.kind() {
+        Kind::Object => detect_object(root),
         // Positional-array form (P10): upstream reads structs as arrays; the
         // first element of an agent result or payload is its schema_version.
-        Value::Array(items) => match items.first().and_then(Value::as_str) {
+        Kind::Array => match root.items().next().and_then(|first| first.as_str()) {
             Some(s) if s.starts_with("reviewgate-agent-result") => Some(Format::AgentResult),
             Some(s) if s.starts_with("reviewgate-agent-dispositions") => Some(Format::Disposition),
             _ => None,
@@ -175,25 +227,25 @@ pub fn detect(value: &Value) -> Option<Format> {
     }
 }
 
-fn detect_object(map: &serde_json::Map<String, Value>) -> Option<Format> {
+fn detect_object(map: DocNode<'_>) -> Option<Format> {
     if let Some(version) = map.get("schema_version") {
         let v = version.as_str().unwrap_or("");
-        if v.starts_with("reviewgate-agent-dispositions") || map.contains_key("submission") {
+        if v.starts_with("reviewgate-agent-dispositions") || map.has("submission") {
             return Some(Format::Disposition);
         }
         return Some(Format::AgentResult);
     }
-    if map.contains_key("submission") {
+    if map.has("submission") {
         return Some(Format::Disposition);
     }
-    if map.contains_key("version") && (map.contains_key("phase") || map.contains_key("timestamp")) {
+    if map.has("version") && (map.has("phase") || map.has("timestamp")) {
         return Some(Format::RiverArtifact);
     }
-    if map.contains_key("issues") && !map.contains_key("verdict") {
+    if map.has("issues") && !map.has("verdict") {
         return Some(Format::RiverRun);
     }
     let artifact_keys = ["verdict", "models", "notes", "reviewed_sha"];
-    if artifact_keys.iter().filter(|k| map.contains_key(**k)).count() >= 2 {
+    if artifact_keys.iter().filter(|k| map.has(k)).count() >= 2 {
         return Some(if super::reviewgate::is_legacy_artifact(map) {
             Format::ArtifactLegacy
         } else {
@@ -201,4 +253,40 @@ fn detect_object(map: &serde_json::Map<String, Value>) -> Option<Format> {
         });
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance").join(name);
+        std::fs::read(path).expect("fixture")
+    }
+
+    fn fast(bytes: &[u8]) -> Option<Loaded> {
+        let doc = parse(bytes).expect("json");
+        let format = detect(doc.root()).expect("format");
+        fast_path(format, doc.root(), bytes.len())
+    }
+
+    #[test]
+    fn conforming_documents_are_done_on_the_fast_path() {
+        let demo = include_bytes!("../../assets/demo-agent-result.json");
+        let loaded = fast(demo).expect("the demo agent result takes the fast path");
+        assert!(loaded.is_valid() && loaded.set.is_some());
+        let v3 = fast(&fixture("artifact/valid-tracked-first-review.json")).expect("a v3 output takes the fast path");
+        assert_eq!(v3.format, Some(Format::ArtifactV3));
+        // Rule faults are still found there: the schema holds, a rule does not.
+        let rule = fast(&fixture("artifact/invalid-angle-score-mismatch.json")).expect("schema-valid");
+        assert!(!rule.problems.is_empty());
+    }
+
+    #[test]
+    fn a_schema_fault_sends_the_document_to_the_value_path() {
+        let bytes = fixture("artifact/invalid-confidence-negative.json");
+        let loaded = load_bytes(&bytes, None);
+        assert!(loaded.problems.iter().any(|p| p.rule == "schema"), "{:?}", loaded.problems);
+        assert!(fast(&bytes).is_none());
+    }
 }

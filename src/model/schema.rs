@@ -11,11 +11,16 @@
 //! members they do not know, because River Review adds optional members
 //! without changing its version; the River reader reports those as notices.
 
+mod doc_json;
 mod wording;
 
+pub use doc_json::DocJson;
+
+use super::json::DocNode;
 use super::problem::Problem;
 use super::review::Format;
 use jsonschema::error::ValidationErrorKind;
+use jsonschema::json::Json;
 use jsonschema::{Draft, Registry, ValidationError, Validator};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -108,6 +113,17 @@ pub fn check(format: Format, value: &Value) -> Vec<Problem> {
     run(file_name(format), value)
 }
 
+/// Whether a document read as a [`crate::model::json::Doc`] conforms to the
+/// schema of its format. Only the answer is given: the problems of a
+/// document that does not conform come from [`check`] on its `Value`.
+/// `None` when the schemas cannot be used (then [`check`] says why).
+pub fn conforms(format: Format, root: DocNode<'_>) -> Option<bool> {
+    let file = file_name(format);
+    let index = FILES.iter().position(|(name, _)| *name == file)?;
+    let validator = DOC_COMPILED[index].get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v));
+    validator.as_ref().ok().map(|v| v.is_valid(root))
+}
+
 /// Validates a River Review memory document (an entry, or a suppression's
 /// `context`) against its schema.
 pub fn check_river_entry(kind: RiverEntrySchema, value: &Value) -> Vec<Problem> {
@@ -139,6 +155,10 @@ struct Compiled {
 /// pay for the River or legacy schemas.
 static COMPILED: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
 
+/// The same validators for documents read as a `Doc`.
+static DOC_COMPILED: [OnceLock<Result<Validator<DocJson>, String>>; FILES.len()] =
+    [const { OnceLock::new() }; FILES.len()];
+
 /// The validator of one embedded file, compiled on first use.
 fn compiled(file: &'static str) -> Result<&'static Compiled, String> {
     let index = FILES.iter().position(|(name, _)| *name == file).ok_or_else(|| format!("{file}: not embedded"))?;
@@ -146,6 +166,12 @@ fn compiled(file: &'static str) -> Result<&'static Compiled, String> {
 }
 
 fn compile(file: &'static str) -> Result<Compiled, String> {
+    compile_for::<jsonschema::json::SerdeJson>(file).map(|(validator, documents)| Compiled { validator, documents })
+}
+
+/// Compiles the validator of `file` for instances of representation `F`,
+/// with the schema documents it was compiled from.
+fn compile_for<F: Json>(file: &'static str) -> Result<(Validator<F>, HashMap<String, Value>), String> {
     let mut documents = HashMap::new();
     for name in closure(file) {
         let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or_default();
@@ -162,14 +188,14 @@ fn compile(file: &'static str) -> Result<Compiled, String> {
         .and_then(|builder| builder.prepare())
         .map_err(|e| format!("schema registry: {e}"))?;
     let root = documents.get(&schema_id(file)).ok_or_else(|| format!("{file}: not embedded"))?;
-    let validator = jsonschema::options()
+    let validator = jsonschema::options_for::<F>()
         .with_draft(Draft::Draft202012)
         .with_registry(&registry)
         .offline()
         .build(root)
         .map_err(|e| format!("{file}: {e}"))?;
     drop(registry);
-    Ok(Compiled { validator, documents })
+    Ok((validator, documents))
 }
 
 /// `file` and every embedded file it refers to by `$ref`, transitively.

@@ -9,6 +9,7 @@
 //! [`Problem`] naming the rule, the JSON pointer and the line and column.
 
 pub mod canonical;
+pub mod doc;
 mod number;
 mod reader;
 mod scan;
@@ -23,6 +24,7 @@ use reader::{Fail, Reader};
 use serde_json::Value;
 
 pub use canonical::{CanonicalFormatter, canonical_len, to_canonical_vec, try_to_canonical_vec, write_canonical};
+pub use doc::{Doc, DocNode, Kind};
 
 /// The deepest nesting limit honoured; larger requests are lowered to it so
 /// that reading (and dropping the value) can never exhaust the stack.
@@ -53,6 +55,12 @@ impl Default for ReadLimits {
 /// double that ReviewGate computes. Object members are kept in a map, so a
 /// duplicate name is the only way to lose one, and that is an error (P4).
 pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> {
+    read_doc(bytes, limits).map(|doc| doc.root().to_value())
+}
+
+/// Reads one strict JSON document (the rules of [`read_strict`]) into a
+/// [`Doc`] that lends its strings out of `bytes`.
+pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Problem> {
     if bytes.len() > limits.max_bytes {
         let message = format!("the input is {} bytes; at most {} bytes are accepted", bytes.len(), limits.max_bytes);
         return Err(Problem::new("size", "", message));

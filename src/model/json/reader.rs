@@ -1,14 +1,14 @@
 //! The strict recursive-descent reader behind [`super::read_strict`].
 //!
-//! It works on text already checked to be UTF-8 and builds a
-//! `serde_json::Value` directly. Errors carry the byte offset where they were
+//! It works on text already checked to be UTF-8 and writes the document's
+//! tape (see [`super::doc`]) directly. Errors carry the byte offset where they were
 //! found; the JSON pointer is assembled while the error unwinds (each object
 //! or array frame adds its member name or index), so a successful read pays
 //! nothing for error paths.
 
+use super::doc::{Doc, Tok};
 use super::number::{NumberError, Parsed, scan_number};
 use super::scan::{find_string_special, skip_ws};
-use serde_json::{Map, Number, Value};
 
 /// One reading failure, before it becomes a `Problem`.
 #[derive(Debug)]
@@ -42,37 +42,57 @@ pub(crate) struct Reader<'a> {
     pos: usize,
     depth_left: usize,
     depth_limit: usize,
+    tape: Vec<Tok>,
+    escaped: String,
+    /// The names of the objects being read (innermost last), each with the
+    /// byte offset of its opening quote: the duplicate check's scratch.
+    names: Vec<(Tok, usize)>,
 }
 
 impl<'a> Reader<'a> {
     /// A reader rejecting containers nested `depth_limit` deep.
     pub(crate) fn new(text: &'a str, depth_limit: usize) -> Self {
-        Reader { text, bytes: text.as_bytes(), pos: 0, depth_left: depth_limit, depth_limit }
+        // Roughly one token per 24 bytes of a typical review document.
+        let tape = Vec::with_capacity(text.len() / 24 + 4);
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            depth_left: depth_limit,
+            depth_limit,
+            tape,
+            escaped: String::new(),
+            names: Vec::new(),
+        }
     }
 
     /// Reads exactly one value surrounded only by JSON white space (P3).
-    pub(crate) fn document(mut self) -> Res<Value> {
+    pub(crate) fn document(mut self) -> Res<Doc<'a>> {
         self.pos = skip_ws(self.bytes, 0);
         if self.pos >= self.bytes.len() {
             let what = if self.bytes.is_empty() { "the input is empty" } else { "the input holds only white space" };
             return Err(fail("P3", self.pos, format!("{what}: expected one JSON value")));
         }
-        let value = self.value()?;
+        self.value()?;
         self.pos = skip_ws(self.bytes, self.pos);
         if self.pos < self.bytes.len() {
             return Err(self.after_value_error("trailing characters after the JSON value"));
         }
-        Ok(value)
+        Ok(Doc { text: self.text, tape: self.tape, escaped: self.escaped })
     }
 
-    fn value(&mut self) -> Res<Value> {
+    fn value(&mut self) -> Res<()> {
         match self.bytes.get(self.pos) {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
-            Some(b'"') => Ok(Value::String(self.string()?)),
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'"') => {
+                let tok = self.string()?;
+                self.tape.push(tok);
+                Ok(())
+            }
+            Some(b't') => self.literal("true", Tok::True),
+            Some(b'f') => self.literal("false", Tok::False),
+            Some(b'n') => self.literal("null", Tok::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(&b) => Err(self.unexpected_value_start(b)),
             None => Err(fail("P3", self.pos, "the input ends where a value should start (truncated)")),
@@ -88,11 +108,12 @@ impl<'a> Reader<'a> {
         fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos)))
     }
 
-    fn literal(&mut self, word: &'static str, value: Value) -> Res<Value> {
+    fn literal(&mut self, word: &'static str, tok: Tok) -> Res<()> {
         let end = self.pos + word.len();
         if self.bytes.get(self.pos..end) == Some(word.as_bytes()) {
             self.pos = end;
-            return Ok(value);
+            self.tape.push(tok);
+            return Ok(());
         }
         if end > self.bytes.len() && word.as_bytes().starts_with(&self.bytes[self.pos..]) {
             return Err(fail("P3", self.bytes.len(), format!("the input ends inside `{word}` (truncated)")));
@@ -100,7 +121,7 @@ impl<'a> Reader<'a> {
         Err(fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos))))
     }
 
-    fn number(&mut self) -> Res<Value> {
+    fn number(&mut self) -> Res<()> {
         let start = self.pos;
         let (parsed, end) = scan_number(self.bytes, start).map_err(|e| number_fail(e, self.bytes, start))?;
         if let Some(&b) = self.bytes.get(end)
@@ -109,14 +130,14 @@ impl<'a> Reader<'a> {
             return Err(fail("P5", end, format!("invalid number: unexpected {} after it", self.describe_at(end))));
         }
         self.pos = end;
-        let number = match parsed {
-            Parsed::U64(n) => Number::from(n),
-            Parsed::I64(n) => Number::from(n),
-            Parsed::F64(f) => {
-                Number::from_f64(f).ok_or_else(|| fail("P9", start, "number is out of range for a double"))?
-            }
+        let tok = match parsed {
+            Parsed::U64(n) => Tok::U64(n),
+            Parsed::I64(n) => Tok::I64(n),
+            Parsed::F64(f) if f.is_finite() => Tok::F64(f),
+            Parsed::F64(_) => return Err(fail("P9", start, "number is out of range for a double")),
         };
-        Ok(Value::Number(number))
+        self.tape.push(tok);
+        Ok(())
     }
 
     fn enter(&mut self) -> Res<()> {
@@ -132,19 +153,18 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn object(&mut self) -> Res<Value> {
+    fn object(&mut self) -> Res<()> {
         self.enter()?;
         self.pos += 1;
-        // Members are gathered first and the map is built in one go: a
-        // B-tree built from sorted members has full nodes, which makes large
-        // documents markedly smaller in memory than member-by-member inserts.
-        let mut members: Vec<(String, Value)> = Vec::new();
-        let mut key_offsets: Vec<usize> = Vec::new();
+        let slot = self.tape.len();
+        self.tape.push(Tok::Obj { len: 0, end: 0 });
+        let names_base = self.names.len();
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Value::Object(Map::new()));
+            self.close(slot, 0);
+            return Ok(());
         }
         loop {
             match self.bytes.get(self.pos) {
@@ -154,6 +174,7 @@ impl<'a> Reader<'a> {
             }
             let key_at = self.pos;
             let key = self.string()?;
+            self.tape.push(key);
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b':') => self.pos += 1,
@@ -161,24 +182,27 @@ impl<'a> Reader<'a> {
                 None => return Err(self.eof("inside an object")),
             }
             self.pos = skip_ws(self.bytes, self.pos);
-            let value = match self.value() {
-                Ok(v) => v,
-                Err(e) => return Err(within(e, key)),
-            };
-            members.push((key, value));
-            key_offsets.push(key_at);
+            if let Err(e) = self.value() {
+                return Err(within(e, self.name_of(key).to_owned()));
+            }
+            self.names.push((key, key_at));
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    if let Some(second) = first_repeat(&members) {
-                        let name = members[second].0.clone();
+                    let names = &self.names[names_base..];
+                    if let Some(second) = first_repeat(names.len(), |i| self.name_of(names[i].0)) {
+                        let (tok, at) = names[second];
+                        let name = self.name_of(tok).to_owned();
                         let message = format!("duplicate member name {:?} in the same object", name);
-                        return Err(within(fail("P4", key_offsets[second], message), name));
+                        return Err(within(fail("P4", at, message), name));
                     }
-                    return Ok(Value::Object(members.into_iter().collect()));
+                    let len = (self.names.len() - names_base) as u32;
+                    self.names.truncate(names_base);
+                    self.close(slot, len);
+                    return Ok(());
                 }
                 Some(_) => return Err(self.structure_error("expected ',' or '}' after an object member")),
                 None => return Err(self.eof("inside an object")),
@@ -186,28 +210,50 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn array(&mut self) -> Res<Value> {
+    /// Fills in the container token at `slot` now that its contents are on the tape.
+    fn close(&mut self, slot: usize, len: u32) {
+        let end = self.tape.len() as u32;
+        self.tape[slot] = match self.tape[slot] {
+            Tok::Arr { .. } => Tok::Arr { len, end },
+            _ => Tok::Obj { len, end },
+        };
+    }
+
+    /// The text of a string token already read.
+    fn name_of(&self, tok: Tok) -> &str {
+        match tok {
+            Tok::Raw { at, len } => &self.text[at as usize..(at + len) as usize],
+            Tok::Esc { at, len } => &self.escaped[at as usize..(at + len) as usize],
+            _ => "",
+        }
+    }
+
+    fn array(&mut self) -> Res<()> {
         self.enter()?;
         self.pos += 1;
-        let mut items = Vec::new();
+        let slot = self.tape.len();
+        self.tape.push(Tok::Arr { len: 0, end: 0 });
+        let mut len = 0u32;
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Value::Array(items));
+            self.close(slot, 0);
+            return Ok(());
         }
         loop {
-            match self.value() {
-                Ok(v) => items.push(v),
-                Err(e) => return Err(within(e, items.len().to_string())),
+            if let Err(e) = self.value() {
+                return Err(within(e, len.to_string()));
             }
+            len += 1;
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b']') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    return Ok(Value::Array(items));
+                    self.close(slot, len);
+                    return Ok(());
                 }
                 Some(_) => return Err(self.structure_error("expected ',' or ']' after an array element")),
                 None => return Err(self.eof("inside an array")),
@@ -215,42 +261,48 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a string starting at the opening quote; leaves `pos` after the closing one.
-    fn string(&mut self) -> Res<String> {
+    /// Reads a string starting at the opening quote; leaves `pos` after the
+    /// closing one. Escaped strings are decoded into the side buffer.
+    fn string(&mut self) -> Res<Tok> {
         let start = self.pos + 1;
         let i = find_string_special(self.bytes, start);
         match self.bytes.get(i) {
             Some(b'"') => {
+                self.slice(start, i)?;
                 self.pos = i + 1;
-                Ok(self.slice(start, i)?.to_owned())
+                Ok(Tok::Raw { at: start as u32, len: (i - start) as u32 })
             }
             Some(b'\\') => {
-                let mut out = String::with_capacity(i - start + 16);
-                out.push_str(self.slice(start, i)?);
+                let at = self.escaped.len();
+                let head = self.slice(start, i)?;
+                self.escaped.push_str(head);
                 self.pos = i;
-                self.string_escaped(out)
+                self.string_escaped()?;
+                Ok(Tok::Esc { at: at as u32, len: (self.escaped.len() - at) as u32 })
             }
             Some(&b) => Err(control_fail(i, b)),
             None => Err(fail("P3", i, "the input ends inside a string (truncated)")),
         }
     }
 
-    /// Continues a string at a backslash, decoding escapes into `out`.
-    fn string_escaped(&mut self, mut out: String) -> Res<String> {
+    /// Continues a string at a backslash, decoding escapes into the side buffer.
+    fn string_escaped(&mut self) -> Res<()> {
         loop {
             // `pos` is at a backslash.
             let c = self.escape()?;
-            out.push(c);
+            self.escaped.push(c);
             let start = self.pos;
             let i = find_string_special(self.bytes, start);
             match self.bytes.get(i) {
                 Some(b'"') => {
-                    out.push_str(self.slice(start, i)?);
+                    let tail = self.slice(start, i)?;
+                    self.escaped.push_str(tail);
                     self.pos = i + 1;
-                    return Ok(out);
+                    return Ok(());
                 }
                 Some(b'\\') => {
-                    out.push_str(self.slice(start, i)?);
+                    let part = self.slice(start, i)?;
+                    self.escaped.push_str(part);
                     self.pos = i;
                 }
                 Some(&b) => return Err(control_fail(i, b)),
@@ -374,17 +426,17 @@ fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
 }
 
 /// The index of the first member (in document order) whose name already
-/// appeared earlier in the same object, if any.
-fn first_repeat(members: &[(String, Value)]) -> Option<usize> {
-    if members.len() < 2 {
+/// appeared earlier in the same object, if any; `name(i)` is member i's name.
+fn first_repeat<'n>(count: usize, name: impl Fn(usize) -> &'n str) -> Option<usize> {
+    if count < 2 {
         return None;
     }
-    if members.len() <= 8 {
-        return (1..members.len()).find(|&j| members[..j].iter().any(|(k, _)| *k == members[j].0));
+    if count <= 8 {
+        return (1..count).find(|&j| (0..j).any(|i| name(i) == name(j)));
     }
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)).then(a.cmp(&b)));
     // Within a run of equal names (sorted by position), the second is where
     // the repeat was first met; the earliest such over all runs is reported.
-    order.windows(2).filter(|w| members[w[0]].0 == members[w[1]].0).map(|w| w[1]).min()
+    order.windows(2).filter(|w| name(w[0]) == name(w[1])).map(|w| w[1]).min()
 }

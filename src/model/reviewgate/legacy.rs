@@ -20,7 +20,7 @@ use crate::model::finding::{
 };
 use crate::model::review::{Format, Projection, ReviewSet, Scope};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use crate::model::json::{DocNode, Kind};
 use std::collections::HashMap;
 
 /// A v1/v2 review output.
@@ -100,20 +100,19 @@ const V3_FINDING: [&str; 5] =
 const V3_METRICS: [&str; 3] = ["timings", "semantic_context", "verifier_ms"];
 
 /// True when a review-output object predates v3 (see the module docs).
-pub fn is_legacy(map: &Map<String, Value>) -> bool {
-    if V3_TOP.iter().any(|k| map.contains_key(*k)) {
+pub fn is_legacy(root: DocNode<'_>) -> bool {
+    if V3_TOP.iter().any(|k| root.has(k)) {
         return false;
     }
-    if let Some(Value::Object(m)) = map.get("metrics")
-        && V3_METRICS.iter().any(|k| m.contains_key(*k))
+    if let Some(m) = root.get("metrics")
+        && V3_METRICS.iter().any(|k| m.has(k))
     {
         return false;
     }
-    match map.get("findings") {
-        Some(Value::Array(list)) if !list.is_empty() => list.iter().all(|f| match f {
-            Value::Object(f) => !V3_FINDING.iter().any(|k| f.contains_key(*k)),
-            _ => false,
-        }),
+    match root.get("findings") {
+        Some(list) if list.kind() == Kind::Array && !list.is_empty() => list
+            .items()
+            .all(|f| f.kind() == Kind::Object && !V3_FINDING.iter().any(|k| f.has(k))),
         _ => false,
     }
 }

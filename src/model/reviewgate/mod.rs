@@ -23,6 +23,7 @@ mod projection;
 mod serde_util;
 mod shared_rules;
 mod strict_de;
+mod strict_doc;
 
 #[cfg(test)]
 mod tests;
@@ -35,10 +36,11 @@ pub use common::{
 pub use fp::{FindingSource, SourceFingerprint};
 pub use policy::{HIGH_CONFIDENCE_THRESHOLD, TARGET_SCORE};
 
+use super::json::DocNode;
 use super::problem::Problem;
 use super::review::{Checked, Format, Projection, Scope};
 use artifact::Artifact;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use shared_rules::Report;
 
 /// Checks an agent result (rules R1–R21) and builds its model.
@@ -60,6 +62,17 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
             return Checked { set: None, problems: report.problems };
         }
     };
+    agent_checked(report, result, raw_len)
+}
+
+/// [`check_agent_result`] on a document read as a `Doc`, when it decodes
+/// (`None` sends the caller to the `Value` path, which names every fault).
+pub fn check_agent_result_doc(root: DocNode<'_>, raw_len: usize) -> Option<Checked> {
+    let result = strict_doc::from_doc::<AgentResult>(root)?;
+    Some(agent_checked(Report::default(), result, raw_len))
+}
+
+fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize) -> Checked {
     agent_rules::check(&mut report, &result, Some(raw_len));
     let set = model::review_set(result, Format::AgentResult, Projection::NotApplicable, &mut std::iter::empty());
     Checked { set: Some(set), problems: report.problems }
@@ -72,10 +85,19 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
 /// stay empty and the set's `projection` is [`Projection::Failed`]. Findings
 /// are still built from the (unvalidated) projection so they can be shown.
 pub fn check_artifact(value: &Value) -> Checked {
-    let artifact = match decode::decode::<Artifact>(value, locate::artifact) {
-        Ok(a) => a,
-        Err(problems) => return Checked { set: None, problems },
-    };
+    match decode::decode::<Artifact>(value, locate::artifact) {
+        Ok(artifact) => artifact_checked(artifact),
+        Err(problems) => Checked { set: None, problems },
+    }
+}
+
+/// [`check_artifact`] on a document read as a `Doc`, when it decodes
+/// (`None` sends the caller to the `Value` path, which names every fault).
+pub fn check_artifact_doc(root: DocNode<'_>) -> Option<Checked> {
+    strict_doc::from_doc::<Artifact>(root).map(artifact_checked)
+}
+
+fn artifact_checked(artifact: Artifact<'_>) -> Checked {
     let fps = fp::Fingerprints::of(&artifact);
     let problems = artifact_problems(&artifact, &fps);
     let projected = projection::project_typed(&artifact, &Scope::Local, fps);
@@ -126,8 +148,8 @@ pub fn check_legacy_artifact(value: &Value) -> Checked {
 
 /// True when a review-output object predates v3: it has findings and none
 /// of the members only v3 has (see `legacy` for the exact test).
-pub fn is_legacy_artifact(map: &Map<String, Value>) -> bool {
-    legacy::is_legacy(map)
+pub fn is_legacy_artifact(root: DocNode<'_>) -> bool {
+    legacy::is_legacy(root)
 }
 
 /// Projects a v3 review output for `scope` with an empty thread map.

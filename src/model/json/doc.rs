@@ -1,0 +1,277 @@
+//! A parsed document that lends its strings out of the input.
+//!
+//! The strict reader writes every value as one 16-byte token on a flat tape,
+//! in document order: a container token records how many members or items it
+//! has and where the token after its last one is, so a reader can step over
+//! it; an object's members are a name token followed by the value's tokens.
+//! Strings without escapes point into the input text; strings with escapes
+//! are decoded once into one side buffer. Nothing else is allocated, which
+//! makes a document a fraction of the size of a `serde_json::Value` tree and
+//! much cheaper to build.
+//!
+//! [`DocNode`] is a cheap handle on one value. [`DocNode::to_value`] builds
+//! the equivalent `serde_json::Value` for code that wants one.
+
+use serde_json::{Map, Number, Value};
+
+/// One value on the tape (16 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Tok {
+    Null,
+    True,
+    False,
+    /// A plain non-negative integer literal.
+    U64(u64),
+    /// A plain negative integer literal.
+    I64(i64),
+    /// Every other number, converted as serde_json converts it.
+    F64(f64),
+    /// A string without escapes: `text[at..at + len]`.
+    Raw { at: u32, len: u32 },
+    /// A string with escapes, decoded: `escaped[at..at + len]`.
+    Esc { at: u32, len: u32 },
+    /// An array of `len` items; `end` is the index of the token after it.
+    Arr { len: u32, end: u32 },
+    /// An object of `len` members; `end` is the index of the token after it.
+    Obj { len: u32, end: u32 },
+}
+
+const _: () = assert!(std::mem::size_of::<Tok>() == 16);
+
+/// A whole parsed document.
+#[derive(Debug, Clone)]
+pub struct Doc<'s> {
+    pub(crate) text: &'s str,
+    pub(crate) tape: Vec<Tok>,
+    pub(crate) escaped: String,
+}
+
+/// The kind of a value, as JSON names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl<'s> Doc<'s> {
+    /// The top-level value.
+    pub fn root(&self) -> DocNode<'_> {
+        DocNode { doc: self, at: 0 }
+    }
+
+    /// The number of tokens (one per value and per member name).
+    pub fn token_count(&self) -> usize {
+        self.tape.len()
+    }
+
+    /// A one-string document (the `escaped` buffer holds `s`).
+    pub(crate) fn single_string(s: &str) -> Doc<'static> {
+        let mut doc = Doc { text: "", tape: Vec::with_capacity(1), escaped: String::new() };
+        doc.set_single_string(s);
+        doc
+    }
+
+    /// Makes this a one-string document holding `s`, reusing its buffers.
+    pub(crate) fn set_single_string(&mut self, s: &str) {
+        self.tape.clear();
+        self.escaped.clear();
+        self.escaped.push_str(s);
+        self.tape.push(Tok::Esc { at: 0, len: s.len() as u32 });
+    }
+
+    fn str_of(&self, tok: Tok) -> Option<&str> {
+        match tok {
+            Tok::Raw { at, len } => self.text.get(at as usize..(at + len) as usize),
+            Tok::Esc { at, len } => self.escaped.get(at as usize..(at + len) as usize),
+            _ => None,
+        }
+    }
+
+    /// The index of the token after the value starting at `i`.
+    fn after(&self, i: u32) -> u32 {
+        match self.tape[i as usize] {
+            Tok::Arr { end, .. } | Tok::Obj { end, .. } => end,
+            _ => i + 1,
+        }
+    }
+}
+
+/// A handle on one value of a [`Doc`]; copying it is free.
+#[derive(Clone, Copy)]
+pub struct DocNode<'a> {
+    pub(crate) doc: &'a Doc<'a>,
+    pub(crate) at: u32,
+}
+
+impl std::fmt::Debug for DocNode<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DocNode({:?} at {})", self.tok(), self.at)
+    }
+}
+
+impl<'a> DocNode<'a> {
+    pub(crate) fn tok(&self) -> Tok {
+        self.doc.tape[self.at as usize]
+    }
+
+    /// What kind of value this is.
+    pub fn kind(&self) -> Kind {
+        match self.tok() {
+            Tok::Null => Kind::Null,
+            Tok::True | Tok::False => Kind::Bool,
+            Tok::U64(_) | Tok::I64(_) | Tok::F64(_) => Kind::Number,
+            Tok::Raw { .. } | Tok::Esc { .. } => Kind::String,
+            Tok::Arr { .. } => Kind::Array,
+            Tok::Obj { .. } => Kind::Object,
+        }
+    }
+
+    /// The string, when this is one.
+    pub fn as_str(&self) -> Option<&'a str> {
+        self.doc.str_of(self.tok())
+    }
+
+    /// The boolean, when this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.tok() {
+            Tok::True => Some(true),
+            Tok::False => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The number exactly as `serde_json` holds it, when this is one.
+    pub fn as_number(&self) -> Option<Number> {
+        match self.tok() {
+            Tok::U64(n) => Some(Number::from(n)),
+            Tok::I64(n) => Some(Number::from(n)),
+            Tok::F64(f) => Number::from_f64(f),
+            _ => None,
+        }
+    }
+
+    /// True for `null`.
+    pub fn is_null(&self) -> bool {
+        self.tok() == Tok::Null
+    }
+
+    /// The member or item count of a container (0 for anything else).
+    pub fn len(&self) -> usize {
+        match self.tok() {
+            Tok::Arr { len, .. } | Tok::Obj { len, .. } => len as usize,
+            _ => 0,
+        }
+    }
+
+    /// True when this is not a container or has no members or items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The members of an object in document order (nothing for other values).
+    pub fn members(&self) -> Members<'a> {
+        match self.tok() {
+            Tok::Obj { len, .. } => Members { doc: self.doc, next: self.at + 1, left: len },
+            _ => Members { doc: self.doc, next: 0, left: 0 },
+        }
+    }
+
+    /// The items of an array in order (nothing for other values).
+    pub fn items(&self) -> Items<'a> {
+        match self.tok() {
+            Tok::Arr { len, .. } => Items { doc: self.doc, next: self.at + 1, left: len },
+            _ => Items { doc: self.doc, next: 0, left: 0 },
+        }
+    }
+
+    /// Member `name` of an object.
+    pub fn get(&self, name: &str) -> Option<DocNode<'a>> {
+        self.members().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// True when this is an object with member `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// An identity for this value, unique among the live nodes of all documents.
+    pub(crate) fn address(&self) -> usize {
+        std::ptr::from_ref::<Doc<'_>>(self.doc) as usize
+    }
+
+    /// The equivalent `serde_json::Value` (a copy).
+    pub fn to_value(&self) -> Value {
+        match self.tok() {
+            Tok::Null => Value::Null,
+            Tok::True => Value::Bool(true),
+            Tok::False => Value::Bool(false),
+            Tok::U64(_) | Tok::I64(_) | Tok::F64(_) => self.as_number().map_or(Value::Null, Value::Number),
+            Tok::Raw { .. } | Tok::Esc { .. } => Value::String(self.as_str().unwrap_or_default().to_owned()),
+            Tok::Arr { .. } => Value::Array(self.items().map(|v| v.to_value()).collect()),
+            Tok::Obj { .. } => {
+                Value::Object(self.members().map(|(k, v)| (k.to_owned(), v.to_value())).collect::<Map<_, _>>())
+            }
+        }
+    }
+}
+
+/// The members of an object: `(name, value)` in document order.
+#[derive(Clone)]
+pub struct Members<'a> {
+    doc: &'a Doc<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, DocNode<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let name = self.doc.str_of(self.doc.tape[self.next as usize]).unwrap_or_default();
+        let value = DocNode { doc: self.doc, at: self.next + 1 };
+        self.next = self.doc.after(self.next + 1);
+        Some((name, value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Members<'_> {}
+
+/// The items of an array, in order.
+#[derive(Clone)]
+pub struct Items<'a> {
+    doc: &'a Doc<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = DocNode<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let item = DocNode { doc: self.doc, at: self.next };
+        self.next = self.doc.after(self.next);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
