@@ -49,11 +49,7 @@ pub fn to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
 /// building it (rule R2 and projection size checks). 0 when serialization
 /// fails, as with [`to_canonical_vec`].
 pub fn canonical_len<T: Serialize + ?Sized>(value: &T) -> usize {
-    let mut counter = ByteCounter(0);
-    match write_canonical(&mut counter, value) {
-        Ok(()) => counter.0,
-        Err(_) => 0,
-    }
+    super::canonical_len::count(value).unwrap_or(0)
 }
 
 /// serde_json's compact layout with C3 number formatting.
@@ -200,24 +196,6 @@ impl io::Write for StackText {
     }
 }
 
-/// An `io::Write` that only counts.
-struct ByteCounter(usize);
-
-impl io::Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.0 += buf.len();
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 #[cfg(test)]
 mod tests {

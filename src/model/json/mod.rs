@@ -9,6 +9,7 @@
 //! [`Problem`] naming the rule, the JSON pointer and the line and column.
 
 pub mod canonical;
+mod canonical_len;
 pub mod doc;
 mod number;
 mod reader;

@@ -45,15 +45,17 @@ pub(crate) struct Reader<'a> {
     tape: Vec<Tok>,
     escaped: String,
     /// The names of the objects being read (innermost last), each with the
-    /// byte offset of its opening quote: the duplicate check's scratch.
-    names: Vec<(Tok, usize)>,
+    /// byte offset of its opening quote and a hash: the duplicate check's scratch.
+    names: Vec<(Tok, usize, u64)>,
+    /// Scratch for the hashes of one large object's names.
+    hashes: Vec<u64>,
 }
 
 impl<'a> Reader<'a> {
     /// A reader rejecting containers nested `depth_limit` deep.
     pub(crate) fn new(text: &'a str, depth_limit: usize) -> Self {
-        // Roughly one token per 24 bytes of a typical review document.
-        let tape = Vec::with_capacity(text.len() / 24 + 4);
+        // Review documents run at about one token per 16 to 24 bytes.
+        let tape = Vec::with_capacity(text.len() / 16 + 4);
         Reader {
             text,
             bytes: text.as_bytes(),
@@ -63,6 +65,7 @@ impl<'a> Reader<'a> {
             tape,
             escaped: String::new(),
             names: Vec::new(),
+            hashes: Vec::new(),
         }
     }
 
@@ -85,11 +88,7 @@ impl<'a> Reader<'a> {
         match self.bytes.get(self.pos) {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
-            Some(b'"') => {
-                let tok = self.string()?;
-                self.tape.push(tok);
-                Ok(())
-            }
+            Some(b'"') => self.string().map(drop),
             Some(b't') => self.literal("true", Tok::True),
             Some(b'f') => self.literal("false", Tok::False),
             Some(b'n') => self.literal("null", Tok::Null),
@@ -174,7 +173,6 @@ impl<'a> Reader<'a> {
             }
             let key_at = self.pos;
             let key = self.string()?;
-            self.tape.push(key);
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b':') => self.pos += 1,
@@ -185,16 +183,16 @@ impl<'a> Reader<'a> {
             if let Err(e) = self.value() {
                 return Err(within(e, self.name_of(key).to_owned()));
             }
-            self.names.push((key, key_at));
+            let hash = name_hash(self.name_of(key).as_bytes());
+            self.names.push((key, key_at, hash));
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    let names = &self.names[names_base..];
-                    if let Some(second) = first_repeat(names.len(), |i| self.name_of(names[i].0)) {
-                        let (tok, at) = names[second];
+                    if let Some(second) = self.repeated_name(names_base) {
+                        let (tok, at, _) = self.names[second];
                         let name = self.name_of(tok).to_owned();
                         let message = format!("duplicate member name {:?} in the same object", name);
                         return Err(within(fail("P4", at, message), name));
@@ -208,6 +206,31 @@ impl<'a> Reader<'a> {
                 None => return Err(self.eof("inside an object")),
             }
         }
+    }
+
+    /// The index in `names` of the first repeated name of the object whose
+    /// names start at `base`, if any. Names are compared by hash first, so
+    /// the exact comparison runs only when two hashes meet.
+    fn repeated_name(&mut self, base: usize) -> Option<usize> {
+        let names = &self.names[base..];
+        if names.len() < 2 {
+            return None;
+        }
+        if names.len() <= 8 {
+            let clash = (1..names.len()).any(|j| names[..j].iter().any(|n| n.2 == names[j].2));
+            if !clash {
+                return None;
+            }
+        } else {
+            self.hashes.clear();
+            self.hashes.extend(names.iter().map(|n| n.2));
+            self.hashes.sort_unstable();
+            if !self.hashes.windows(2).any(|w| w[0] == w[1]) {
+                return None;
+            }
+        }
+        let names = &self.names[base..];
+        first_repeat(names.len(), |i| self.name_of(names[i].0)).map(|i| base + i)
     }
 
     /// Fills in the container token at `slot` now that its contents are on the tape.
@@ -261,16 +284,21 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a string starting at the opening quote; leaves `pos` after the
-    /// closing one. Escaped strings are decoded into the side buffer.
+    /// Reads a string starting at the opening quote onto the tape; leaves
+    /// `pos` after the closing one. Escaped strings are decoded into the side
+    /// buffer.
+    /// The token is also returned (small enough to come back in registers).
     fn string(&mut self) -> Res<Tok> {
         let start = self.pos + 1;
         let i = find_string_special(self.bytes, start);
         match self.bytes.get(i) {
             Some(b'"') => {
-                self.slice(start, i)?;
+                // Both ends are ASCII quotes in text already checked to be
+                // UTF-8, so the slice is always on character boundaries.
                 self.pos = i + 1;
-                Ok(Tok::Raw { at: start as u32, len: (i - start) as u32 })
+                let tok = Tok::Raw { at: start as u32, len: (i - start) as u32 };
+                self.tape.push(tok);
+                Ok(tok)
             }
             Some(b'\\') => {
                 let at = self.escaped.len();
@@ -278,7 +306,9 @@ impl<'a> Reader<'a> {
                 self.escaped.push_str(head);
                 self.pos = i;
                 self.string_escaped()?;
-                Ok(Tok::Esc { at: at as u32, len: (self.escaped.len() - at) as u32 })
+                let tok = Tok::Esc { at: at as u32, len: (self.escaped.len() - at) as u32 };
+                self.tape.push(tok);
+                Ok(tok)
             }
             Some(&b) => Err(control_fail(i, b)),
             None => Err(fail("P3", i, "the input ends inside a string (truncated)")),
@@ -423,6 +453,21 @@ fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
             fail("P9", start, format!("number {shown} is out of range for a double"))
         }
     }
+}
+
+/// A quick hash of a member name, only to find candidate repeats: it mixes
+/// the length with the first and last eight bytes (names are short), and
+/// any two names it cannot tell apart are compared exactly.
+fn name_hash(bytes: &[u8]) -> u64 {
+    let word = |part: &[u8]| {
+        let mut lane = [0u8; 8];
+        lane[..part.len()].copy_from_slice(part);
+        u64::from_le_bytes(lane)
+    };
+    let n = bytes.len();
+    let (head, tail) = if n <= 8 { (word(bytes), 0) } else { (word(&bytes[..8]), word(&bytes[n - 8..])) };
+    (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ tail.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(31))
+        .wrapping_add(n as u64)
 }
 
 /// The index of the first member (in document order) whose name already

@@ -180,28 +180,9 @@ pub(crate) fn expected_transition(f: &ResultFinding<'_>) -> ThreadTransition {
 }
 
 /// The canonical (§8) size of `r` when it is at most `limit` bytes; `None`
-/// past it. Counts what `json::canonical_len` counts (the same compact
-/// writer) but stops writing as soon as the limit is passed, so a huge
-/// projection costs no more than the limit.
+/// past it. The size is counted, never written (see `json::canonical_len`).
 pub(crate) fn canonical_len_within(r: &AgentResult<'_>, limit: usize) -> Option<usize> {
-    struct Bounded {
-        written: usize,
-        limit: usize,
-    }
-    impl std::io::Write for Bounded {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.written += buf.len();
-            if self.written > self.limit {
-                return Err(std::io::Error::other("over the size limit"));
-            }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Bounded { written: 0, limit };
-    serde_json::to_writer(&mut counter, r).ok().map(|()| counter.written)
+    Some(crate::model::json::canonical_len(r)).filter(|&n| n <= limit)
 }
 
 #[cfg(test)]

@@ -1,0 +1,528 @@
+//! The length of the canonical serialization (§8), counted without writing
+//! it: a serde `Serializer` that adds up what [`super::write_canonical`]
+//! would write. Strings are scanned for the few bytes C2 escapes, eight at a
+//! time; only doubles are laid out (by the canonical formatter itself), so
+//! the count is exact. A test holds it to the written length.
+
+use super::canonical::CanonicalFormatter;
+use super::scan::find_string_special;
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+use serde_json::ser::Formatter;
+use std::fmt::Display;
+
+/// Why counting stopped: only a custom `Serialize` impl can fail.
+#[derive(Debug)]
+pub struct CountError(String);
+
+impl Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CountError {}
+
+impl ser::Error for CountError {
+    fn custom<T: Display>(msg: T) -> Self {
+        CountError(msg.to_string())
+    }
+}
+
+/// The canonical length of `value`, or `None` when it cannot be serialized.
+pub(crate) fn count<T: Serialize + ?Sized>(value: &T) -> Option<usize> {
+    let mut n = 0usize;
+    value.serialize(Counter { n: &mut n }).ok().map(|()| n)
+}
+
+/// Bytes a string takes in canonical form, quotes included.
+fn string_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut n = bytes.len() + 2;
+    let mut i = find_string_special(bytes, 0);
+    while i < bytes.len() {
+        n += match bytes[i] {
+            b'"' | b'\\' | 0x08 | 0x09 | 0x0A | 0x0C | 0x0D => 1,
+            _ => 5,
+        };
+        i = find_string_special(bytes, i + 1);
+    }
+    n
+}
+
+fn digits(mut v: u64) -> usize {
+    let mut n = 1;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
+
+fn signed(v: i64) -> usize {
+    usize::from(v < 0) + digits(v.unsigned_abs())
+}
+
+fn float(v: f64) -> usize {
+    if !v.is_finite() {
+        return 4; // serde_json writes null
+    }
+    let mut w = LenWriter(0);
+    match CanonicalFormatter.write_f64(&mut w, v) {
+        Ok(()) => w.0,
+        Err(_) => 0,
+    }
+}
+
+struct LenWriter(usize);
+
+impl std::io::Write for LenWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Counter<'c> {
+    n: &'c mut usize,
+}
+
+/// A container being counted: its brackets are counted when it opens, a
+/// comma before every element but the first.
+struct Compound<'c> {
+    n: &'c mut usize,
+    first: bool,
+}
+
+impl Compound<'_> {
+    fn comma(&mut self) {
+        if self.first {
+            self.first = false;
+        } else {
+            *self.n += 1;
+        }
+    }
+
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        value.serialize(Counter { n: self.n })
+    }
+
+    /// `"key":` then the value.
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), CountError> {
+        self.comma();
+        *self.n += string_len(key) + 1;
+        self.value(value)
+    }
+}
+
+impl<'c> ser::Serializer for Counter<'c> {
+    type Ok = ();
+    type Error = CountError;
+    type SerializeSeq = Compound<'c>;
+    type SerializeTuple = Compound<'c>;
+    type SerializeTupleStruct = Compound<'c>;
+    type SerializeTupleVariant = Compound<'c>;
+    type SerializeMap = Compound<'c>;
+    type SerializeStruct = Compound<'c>;
+    type SerializeStructVariant = Compound<'c>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), CountError> {
+        *self.n += if v { 4 } else { 5 };
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), CountError> {
+        *self.n += signed(v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), CountError> {
+        *self.n += v.to_string().len();
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), CountError> {
+        *self.n += digits(v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), CountError> {
+        *self.n += v.to_string().len();
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), CountError> {
+        let mut w = LenWriter(0);
+        *self.n += if !v.is_finite() {
+            4
+        } else {
+            CanonicalFormatter.write_f32(&mut w, v).map_or(0, |()| w.0)
+        };
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), CountError> {
+        *self.n += float(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), CountError> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<(), CountError> {
+        *self.n += string_len(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), CountError> {
+        // serde_json writes bytes as an array of numbers.
+        *self.n += 2 + v.len().saturating_sub(1) + v.iter().map(|&b| digits(u64::from(b))).sum::<usize>();
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<(), CountError> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), CountError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), CountError> {
+        *self.n += 4;
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), CountError> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Result<(), CountError> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<(), CountError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), CountError> {
+        // {"variant":value}
+        *self.n += 2 + string_len(variant) + 1;
+        value.serialize(self)
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
+        *self.n += 2;
+        Ok(Compound { n: self.n, first: true })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'c>, CountError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'c>, CountError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'c>, CountError> {
+        // {"variant":[...]}
+        *self.n += 2 + string_len(variant) + 1 + 2;
+        Ok(Compound { n: self.n, first: true })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
+        *self.n += 2;
+        Ok(Compound { n: self.n, first: true })
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'c>, CountError> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'c>, CountError> {
+        // {"variant":{...}}
+        *self.n += 2 + string_len(variant) + 1 + 2;
+        Ok(Compound { n: self.n, first: true })
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        self.comma();
+        self.value(value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        self.comma();
+        self.value(value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        self.comma();
+        self.value(value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        self.comma();
+        self.value(value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), CountError> {
+        self.comma();
+        key.serialize(KeyCounter { n: self.n })?;
+        *self.n += 1;
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+        self.value(value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CountError> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = CountError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CountError> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), CountError> {
+        Ok(())
+    }
+}
+
+/// Map keys: serde_json accepts strings (and writes numbers and booleans
+/// quoted); anything else is an error, as in serde_json.
+struct KeyCounter<'c> {
+    n: &'c mut usize,
+}
+
+fn key_error() -> CountError {
+    CountError("key must be a string".into())
+}
+
+impl ser::Serializer for KeyCounter<'_> {
+    type Ok = ();
+    type Error = CountError;
+    type SerializeSeq = Impossible<(), CountError>;
+    type SerializeTuple = Impossible<(), CountError>;
+    type SerializeTupleStruct = Impossible<(), CountError>;
+    type SerializeTupleVariant = Impossible<(), CountError>;
+    type SerializeMap = Impossible<(), CountError>;
+    type SerializeStruct = Impossible<(), CountError>;
+    type SerializeStructVariant = Impossible<(), CountError>;
+
+    fn serialize_str(self, v: &str) -> Result<(), CountError> {
+        *self.n += string_len(v);
+        Ok(())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), CountError> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), CountError> {
+        value.serialize(self)
+    }
+    fn serialize_bool(self, v: bool) -> Result<(), CountError> {
+        *self.n += if v { 6 } else { 7 };
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), CountError> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), CountError> {
+        *self.n += signed(v) + 2;
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), CountError> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), CountError> {
+        *self.n += digits(v) + 2;
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), CountError> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_f32(self, _: f32) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_f64(self, _: f64) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_none(self) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_unit(self) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), CountError> {
+        Err(key_error())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, CountError> {
+        Err(key_error())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, CountError> {
+        Err(key_error())
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, CountError> {
+        Err(key_error())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, CountError> {
+        Err(key_error())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, CountError> {
+        Err(key_error())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, CountError> {
+        Err(key_error())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, CountError> {
+        Err(key_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::json::to_canonical_vec;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn counts_what_is_written() {
+        for v in [
+            json!(null),
+            json!({"a": [1, -2, 3.5, 1e16, 1e-7, 0.1, -0.0, 123456789.125], "b": {"c": "x\"y\\z\u{1}\n\t\u{7f}é😀"}}),
+            json!([]),
+            json!({}),
+            json!([[], {}, [[]], true, false, "", u64::MAX, i64::MIN]),
+        ] {
+            assert_eq!(count(&v), Some(to_canonical_vec(&v).len()), "{v}");
+        }
+    }
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<u64>().prop_map(|n| json!(n)),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+            "\\PC{0,12}".prop_map(Value::String),
+            prop::collection::vec(0u8..0x30, 0..6)
+                .prop_map(|b| Value::String(b.into_iter().map(char::from).collect())),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map("\\PC{0,6}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_count_is_the_written_length(v in any_value()) {
+            prop_assert_eq!(count(&v), Some(to_canonical_vec(&v).len()));
+        }
+    }
+}
