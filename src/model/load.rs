@@ -112,6 +112,9 @@ fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loade
 /// verdict (a test compares them on every file of the conformance set).
 fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     let raw_len = bytes.len();
+    if !keep_value {
+        prepare_schema_early(forced.or_else(|| likely_format(bytes)));
+    }
     let doc = match parse(bytes) {
         Ok(doc) => doc,
         Err(problem) => return Loaded::failed(forced, problem),
@@ -133,6 +136,38 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     let value = doc.root().to_value();
     drop(doc);
     check(value, raw_len, format, keep_value)
+}
+
+/// Compiling a validator takes a millisecond or two, about as long as
+/// parsing a large document: when the format can be guessed before parsing,
+/// the validator is compiled meanwhile on another thread. Only a head start:
+/// the format is still told from the parsed document, and a wrong guess costs
+/// nothing but the spare core's time.
+fn prepare_schema_early(format: Option<Format>) {
+    if let Some(format) = format.filter(|f| matches!(f, Format::AgentResult | Format::ArtifactV3))
+        && !super::schema::is_prepared(format)
+    {
+        let spawned = std::thread::Builder::new().name("schema".into()).spawn(move || super::schema::prepare(format));
+        // Without a thread the validator is compiled when first needed.
+        drop(spawned);
+    }
+}
+
+/// A guess at the format from the raw bytes, before parsing: the member names
+/// that tell the formats apart, looked for near either end of the document
+/// (where writers put top-level members). Never trusted: see [`detect`].
+fn likely_format(bytes: &[u8]) -> Option<Format> {
+    const EDGE: usize = 4096;
+    let head = &bytes[..bytes.len().min(EDGE)];
+    let tail = &bytes[bytes.len().saturating_sub(EDGE)..];
+    let has = |name: &[u8]| head.windows(name.len()).any(|w| w == name) || tail.windows(name.len()).any(|w| w == name);
+    if has(b"\"reviewgate-agent-result/") {
+        Some(Format::AgentResult)
+    } else if has(b"\"tracked_findings\"") || has(b"\"verdict\"") {
+        Some(Format::ArtifactV3)
+    } else {
+        None
+    }
 }
 
 fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {

@@ -118,10 +118,25 @@ pub fn check(format: Format, value: &Value) -> Vec<Problem> {
 /// document that does not conform come from [`check`] on its `Value`.
 /// `None` when the schemas cannot be used (then [`check`] says why).
 pub fn conforms(format: Format, root: DocNode<'_>) -> Option<bool> {
+    doc_validator(format).map(|v| v.is_valid(root))
+}
+
+/// Compiles the validator [`conforms`] uses for `format` now, unless it is
+/// compiled already (or being compiled: then this waits for it).
+pub fn prepare(format: Format) {
+    let _ = doc_validator(format);
+}
+
+fn doc_validator(format: Format) -> Option<&'static Validator<DocJson>> {
     let file = file_name(format);
     let index = FILES.iter().position(|(name, _)| *name == file)?;
-    let validator = DOC_COMPILED[index].get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v));
-    validator.as_ref().ok().map(|v| v.is_valid(root))
+    DOC_COMPILED[index].get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v)).as_ref().ok()
+}
+
+/// True when [`prepare`] has nothing left to do for `format`.
+pub fn is_prepared(format: Format) -> bool {
+    let file = file_name(format);
+    FILES.iter().position(|(name, _)| *name == file).is_some_and(|index| DOC_COMPILED[index].get().is_some())
 }
 
 /// Validates a River Review memory document (an entry, or a suppression's
