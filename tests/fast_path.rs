@@ -4,6 +4,10 @@
 //! file of the conformance set and reference examples, forced to every
 //! format, and on valid documents with one value changed at random.
 
+#[path = "../benches/synth/mod.rs"]
+#[allow(dead_code)]
+mod synth;
+
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -53,6 +57,38 @@ fn every_fixture_gets_the_same_result_on_both_paths() {
         }
     }
     assert!(fast_valid > 20, "only {fast_valid} valid agent results and v3 outputs were compared");
+}
+
+/// Large documents are loaded on two threads (the schema checked beside the
+/// rules); the result must not change, whether the document conforms, breaks
+/// a rule, breaks the schema, or is not what its contents first suggest.
+#[test]
+fn large_documents_get_the_same_result_on_both_paths() {
+    let agent = synth::agent_result(400 * 1024, 3);
+    let artifact = synth::artifact_v3(400 * 1024, 5);
+    assert!(agent.len() > 300 * 1024 && artifact.len() > 300 * 1024);
+    let schema_fault = agent.replacen("\"severity\": \"P", "\"severity\": \"Q", 1);
+    let rule_fault = agent.replacen("\"confidence\": 0.", "\"confidence\": 1.", 1);
+    let artifact_fault = artifact.replacen("\"severity\": \"P", "\"severity\": \"Q", 1);
+    let truncated = &agent[..agent.len() / 2];
+    assert!(schema_fault != agent && rule_fault != agent && artifact_fault != artifact, "every change must apply");
+    for (name, doc) in [
+        ("agent result", agent.as_str()),
+        ("v3 output", artifact.as_str()),
+        ("schema fault", schema_fault.as_str()),
+        ("rule fault", rule_fault.as_str()),
+        ("v3 schema fault", artifact_fault.as_str()),
+        ("truncated", truncated),
+    ] {
+        assert_paths_agree(doc.as_bytes(), None, name);
+        for format in [Format::AgentResult, Format::ArtifactV3, Format::RiverArtifact] {
+            assert_paths_agree(doc.as_bytes(), Some(format), name);
+        }
+    }
+    assert!(load_bytes(agent.as_bytes(), None).is_valid());
+    assert!(load_bytes(artifact.as_bytes(), None).is_valid());
+    let faulty = load_bytes(schema_fault.as_bytes(), None);
+    assert!(faulty.problems.iter().any(|p| p.rule == "schema"), "{:?}", faulty.problems);
 }
 
 /// Valid agent results and v3 outputs to change.

@@ -8,12 +8,14 @@ use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
+use std::sync::{OnceLock, mpsc};
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).
 pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
 
-/// From this size on, the schema check runs on its own thread beside the rules.
+/// From this size on, the schema check runs on its own thread beside the
+/// rules (and the validator is compiled while the document is parsed).
 const PARALLEL_CHECK_BYTES: usize = 256 * 1024;
 
 /// A loaded document: its format (when it could be told), the model (when it
@@ -112,15 +114,66 @@ fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loade
 /// verdict (a test compares them on every file of the conformance set).
 fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     let raw_len = bytes.len();
-    if !keep_value {
-        prepare_schema_early(forced.or_else(|| likely_format(bytes)));
+    if keep_value || raw_len < PARALLEL_CHECK_BYTES {
+        let (doc, format) = match parse_and_detect(bytes, forced) {
+            Ok(parsed) => parsed,
+            Err(failed) => return failed,
+        };
+        if !keep_value
+            && let Some(loaded) = fast_path(format, doc.root(), raw_len, || super::schema::conforms(format, doc.root()))
+        {
+            return loaded;
+        }
+        let value = doc.root().to_value();
+        drop(doc);
+        return check(value, raw_len, format, keep_value);
     }
-    let doc = match parse(bytes) {
-        Ok(doc) => doc,
-        Err(problem) => return Loaded::failed(forced, problem),
-    };
-    let Some(format) = forced.or_else(|| detect(doc.root())) else {
-        return Loaded::failed(
+    load_large(bytes, forced)
+}
+
+/// [`load_doc`] for a large document, on two threads. A helper compiles the
+/// validator of the format the document most likely has while this thread
+/// parses it (compiling takes about as long as parsing a megabyte), then
+/// checks the parsed document against the schema while this thread decodes
+/// it and runs the rules. The guess is only a head start: the format is told
+/// from the parsed document, and a wrong guess costs the spare core's time.
+fn load_large(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    let raw_len = bytes.len();
+    let guess = forced.or_else(|| likely_format(bytes)).filter(|f| has_fast_path(*f));
+    let parsed: OnceLock<Doc<'_>> = OnceLock::new();
+    let (to_helper, from_main) = mpsc::channel::<Format>();
+    std::thread::scope(|scope| {
+        // Dropped on every way out of this closure, which lets the helper end.
+        let to_helper = to_helper;
+        let parsed = &parsed;
+        let helper = scope.spawn(move || {
+            if let Some(format) = guess {
+                super::schema::prepare(format);
+            }
+            let format = from_main.recv().ok()?;
+            super::schema::conforms(format, parsed.get()?.root())
+        });
+        let (doc, format) = match parse_and_detect(bytes, forced) {
+            Ok(parsed) => parsed,
+            Err(failed) => return failed,
+        };
+        let doc = parsed.get_or_init(|| doc);
+        if has_fast_path(format) && to_helper.send(format).is_ok() {
+            let verdict = || helper.join().ok().flatten();
+            if let Some(loaded) = fast_path(format, doc.root(), raw_len, verdict) {
+                return loaded;
+            }
+        }
+        check(doc.root().to_value(), raw_len, format, false)
+    })
+}
+
+/// Parses and tells the format, or says why neither could be done.
+fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Format), Loaded> {
+    let doc = parse(bytes).map_err(|problem| Loaded::failed(forced, problem))?;
+    match forced.or_else(|| detect(doc.root())) {
+        Some(format) => Ok((doc, format)),
+        None => Err(Loaded::failed(
             None,
             Problem::new(
                 "format",
@@ -128,29 +181,13 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
                 "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
                  or a River Review artifact or run output (use --kind to force one)",
             ),
-        );
-    };
-    if !keep_value && let Some(loaded) = fast_path(format, doc.root(), raw_len) {
-        return loaded;
+        )),
     }
-    let value = doc.root().to_value();
-    drop(doc);
-    check(value, raw_len, format, keep_value)
 }
 
-/// Compiling a validator takes a millisecond or two, about as long as
-/// parsing a large document: when the format can be guessed before parsing,
-/// the validator is compiled meanwhile on another thread. Only a head start:
-/// the format is still told from the parsed document, and a wrong guess costs
-/// nothing but the spare core's time.
-fn prepare_schema_early(format: Option<Format>) {
-    if let Some(format) = format.filter(|f| matches!(f, Format::AgentResult | Format::ArtifactV3))
-        && !super::schema::is_prepared(format)
-    {
-        let spawned = std::thread::Builder::new().name("schema".into()).spawn(move || super::schema::prepare(format));
-        // Without a thread the validator is compiled when first needed.
-        drop(spawned);
-    }
+/// The formats checked on the `Doc` itself.
+fn has_fast_path(format: Format) -> bool {
+    matches!(format, Format::AgentResult | Format::ArtifactV3)
 }
 
 /// A guess at the format from the raw bytes, before parsing: the member names
@@ -175,31 +212,23 @@ fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {
     read_doc(bytes, &limits)
 }
 
-/// The checks of an agent result or v3 output on its `Doc`; `None` when the
-/// format has no fast path or the document does not conform to its schema
-/// or does not decode (the `Value` path then says exactly why).
-fn fast_path(format: Format, root: DocNode<'_>, raw_len: usize) -> Option<Loaded> {
+/// The checks of an agent result or v3 output on its `Doc`: the typed
+/// decoding and the rules here, then the schema verdict from `conforms`.
+/// `None` when the format has no fast path or the document does not conform
+/// to its schema or does not decode (the `Value` path then says exactly why).
+fn fast_path(
+    format: Format,
+    root: DocNode<'_>,
+    raw_len: usize,
+    conforms: impl FnOnce() -> Option<bool>,
+) -> Option<Loaded> {
     use super::reviewgate;
-    let typed = || match format {
+    let checked = match format {
         Format::AgentResult => reviewgate::check_agent_result_doc(root, raw_len),
         Format::ArtifactV3 => reviewgate::check_artifact_doc(root),
         _ => None,
     };
-    if !matches!(format, Format::AgentResult | Format::ArtifactV3) {
-        return None;
-    }
-    let (conforms, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
-        // Both only read the document: on a large one they run side by side
-        // (the machine this targets has two cores).
-        std::thread::scope(|scope| {
-            let schema = scope.spawn(|| super::schema::conforms(format, root));
-            let checked = typed();
-            (schema.join().ok().flatten(), checked)
-        })
-    } else {
-        (super::schema::conforms(format, root), typed())
-    };
-    let checked = checked.filter(|_| conforms == Some(true))?;
+    let checked = checked.filter(|_| conforms() == Some(true))?;
     let mut problems = checked.problems;
     dedup_problems(&mut problems);
     Some(Loaded { format: Some(format), set: checked.set, problems, value: None })
@@ -302,7 +331,7 @@ mod tests {
     fn fast(bytes: &[u8]) -> Option<Loaded> {
         let doc = parse(bytes).expect("json");
         let format = detect(doc.root()).expect("format");
-        fast_path(format, doc.root(), bytes.len())
+        fast_path(format, doc.root(), bytes.len(), || super::super::schema::conforms(format, doc.root()))
     }
 
     #[test]

@@ -133,11 +133,6 @@ fn doc_validator(format: Format) -> Option<&'static Validator<DocJson>> {
     DOC_COMPILED[index].get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v)).as_ref().ok()
 }
 
-/// True when [`prepare`] has nothing left to do for `format`.
-pub fn is_prepared(format: Format) -> bool {
-    let file = file_name(format);
-    FILES.iter().position(|(name, _)| *name == file).is_some_and(|index| DOC_COMPILED[index].get().is_some())
-}
 
 /// Validates a River Review memory document (an entry, or a suppression's
 /// `context`) against its schema.
