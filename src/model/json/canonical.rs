@@ -52,6 +52,13 @@ pub fn canonical_len<T: Serialize + ?Sized>(value: &T) -> usize {
     super::canonical_len::count(value).unwrap_or(0)
 }
 
+/// [`canonical_len`] for a value decoded from a [`super::Doc`] of `raw`
+/// (strings lent out of the raw text need no scan for escapes); `None` when
+/// serialization fails.
+pub fn canonical_len_lent<T: Serialize + ?Sized>(value: &T, raw: &str) -> Option<usize> {
+    super::canonical_len::count_lent(value, raw)
+}
+
 /// serde_json's compact layout with C3 number formatting.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CanonicalFormatter;

@@ -31,8 +31,36 @@ impl ser::Error for CountError {
 
 /// The canonical length of `value`, or `None` when it cannot be serialized.
 pub(crate) fn count<T: Serialize + ?Sized>(value: &T) -> Option<usize> {
+    count_lent(value, "")
+}
+
+/// [`count`] for a value whose strings may be lent out of `raw`, the text of
+/// a document the strict reader read. A string lying inside that text is the
+/// whole content of a string token written without escapes (escaped strings
+/// are decoded elsewhere), so it holds no byte C2 escapes and is not scanned.
+pub(crate) fn count_lent<T: Serialize + ?Sized>(value: &T, raw: &str) -> Option<usize> {
     let mut n = 0usize;
-    value.serialize(Counter { n: &mut n }).ok().map(|()| n)
+    let start = raw.as_ptr() as usize;
+    let lent = Lent { start, end: start + raw.len() };
+    value.serialize(Counter { n: &mut n, lent }).ok().map(|()| n)
+}
+
+/// The address range of a document's raw text.
+#[derive(Clone, Copy)]
+struct Lent {
+    start: usize,
+    end: usize,
+}
+
+impl Lent {
+    fn string_len(self, s: &str) -> usize {
+        let at = s.as_ptr() as usize;
+        if self.start < self.end && self.start <= at && at + s.len() <= self.end {
+            s.len() + 2
+        } else {
+            string_len(s)
+        }
+    }
 }
 
 /// Bytes a string takes in canonical form, quotes included.
@@ -88,12 +116,14 @@ impl std::io::Write for LenWriter {
 
 struct Counter<'c> {
     n: &'c mut usize,
+    lent: Lent,
 }
 
 /// A container being counted: its brackets are counted when it opens, a
 /// comma before every element but the first.
 struct Compound<'c> {
     n: &'c mut usize,
+    lent: Lent,
     first: bool,
 }
 
@@ -107,7 +137,7 @@ impl Compound<'_> {
     }
 
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        value.serialize(Counter { n: self.n })
+        value.serialize(Counter { n: self.n, lent: self.lent })
     }
 
     /// `"key":` then the value.
@@ -184,7 +214,7 @@ impl<'c> ser::Serializer for Counter<'c> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<(), CountError> {
-        *self.n += string_len(v);
+        *self.n += self.lent.string_len(v);
         Ok(())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), CountError> {
@@ -224,7 +254,7 @@ impl<'c> ser::Serializer for Counter<'c> {
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
         *self.n += 2;
-        Ok(Compound { n: self.n, first: true })
+        Ok(Compound { n: self.n, lent: self.lent, first: true })
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_seq(Some(len))
@@ -241,11 +271,11 @@ impl<'c> ser::Serializer for Counter<'c> {
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":[...]}
         *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound { n: self.n, first: true })
+        Ok(Compound { n: self.n, lent: self.lent, first: true })
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
         *self.n += 2;
-        Ok(Compound { n: self.n, first: true })
+        Ok(Compound { n: self.n, lent: self.lent, first: true })
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_map(Some(len))
@@ -259,7 +289,7 @@ impl<'c> ser::Serializer for Counter<'c> {
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":{...}}
         *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound { n: self.n, first: true })
+        Ok(Compound { n: self.n, lent: self.lent, first: true })
     }
 }
 

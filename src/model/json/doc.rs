@@ -118,6 +118,11 @@ impl<'a> DocNode<'a> {
         self.doc.tape[self.at as usize]
     }
 
+    /// The raw text of the whole document this value belongs to.
+    pub fn raw_text(&self) -> &'a str {
+        self.doc.text
+    }
+
     /// What kind of value this is.
     pub fn kind(&self) -> Kind {
         match self.tok() {

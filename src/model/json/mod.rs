@@ -24,7 +24,7 @@ use super::problem::{Problem, push_pointer};
 use reader::{Fail, Reader};
 use serde_json::Value;
 
-pub use canonical::{CanonicalFormatter, canonical_len, to_canonical_vec, try_to_canonical_vec, write_canonical};
+pub use canonical::{CanonicalFormatter, canonical_len, canonical_len_lent, to_canonical_vec, try_to_canonical_vec, write_canonical};
 pub use doc::{Doc, DocNode, Kind};
 
 /// The deepest nesting limit honoured; larger requests are lowered to it so

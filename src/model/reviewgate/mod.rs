@@ -62,18 +62,18 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
             return Checked { set: None, problems: report.problems };
         }
     };
-    agent_checked(report, result, raw_len)
+    agent_checked(report, result, raw_len, "")
 }
 
 /// [`check_agent_result`] on a document read as a `Doc`, when it decodes
 /// (`None` sends the caller to the `Value` path, which names every fault).
 pub fn check_agent_result_doc(root: DocNode<'_>, raw_len: usize) -> Option<Checked> {
     let result = strict_doc::from_doc::<AgentResult>(root)?;
-    Some(agent_checked(Report::default(), result, raw_len))
+    Some(agent_checked(Report::default(), result, raw_len, root.raw_text()))
 }
 
-fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize) -> Checked {
-    agent_rules::check(&mut report, &result, Some(raw_len));
+fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize, raw: &str) -> Checked {
+    agent_rules::check(&mut report, &result, Some(raw_len), raw);
     let set = model::review_set(result, Format::AgentResult, Projection::NotApplicable, &mut std::iter::empty());
     Checked { set: Some(set), problems: report.problems }
 }
