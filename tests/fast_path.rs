@@ -5,7 +5,6 @@
 //! format, and on valid documents with one value changed at random.
 
 #[path = "../benches/synth/mod.rs"]
-#[allow(dead_code)]
 mod synth;
 
 use proptest::prelude::*;

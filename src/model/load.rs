@@ -117,7 +117,7 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     if keep_value || raw_len < PARALLEL_CHECK_BYTES {
         let (doc, format) = match parse_and_detect(bytes, forced) {
             Ok(parsed) => parsed,
-            Err(failed) => return failed,
+            Err(failed) => return *failed,
         };
         if !keep_value
             && let Some(loaded) = fast_path(format, doc.root(), raw_len, || super::schema::conforms(format, doc.root()))
@@ -155,7 +155,7 @@ fn load_large(bytes: &[u8], forced: Option<Format>) -> Loaded {
         });
         let (doc, format) = match parse_and_detect(bytes, forced) {
             Ok(parsed) => parsed,
-            Err(failed) => return failed,
+            Err(failed) => return *failed,
         };
         let doc = parsed.get_or_init(|| doc);
         if has_fast_path(format) && to_helper.send(format).is_ok() {
@@ -169,11 +169,11 @@ fn load_large(bytes: &[u8], forced: Option<Format>) -> Loaded {
 }
 
 /// Parses and tells the format, or says why neither could be done.
-fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Format), Loaded> {
-    let doc = parse(bytes).map_err(|problem| Loaded::failed(forced, problem))?;
+fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Format), Box<Loaded>> {
+    let doc = parse(bytes).map_err(|problem| Box::new(Loaded::failed(forced, problem)))?;
     match forced.or_else(|| detect(doc.root())) {
         Some(format) => Ok((doc, format)),
-        None => Err(Loaded::failed(
+        None => Err(Box::new(Loaded::failed(
             None,
             Problem::new(
                 "format",
@@ -181,7 +181,7 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Fo
                 "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
                  or a River Review artifact or run output (use --kind to force one)",
             ),
-        )),
+        ))),
     }
 }
 

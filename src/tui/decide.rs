@@ -151,14 +151,19 @@ pub fn confirm(app: &mut App) -> Vec<Effect> {
             app.decide.drafts.remove(&composer.targets);
             app.ui.mode = Mode::Normal;
             let mut composer = composer;
-            let forget = super::drafts::forget(app, &mut composer);
-            send(app, items).into_iter().chain(forget).collect()
+            let drafts = super::drafts::kept_ids(app, &mut composer);
+            send_removing(app, items, drafts)
         }
     }
 }
 
 /// Marks the findings pending under a new generation and asks the runtime to send.
 pub fn send(app: &mut App, items: Items) -> Vec<Effect> {
+    send_removing(app, items, Vec::new())
+}
+
+/// [`send`], removing the kept drafts `drafts` once the decisions are kept.
+fn send_removing(app: &mut App, items: Items, drafts: Vec<String>) -> Vec<Effect> {
     let generation = app.next_generation;
     app.next_generation += 1;
     let (findings, effect, what) = match items {
@@ -171,7 +176,11 @@ pub fn send(app: &mut App, items: Items) -> Vec<Effect> {
             let findings: Vec<usize> = items.iter().map(|i| i.finding).collect();
             (
                 findings,
-                Effect::Submit { generation, items },
+                Effect::Submit {
+                    generation,
+                    items,
+                    drafts,
+                },
                 "kept in the outbox, then sent to GitHub",
             )
         }
@@ -184,7 +193,11 @@ pub fn send(app: &mut App, items: Items) -> Vec<Effect> {
             let findings: Vec<usize> = items.iter().map(|i| i.finding).collect();
             (
                 findings,
-                Effect::RecordRiver { generation, items },
+                Effect::RecordRiver {
+                    generation,
+                    items,
+                    drafts,
+                },
                 "written to River Review's files",
             )
         }

@@ -98,17 +98,24 @@ pub fn save(app: &App, c: &mut Composer) -> Vec<Effect> {
     effects
 }
 
-/// Removes every file `c` is or was kept in (confirmed or emptied).
+/// Removes every file `c` is or was kept in (emptied).
 pub fn forget(app: &App, c: &mut Composer) -> Vec<Effect> {
+    kept_ids(app, c)
+        .into_iter()
+        .map(|id| Effect::DeleteDraft { id })
+        .collect()
+}
+
+/// Every file `c` is or was kept in (taken out of `c`). A confirmed
+/// decision hands these to its send, which removes them once it is kept.
+pub fn kept_ids(app: &App, c: &mut Composer) -> Vec<String> {
     let mut ids: Vec<String> = c.saved_as.take().into_iter().collect();
     if let Some(d) = stored(app, c)
         && !ids.contains(&d.id)
     {
         ids.push(d.id);
     }
-    ids.into_iter()
-        .map(|id| Effect::DeleteDraft { id })
-        .collect()
+    ids
 }
 
 /// A composer for a kept draft, when every finding is in the loaded result.

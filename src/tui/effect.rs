@@ -68,11 +68,16 @@ pub enum Effect {
     Submit {
         generation: u64,
         items: Vec<SubmitItem>,
+        /// Kept drafts of these decisions: removed only once every decision
+        /// is kept in the outbox, so the text is on disk at every moment.
+        drafts: Vec<String>,
     },
     /// Write River decisions (feedback, suppression) one after another.
     RecordRiver {
         generation: u64,
         items: Vec<RiverItem>,
+        /// Kept drafts of these decisions: removed only once every one is written.
+        drafts: Vec<String>,
     },
     /// Revoke the River suppression of a finding.
     UndoRiver {
@@ -143,12 +148,16 @@ impl Runner {
                 evidence,
                 reviewed_sha,
             } => self.load_evidence(finding, evidence, reviewed_sha),
-            Effect::Submit { generation, items } => {
-                jobs::github::submit(&self.context, generation, items, self.tx.clone())
-            }
-            Effect::RecordRiver { generation, items } => {
-                jobs::river::record_all(&self.context, generation, items, self.tx.clone())
-            }
+            Effect::Submit {
+                generation,
+                items,
+                drafts,
+            } => jobs::github::submit(&self.context, generation, items, drafts, self.tx.clone()),
+            Effect::RecordRiver {
+                generation,
+                items,
+                drafts,
+            } => jobs::river::record_all(&self.context, generation, items, drafts, self.tx.clone()),
             Effect::UndoRiver {
                 finding,
                 fingerprint,

@@ -17,7 +17,13 @@ use std::collections::HashMap;
 use std::sync::mpsc::Sender;
 
 /// Starts sending `items` (kept first) on a thread of its own.
-pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, tx: Sender<Msg>) {
+pub fn submit(
+    ctx: &Context,
+    generation: u64,
+    items: Vec<SubmitItem>,
+    drafts: Vec<String>,
+    tx: Sender<Msg>,
+) {
     let api_url = ctx.pr.api_url.clone();
     let source = ctx.source.clone();
     std::thread::spawn(move || {
@@ -39,7 +45,17 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, tx: Sender
             }
         };
         let connect = || super::connect(api_url.as_deref());
-        run(&outbox, connect, Batch { source, items }, &report);
+        let all_kept = |kept: usize, of: usize| {
+            // Every decision is on disk now: its draft is not needed.
+            if kept == of {
+                for id in &drafts {
+                    if let Some(msg) = super::files::delete_draft(id) {
+                        let _ = tx.send(msg);
+                    }
+                }
+            }
+        };
+        run(&outbox, connect, Batch { source, items }, &report, &all_kept);
     });
 }
 
@@ -59,8 +75,11 @@ fn run(
     connect: impl FnOnce() -> Result<(tokio::runtime::Runtime, crate::github::ClientConfig), String>,
     batch: Batch,
     report: &dyn Fn(usize, SubmitOutcome),
+    kept_count: &dyn Fn(usize, usize),
 ) {
+    let total = batch.items.len();
     let kept = keep_all(outbox, batch.source, batch.items, report);
+    kept_count(kept.len(), total);
     if kept.is_empty() {
         return;
     }

@@ -28,10 +28,18 @@ fn root(flag: Option<&Path>, artifact_root: Option<&str>) -> Result<PathBuf, Sto
 }
 
 /// Writes each decision in turn on a thread of its own.
-pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, tx: Sender<Msg>) {
+/// The kept drafts `drafts` are removed once every decision is written.
+pub fn record_all(
+    ctx: &Context,
+    generation: u64,
+    items: Vec<RiverItem>,
+    drafts: Vec<String>,
+    tx: Sender<Msg>,
+) {
     let flag = ctx.repo_root.clone();
     std::thread::spawn(move || {
         let author = author();
+        let mut all_written = true;
         for it in items {
             let d = &it.decision;
             let outcome = match root(flag.as_deref(), d.facts.repo_root.as_deref()) {
@@ -63,11 +71,19 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, tx: Sen
                     }
                 }
             };
+            all_written &= matches!(outcome, SubmitOutcome::Recorded(_));
             let _ = tx.send(Msg::SubmitFinished {
                 finding: it.finding,
                 generation,
                 outcome,
             });
+        }
+        if all_written {
+            for id in &drafts {
+                if let Some(msg) = super::files::delete_draft(id) {
+                    let _ = tx.send(msg);
+                }
+            }
         }
     });
 }

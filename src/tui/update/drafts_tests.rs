@@ -81,13 +81,18 @@ fn quit_and_preview_save_too() {
 }
 
 #[test]
-fn confirming_deletes_the_draft_after_sending() {
+fn confirming_hands_the_draft_to_the_send_which_removes_it_once_kept() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed by the retry rewrite.");
     let id = saved(&update(&mut app, ctrl('s')))[0].id.clone();
     let effects = typed(&mut app, "y");
-    assert!(matches!(effects.first(), Some(Effect::Submit { .. })));
-    assert_eq!(deleted(&effects), vec![id]);
+    let Some(Effect::Submit { drafts, .. }) = effects.first() else {
+        panic!("no submit: {effects:?}");
+    };
+    assert_eq!(drafts, &vec![id]);
+    // Not removed beside the send: until the outbox holds the decision, the
+    // draft file is the only copy of the evidence on disk.
+    assert!(deleted(&effects).is_empty(), "{effects:?}");
     assert!(saved(&effects).is_empty());
 }
 
@@ -207,7 +212,10 @@ fn a_draft_for_another_head_is_restored_stale_and_kept_under_its_head() {
         fixture::SHA,
         "bound to the loaded head"
     );
-    assert!(deleted(&effects).contains(&draft.id));
+    let Some(Effect::Submit { drafts, .. }) = effects.first() else {
+        panic!("no submit: {effects:?}");
+    };
+    assert!(drafts.contains(&draft.id), "the stale draft goes once the decision is kept");
 }
 
 #[test]

@@ -24,7 +24,7 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
     compose(&mut app, 1, "Fixed by the retry rewrite.");
     update(&mut app, ctrl('s'));
     let effects = typed(&mut app, "y");
-    let Some(Effect::Submit { generation, items }) = effects.first().cloned() else {
+    let Some(Effect::Submit { generation, items, .. }) = effects.first().cloned() else {
         panic!("no submit: {effects:?}");
     };
     assert_eq!(items.len(), 3);

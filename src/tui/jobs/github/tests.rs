@@ -79,6 +79,7 @@ async fn mount(
 /// returns every reported outcome in order.
 fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize, SubmitOutcome)> {
     let seen = Mutex::new(Vec::new());
+    let kept_counts = Mutex::new(Vec::new());
     let report =
         |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
     let connect = move || {
@@ -97,7 +98,11 @@ fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize,
             items: items(),
         },
         &report,
+        &|kept, of| kept_counts.lock().unwrap_or_else(|e| e.into_inner()).push((kept, of)),
     );
+    // Told once, before anything is sent: how many of the two were kept.
+    let counts = kept_counts.into_inner().unwrap_or_default();
+    assert!(matches!(counts.as_slice(), [(_, 2)]), "{counts:?}");
     seen.into_inner().unwrap_or_default()
 }
 

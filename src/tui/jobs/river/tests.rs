@@ -44,7 +44,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         item(1, DecisionStatus::FalsePositive),
         item(0, DecisionStatus::FalsePositive),
     ];
-    record_all(&ctx, 3, items, tx.clone());
+    record_all(&ctx, 3, items, Vec::new(), tx.clone());
     let seen = outcomes(&rx, 2);
     let SubmitOutcome::Recorded(minor) = &seen[0].1 else {
         panic!("{seen:?}")
