@@ -7,9 +7,12 @@
 use super::canonical::CanonicalFormatter;
 use super::scan::find_string_special;
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 use serde_json::ser::Formatter;
 use std::fmt::Display;
+
+mod key;
+use key::KeyCounter;
 
 /// Why counting stopped: only a custom `Serialize` impl can fail.
 #[derive(Debug)]
@@ -380,179 +383,7 @@ impl ser::SerializeStructVariant for Compound<'_> {
     }
 }
 
-/// Map keys: serde_json accepts strings (and writes numbers and booleans
-/// quoted); anything else is an error, as in serde_json.
-struct KeyCounter<'c> {
-    n: &'c mut usize,
-}
-
-fn key_error() -> CountError {
-    CountError("key must be a string".into())
-}
-
-impl ser::Serializer for KeyCounter<'_> {
-    type Ok = ();
-    type Error = CountError;
-    type SerializeSeq = Impossible<(), CountError>;
-    type SerializeTuple = Impossible<(), CountError>;
-    type SerializeTupleStruct = Impossible<(), CountError>;
-    type SerializeTupleVariant = Impossible<(), CountError>;
-    type SerializeMap = Impossible<(), CountError>;
-    type SerializeStruct = Impossible<(), CountError>;
-    type SerializeStructVariant = Impossible<(), CountError>;
-
-    fn serialize_str(self, v: &str) -> Result<(), CountError> {
-        *self.n += string_len(v);
-        Ok(())
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), CountError> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), CountError> {
-        value.serialize(self)
-    }
-    fn serialize_bool(self, v: bool) -> Result<(), CountError> {
-        *self.n += if v { 6 } else { 7 };
-        Ok(())
-    }
-    fn serialize_i8(self, v: i8) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), CountError> {
-        *self.n += signed(v) + 2;
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), CountError> {
-        *self.n += digits(v) + 2;
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), CountError> {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_f32(self, _: f32) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_f64(self, _: f64) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_none(self) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_unit(self) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), CountError> {
-        Err(key_error())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, CountError> {
-        Err(key_error())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, CountError> {
-        Err(key_error())
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, CountError> {
-        Err(key_error())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, CountError> {
-        Err(key_error())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, CountError> {
-        Err(key_error())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, CountError> {
-        Err(key_error())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, CountError> {
-        Err(key_error())
-    }
-}
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::json::to_canonical_vec;
-    use proptest::prelude::*;
-    use serde_json::{Value, json};
-
-    #[test]
-    fn counts_what_is_written() {
-        for v in [
-            json!(null),
-            json!({"a": [1, -2, 3.5, 1e16, 1e-7, 0.1, -0.0, 123456789.125], "b": {"c": "x\"y\\z\u{1}\n\t\u{7f}é😀"}}),
-            json!([]),
-            json!({}),
-            json!([[], {}, [[]], true, false, "", u64::MAX, i64::MIN]),
-        ] {
-            assert_eq!(count(&v), Some(to_canonical_vec(&v).len()), "{v}");
-        }
-    }
-
-    fn any_value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            any::<u64>().prop_map(|n| json!(n)),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
-            "\\PC{0,12}".prop_map(Value::String),
-            prop::collection::vec(0u8..0x30, 0..6)
-                .prop_map(|b| Value::String(b.into_iter().map(char::from).collect())),
-        ];
-        leaf.prop_recursive(4, 48, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::btree_map("\\PC{0,6}", inner, 0..6)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
-
-    proptest! {
-        #[test]
-        fn the_count_is_the_written_length(v in any_value()) {
-            prop_assert_eq!(count(&v), Some(to_canonical_vec(&v).len()));
-        }
-    }
-}
+#[path = "canonical_len_tests.rs"]
+mod tests;
