@@ -1,6 +1,9 @@
 //! Loading: bytes -> strict JSON -> detected format -> schema -> rules -> model.
 //!
-//! The input is parsed once; the schema and the rules work on that one value.
+//! The input is parsed once, into a [`Doc`] (a token tape lending its strings
+//! out of the input). Agent results and v3 outputs are checked on the `Doc`
+//! itself; everything else, and every document those checks find fault with,
+//! is checked on the `serde_json::Value` built from it (see [`load_doc`]).
 
 use super::json::{Doc, DocNode, Kind, ReadLimits, read_doc};
 use super::problem::Problem;
