@@ -11,6 +11,31 @@ use serde::ser;
 use serde_json::ser::Formatter;
 use std::fmt::Display;
 
+/// The 8-, 16- and 32-bit integers of a `Serializer`, counted as their
+/// 64-bit forms (serde_json writes them alike).
+macro_rules! narrower_integers {
+    () => {
+        fn serialize_i8(self, v: i8) -> Result<(), CountError> {
+            self.serialize_i64(i64::from(v))
+        }
+        fn serialize_i16(self, v: i16) -> Result<(), CountError> {
+            self.serialize_i64(i64::from(v))
+        }
+        fn serialize_i32(self, v: i32) -> Result<(), CountError> {
+            self.serialize_i64(i64::from(v))
+        }
+        fn serialize_u8(self, v: u8) -> Result<(), CountError> {
+            self.serialize_u64(u64::from(v))
+        }
+        fn serialize_u16(self, v: u16) -> Result<(), CountError> {
+            self.serialize_u64(u64::from(v))
+        }
+        fn serialize_u32(self, v: u32) -> Result<(), CountError> {
+            self.serialize_u64(u64::from(v))
+        }
+    };
+}
+
 mod key;
 use key::KeyCounter;
 
@@ -166,15 +191,7 @@ impl<'c> ser::Serializer for Counter<'c> {
         *self.n += if v { 4 } else { 5 };
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
+    narrower_integers!();
     fn serialize_i64(self, v: i64) -> Result<(), CountError> {
         *self.n += signed(v);
         Ok(())
@@ -182,15 +199,6 @@ impl<'c> ser::Serializer for Counter<'c> {
     fn serialize_i128(self, v: i128) -> Result<(), CountError> {
         *self.n += v.to_string().len();
         Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<(), CountError> {
         *self.n += digits(v);
@@ -296,53 +304,30 @@ impl<'c> ser::Serializer for Counter<'c> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        self.comma();
-        self.value(value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
+/// The containers whose elements are plain values: a comma before every
+/// element but the first.
+macro_rules! element_containers {
+    ($($container:ident :: $method:ident),*) => {$(
+        impl ser::$container for Compound<'_> {
+            type Ok = ();
+            type Error = CountError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
+                self.comma();
+                self.value(value)
+            }
+            fn end(self) -> Result<(), CountError> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        self.comma();
-        self.value(value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        self.comma();
-        self.value(value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        self.comma();
-        self.value(value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
-}
+element_containers!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -361,28 +346,23 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CountError> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
+/// The containers whose elements are named fields: `"name":value`.
+macro_rules! field_containers {
+    ($($container:ident),*) => {$(
+        impl ser::$container for Compound<'_> {
+            type Ok = ();
+            type Error = CountError;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CountError> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result<(), CountError> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = CountError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CountError> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), CountError> {
-        Ok(())
-    }
-}
-
+field_containers!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 #[path = "canonical_len_tests.rs"]

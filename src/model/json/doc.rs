@@ -84,11 +84,7 @@ impl<'s> Doc<'s> {
     }
 
     fn str_of(&self, tok: Tok) -> Option<&str> {
-        match tok {
-            Tok::Raw { at, len } => self.text.get(at as usize..(at + len) as usize),
-            Tok::Esc { at, len } => self.escaped.get(at as usize..(at + len) as usize),
-            _ => None,
-        }
+        token_str(self.text, &self.escaped, tok)
     }
 
     /// The index of the token after the value starting at `i`.
@@ -97,6 +93,23 @@ impl<'s> Doc<'s> {
             Tok::Arr { end, .. } | Tok::Obj { end, .. } => end,
             _ => i + 1,
         }
+    }
+}
+
+/// The text of a string token, from the raw text or the side buffer of
+/// decoded escapes (`None` for any other token).
+pub(crate) fn token_str<'t>(text: &'t str, escaped: &'t str, tok: Tok) -> Option<&'t str> {
+    match tok {
+        Tok::Raw { at, len } => text.get(at as usize..(at + len) as usize),
+        Tok::Esc { at, len } => escaped.get(at as usize..(at + len) as usize),
+        _ => None,
+    }
+}
+
+/// The empty one-string document (the scratch `jsonschema` names members in).
+impl Default for Doc<'static> {
+    fn default() -> Self {
+        Doc::single_string("")
     }
 }
 

@@ -6,7 +6,7 @@
 //! or array frame adds its member name or index), so a successful read pays
 //! nothing for error paths.
 
-use super::doc::{Doc, Tok};
+use super::doc::{Doc, Tok, token_str};
 use super::number::{NumberError, Parsed, scan_number};
 use super::scan::{find_string_special, skip_ws};
 
@@ -244,11 +244,7 @@ impl<'a> Reader<'a> {
 
     /// The text of a string token already read.
     fn name_of(&self, tok: Tok) -> &str {
-        match tok {
-            Tok::Raw { at, len } => &self.text[at as usize..(at + len) as usize],
-            Tok::Esc { at, len } => &self.escaped[at as usize..(at + len) as usize],
-            _ => "",
-        }
+        token_str(self.text, &self.escaped, tok).unwrap_or_default()
     }
 
     fn array(&mut self) -> Res<()> {

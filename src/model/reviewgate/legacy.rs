@@ -18,9 +18,9 @@ use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::{
     Classification, Disposition, Finding, FindingKey, Origin, ReviewGateFields, Severity, Thread,
 };
+use crate::model::json::{DocNode, Kind};
 use crate::model::review::{Format, Projection, ReviewSet, Scope};
 use serde::Deserialize;
-use crate::model::json::{DocNode, Kind};
 use std::collections::HashMap;
 
 /// A v1/v2 review output.

@@ -33,12 +33,6 @@ impl Json for DocJson {
     }
 }
 
-impl Default for Doc<'static> {
-    fn default() -> Self {
-        Doc::single_string("")
-    }
-}
-
 /// An object of a [`Doc`].
 #[derive(Clone, Copy)]
 pub struct DocObject<'a>(DocNode<'a>);

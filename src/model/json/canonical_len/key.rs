@@ -40,27 +40,10 @@ impl ser::Serializer for KeyCounter<'_> {
         *self.n += if v { 6 } else { 7 };
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), CountError> {
-        self.serialize_i64(i64::from(v))
-    }
+    narrower_integers!();
     fn serialize_i64(self, v: i64) -> Result<(), CountError> {
         *self.n += signed(v) + 2;
         Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), CountError> {
-        self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<(), CountError> {
         *self.n += digits(v) + 2;
