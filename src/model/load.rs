@@ -11,7 +11,9 @@ use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
-use std::sync::{OnceLock, mpsc};
+use std::borrow::Cow;
+
+mod large;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).
@@ -57,6 +59,16 @@ pub enum LoadError {
 /// as they are parsed and the parsed value once the model is built, so the
 /// peak memory of a large artifact stays a small multiple of its size.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
+    if path.as_os_str() != "-" {
+        let mut file = open(path)?;
+        let len = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+        if len >= PARALLEL_CHECK_BYTES as u64 {
+            // The validator is compiled while the file is read (see `large`).
+            let guess = forced.or_else(|| large::guess_in_file(&mut file, len));
+            return large::load(guess, forced, || read_file(path, file).map(Cow::Owned));
+        }
+        return Ok(load_owned(read_file(path, file)?, forced, false));
+    }
     let bytes = read_input(path)?;
     Ok(load_owned(bytes, forced, false))
 }
@@ -69,20 +81,33 @@ pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Lo
 
 /// Reads a path (`-` = stdin) into memory, refusing more than [`MAX_INPUT_BYTES`] + 1.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let display = path.display().to_string();
-    let io = |source| LoadError::Io { path: display.clone(), source };
-    let mut bytes = Vec::new();
-    let limit = (MAX_INPUT_BYTES + 1) as u64;
     if path.as_os_str() == "-" {
-        std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(io)?;
-    } else {
-        let file = std::fs::File::open(path).map_err(io)?;
-        if let Ok(meta) = file.metadata() {
-            bytes.reserve(meta.len().min(limit) as usize);
-        }
-        file.take(limit).read_to_end(&mut bytes).map_err(io)?;
+        let mut bytes = Vec::new();
+        let limit = (MAX_INPUT_BYTES + 1) as u64;
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
+        return Ok(bytes);
     }
+    read_file(path, open(path)?)
+}
+
+fn open(path: &Path) -> Result<std::fs::File, LoadError> {
+    std::fs::File::open(path).map_err(|e| io_error(path, e))
+}
+
+/// Reads an open file whole, refusing more than [`MAX_INPUT_BYTES`] + 1.
+fn read_file(path: &Path, file: std::fs::File) -> Result<Vec<u8>, LoadError> {
+    let limit = (MAX_INPUT_BYTES + 1) as u64;
+    let mut bytes = Vec::new();
+    if let Ok(meta) = file.metadata() {
+        // One more byte than the file has, so the end is seen without growing.
+        bytes.reserve(meta.len().saturating_add(1).min(limit) as usize);
+    }
+    file.take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
     Ok(bytes)
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> LoadError {
+    LoadError::Io { path: path.display().to_string(), source }
 }
 
 /// Loads a document from memory (the parsed value is not kept).
@@ -131,44 +156,9 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
         drop(doc);
         return check(value, raw_len, format, keep_value);
     }
-    load_large(bytes, forced)
-}
-
-/// [`load_doc`] for a large document, on two threads. A helper compiles the
-/// validator of the format the document most likely has while this thread
-/// parses it (compiling takes about as long as parsing a megabyte), then
-/// checks the parsed document against the schema while this thread decodes
-/// it and runs the rules. The guess is only a head start: the format is told
-/// from the parsed document, and a wrong guess costs the spare core's time.
-fn load_large(bytes: &[u8], forced: Option<Format>) -> Loaded {
-    let raw_len = bytes.len();
-    let guess = forced.or_else(|| likely_format(bytes)).filter(|f| has_fast_path(*f));
-    let parsed: OnceLock<Doc<'_>> = OnceLock::new();
-    let (to_helper, from_main) = mpsc::channel::<Format>();
-    std::thread::scope(|scope| {
-        // Dropped on every way out of this closure, which lets the helper end.
-        let to_helper = to_helper;
-        let parsed = &parsed;
-        let helper = scope.spawn(move || {
-            if let Some(format) = guess {
-                super::schema::prepare(format);
-            }
-            let format = from_main.recv().ok()?;
-            super::schema::conforms(format, parsed.get()?.root())
-        });
-        let (doc, format) = match parse_and_detect(bytes, forced) {
-            Ok(parsed) => parsed,
-            Err(failed) => return *failed,
-        };
-        let doc = parsed.get_or_init(|| doc);
-        if has_fast_path(format) && to_helper.send(format).is_ok() {
-            let verdict = || helper.join().ok().flatten();
-            if let Some(loaded) = fast_path(format, doc.root(), raw_len, verdict) {
-                return loaded;
-            }
-        }
-        check(doc.root().to_value(), raw_len, format, false)
-    })
+    let guess = forced.or_else(|| large::guess_in(bytes));
+    let Ok(loaded) = large::load(guess, forced, || Ok::<_, std::convert::Infallible>(Cow::Borrowed(bytes)));
+    loaded
 }
 
 /// Parses and tells the format, or says why neither could be done.
@@ -191,23 +181,6 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Fo
 /// The formats checked on the `Doc` itself.
 fn has_fast_path(format: Format) -> bool {
     matches!(format, Format::AgentResult | Format::ArtifactV3)
-}
-
-/// A guess at the format from the raw bytes, before parsing: the member names
-/// that tell the formats apart, looked for near either end of the document
-/// (where writers put top-level members). Never trusted: see [`detect`].
-fn likely_format(bytes: &[u8]) -> Option<Format> {
-    const EDGE: usize = 4096;
-    let head = &bytes[..bytes.len().min(EDGE)];
-    let tail = &bytes[bytes.len().saturating_sub(EDGE)..];
-    let has = |name: &[u8]| head.windows(name.len()).any(|w| w == name) || tail.windows(name.len()).any(|w| w == name);
-    if has(b"\"reviewgate-agent-result/") {
-        Some(Format::AgentResult)
-    } else if has(b"\"tracked_findings\"") || has(b"\"verdict\"") {
-        Some(Format::ArtifactV3)
-    } else {
-        None
-    }
 }
 
 fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {
