@@ -11,8 +11,8 @@ use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
-use std::borrow::Cow;
 
+mod input;
 mod large;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
@@ -56,54 +56,42 @@ pub enum LoadError {
 }
 
 /// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
-/// as they are parsed and the parsed value once the model is built, so the
-/// peak memory of a large artifact stays a small multiple of its size.
+/// as the model is built, and the parsed value (on the slow path) as soon as
+/// the model is built from it, so the peak memory of a large artifact stays a
+/// small multiple of its size.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    if path.as_os_str() != "-" {
-        let mut file = open(path)?;
-        let len = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
-        if len >= PARALLEL_CHECK_BYTES as u64 {
-            // The validator is compiled while the file is read (see `large`).
-            let guess = forced.or_else(|| large::guess_in_file(&mut file, len));
-            return large::load(guess, forced, || read_file(path, file).map(Cow::Owned));
-        }
-        return Ok(load_owned(read_file(path, file)?, forced, false));
+    if path.as_os_str() == "-" {
+        return Ok(load_doc(&read_input(path)?, forced, false));
     }
-    let bytes = read_input(path)?;
-    Ok(load_owned(bytes, forced, false))
+    let file = open(path)?;
+    let len = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+    let input = input::read_whole(file, len, (MAX_INPUT_BYTES + 1) as u64).map_err(|e| io_error(path, e))?;
+    Ok(load_doc(input.as_ref(), forced, false))
 }
 
 /// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
 pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
     let bytes = read_input(path)?;
-    Ok(load_owned(bytes, forced, true))
+    Ok(load_doc(&bytes, forced, true))
 }
 
 /// Reads a path (`-` = stdin) into memory, refusing more than [`MAX_INPUT_BYTES`] + 1.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
+    let limit = (MAX_INPUT_BYTES + 1) as u64;
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        let limit = (MAX_INPUT_BYTES + 1) as u64;
         std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
         return Ok(bytes);
     }
-    read_file(path, open(path)?)
+    let file = open(path)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(len.saturating_add(1).min(limit) as usize);
+    file.take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
+    Ok(bytes)
 }
 
 fn open(path: &Path) -> Result<std::fs::File, LoadError> {
     std::fs::File::open(path).map_err(|e| io_error(path, e))
-}
-
-/// Reads an open file whole, refusing more than [`MAX_INPUT_BYTES`] + 1.
-fn read_file(path: &Path, file: std::fs::File) -> Result<Vec<u8>, LoadError> {
-    let limit = (MAX_INPUT_BYTES + 1) as u64;
-    let mut bytes = Vec::new();
-    if let Ok(meta) = file.metadata() {
-        // One more byte than the file has, so the end is seen without growing.
-        bytes.reserve(meta.len().saturating_add(1).min(limit) as usize);
-    }
-    file.take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
-    Ok(bytes)
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> LoadError {
@@ -121,12 +109,6 @@ pub fn load_bytes_via_value(bytes: &[u8], forced: Option<Format>) -> Loaded {
     let mut loaded = load_doc(bytes, forced, true);
     loaded.value = None;
     loaded
-}
-
-/// Loads owned bytes; they are freed once the model is built (or, on the
-/// slow path, once the document's `Value` is).
-fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
-    load_doc(&bytes, forced, keep_value)
 }
 
 /// Parses once into a [`Doc`], tells the format, then takes one of two paths:
@@ -156,9 +138,7 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
         drop(doc);
         return check(value, raw_len, format, keep_value);
     }
-    let guess = forced.or_else(|| large::guess_in(bytes));
-    let Ok(loaded) = large::load(guess, forced, || Ok::<_, std::convert::Infallible>(Cow::Borrowed(bytes)));
-    loaded
+    large::load(bytes, forced)
 }
 
 /// Parses and tells the format, or says why neither could be done.
