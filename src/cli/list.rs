@@ -99,15 +99,20 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
 
 /// jq's `@tsv` field escaping: only `\`, tab, LF and CR are escaped.
 pub fn tsv_escape(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
+    let mut rest = s;
+    // Runs without a byte to escape are copied whole (all four are ASCII, so
+    // every split falls on a character boundary).
+    while let Some(i) = rest.bytes().position(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r')) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'\\' => "\\\\",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            _ => "\\r",
+        });
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
 }
 
 /// One TSV line exactly as the documented jq task-list pipeline prints it.
@@ -120,7 +125,10 @@ pub fn tsv_line(f: &Finding, line: &mut String) {
     tsv_escape(f.path.as_deref().unwrap_or("PR"), line);
     line.push('\t');
     match f.line {
-        Some(n) => line.push_str(&n.to_string()),
+        Some(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(line, "{n}");
+        }
         None => line.push('-'),
     }
     line.push('\t');
