@@ -14,6 +14,7 @@ use std::path::Path;
 
 mod input;
 mod large;
+mod placement;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).

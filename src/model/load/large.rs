@@ -35,13 +35,17 @@ pub(super) fn load(bytes: &[u8], forced: Option<Format>) -> Loaded {
         // Dropped on every way out of this closure, which lets the helper end.
         let to_helper = to_helper;
         let parsed = &parsed;
+        let (handshake, started) = super::placement::handshake();
         let helper = scope.spawn(move || {
+            started.started();
             if let Some(format) = guess {
                 schema::prepare(format);
             }
             let format = from_main.recv().ok()?;
             schema::conforms(format, parsed.get()?.root())
         });
+        // Go on once the helper runs, on another core than its own.
+        handshake.wait();
         let (doc, format) = match parse_and_detect(bytes, forced) {
             Ok(parsed) => parsed,
             Err(failed) => return *failed,
