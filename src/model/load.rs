@@ -195,9 +195,14 @@ fn fast_path(
 fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Loaded {
     let (mut problems, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
         // The schema and the rules only read the value: on a large document
-        // they run side by side.
+        // they run side by side, on two cores (see `placement`).
         std::thread::scope(|scope| {
-            let schema = scope.spawn(|| super::schema::check(format, &value));
+            let (handshake, started) = placement::handshake();
+            let schema = scope.spawn(|| {
+                started.started();
+                super::schema::check(format, &value)
+            });
+            handshake.wait();
             let checked = check_format(format, &value, raw_len);
             let problems = schema.join().unwrap_or_else(|_| {
                 vec![Problem::new("schema", "", "internal error: the schema check stopped unexpectedly")]
