@@ -34,7 +34,9 @@ impl AsRef<[u8]> for Input {
 
 /// Reads `file`, of `len` bytes by its metadata, but at most `limit` bytes
 /// (callers pass one more than they accept, so an oversize file shows as such).
-pub(crate) fn read_whole(mut file: std::fs::File, len: u64, limit: u64) -> std::io::Result<Input> {
+pub(crate) fn read_whole(file: std::fs::File, len: u64, limit: u64) -> std::io::Result<Input> {
+    #[cfg(target_os = "linux")]
+    let mut file = file;
     #[cfg(target_os = "linux")]
     if let Some(mut mapped) = (len >= MAPPED_FROM).then(|| huge_page_buffer(len.min(limit))).flatten() {
         let filled = fill(&mut file, mapped.bytes_mut())?;

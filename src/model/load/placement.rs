@@ -54,17 +54,16 @@ impl Started {
     /// may use other than this one, then lets it go on. Returns the core the
     /// starter was moved off, if it was.
     pub(super) fn started(self) -> Option<usize> {
-        let mut left = None;
         #[cfg(target_os = "linux")]
-        if let Some((starter, mut allowed)) = self.starter {
+        let left = self.starter.and_then(|(starter, mut allowed)| {
             let here = rustix::thread::sched_getcpu();
             allowed.unset(here);
             let elsewhere = (0..rustix::thread::CpuSet::MAX_CPU).any(|cpu| allowed.is_set(cpu));
             // Failing leaves the starter where the scheduler puts it.
-            if elsewhere && rustix::thread::sched_setaffinity(Some(starter), &allowed).is_ok() {
-                left = Some(here);
-            }
-        }
+            (elsewhere && rustix::thread::sched_setaffinity(Some(starter), &allowed).is_ok()).then_some(here)
+        });
+        #[cfg(not(target_os = "linux"))]
+        let left = None;
         let _ = self.tell.send(());
         left
     }
