@@ -6,34 +6,16 @@
 //! or array frame adds its member name or index), so a successful read pays
 //! nothing for error paths.
 
-use super::doc::{Doc, Tok, token_str};
-use super::number::{NumberError, Parsed, scan_number};
-use super::scan::{find_string_special, skip_ws};
+mod fail;
+mod strings;
 
-/// One reading failure, before it becomes a `Problem`.
-#[derive(Debug)]
-pub(crate) struct Fail {
-    /// Rule id (`P3`, `P4` ...).
-    pub rule: &'static str,
-    /// Byte offset of the fault.
-    pub at: usize,
-    /// What is wrong (without location).
-    pub message: String,
-    /// Pointer tokens from the innermost outwards.
-    pub tokens_rev: Vec<String>,
-}
+pub(crate) use fail::Fail;
+use fail::{fail, number_fail, within};
+use super::doc::{Doc, Tok, token_str};
+use super::number::{Parsed, scan_number};
+use super::scan::skip_ws;
 
 type Res<T> = Result<T, Box<Fail>>;
-
-fn fail(rule: &'static str, at: usize, message: impl Into<String>) -> Box<Fail> {
-    Box::new(Fail { rule, at, message: message.into(), tokens_rev: Vec::new() })
-}
-
-/// Adds the member name or index of the frame an error passes through.
-fn within(mut err: Box<Fail>, token: String) -> Box<Fail> {
-    err.tokens_rev.push(token);
-    err
-}
 
 /// Parser state over validated UTF-8 text.
 pub(crate) struct Reader<'a> {
@@ -277,176 +259,6 @@ impl<'a> Reader<'a> {
                 Some(_) => return Err(self.structure_error("expected ',' or ']' after an array element")),
                 None => return Err(self.eof("inside an array")),
             }
-        }
-    }
-
-    /// Reads a string starting at the opening quote onto the tape; leaves
-    /// `pos` after the closing one. Escaped strings are decoded into the side
-    /// buffer.
-    /// The token is also returned (small enough to come back in registers).
-    fn string(&mut self) -> Res<Tok> {
-        let start = self.pos + 1;
-        let i = find_string_special(self.bytes, start);
-        match self.bytes.get(i) {
-            Some(b'"') => {
-                // Both ends are ASCII quotes in text already checked to be
-                // UTF-8, so the slice is always on character boundaries.
-                self.pos = i + 1;
-                let tok = Tok::Raw { at: start as u32, len: (i - start) as u32 };
-                self.tape.push(tok);
-                Ok(tok)
-            }
-            Some(b'\\') => {
-                let at = self.escaped.len();
-                let head = self.slice(start, i)?;
-                self.escaped.push_str(head);
-                self.pos = i;
-                self.string_escaped()?;
-                let tok = Tok::Esc { at: at as u32, len: (self.escaped.len() - at) as u32 };
-                self.tape.push(tok);
-                Ok(tok)
-            }
-            Some(&b) => Err(control_fail(i, b)),
-            None => Err(fail("P3", i, "the input ends inside a string (truncated)")),
-        }
-    }
-
-    /// Continues a string at a backslash, decoding escapes into the side buffer.
-    fn string_escaped(&mut self) -> Res<()> {
-        loop {
-            // `pos` is at a backslash.
-            let c = self.escape()?;
-            self.escaped.push(c);
-            let start = self.pos;
-            let i = find_string_special(self.bytes, start);
-            match self.bytes.get(i) {
-                Some(b'"') => {
-                    let tail = self.slice(start, i)?;
-                    self.escaped.push_str(tail);
-                    self.pos = i + 1;
-                    return Ok(());
-                }
-                Some(b'\\') => {
-                    let part = self.slice(start, i)?;
-                    self.escaped.push_str(part);
-                    self.pos = i;
-                }
-                Some(&b) => return Err(control_fail(i, b)),
-                None => return Err(fail("P3", i, "the input ends inside a string (truncated)")),
-            }
-        }
-    }
-
-    /// Decodes one escape at `pos` (a backslash) and moves past it.
-    fn escape(&mut self) -> Res<char> {
-        let at = self.pos;
-        let Some(&kind) = self.bytes.get(at + 1) else {
-            return Err(fail("P3", at + 1, "the input ends inside a string escape (truncated)"));
-        };
-        self.pos = at + 2;
-        let c = match kind {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => return self.unicode_escape(at),
-            _ => {
-                let found = self.describe_at(at + 1);
-                return Err(fail("P6", at, format!("invalid escape sequence: backslash followed by {found}")));
-            }
-        };
-        Ok(c)
-    }
-
-    /// Decodes `\uXXXX` (and a following low surrogate when XXXX is a high one).
-    fn unicode_escape(&mut self, at: usize) -> Res<char> {
-        let high = self.hex4()?;
-        match high {
-            0xD800..=0xDBFF => {
-                if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                    return Err(lone_surrogate(at, high));
-                }
-                self.pos += 2;
-                let low = self.hex4()?;
-                if !(0xDC00..=0xDFFF).contains(&low) {
-                    return Err(lone_surrogate(at, high));
-                }
-                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                char::from_u32(code).ok_or_else(|| lone_surrogate(at, high))
-            }
-            0xDC00..=0xDFFF => Err(lone_surrogate(at, high)),
-            _ => char::from_u32(high).ok_or_else(|| lone_surrogate(at, high)),
-        }
-    }
-
-    /// Reads four hex digits at `pos` (after `\u`).
-    fn hex4(&mut self) -> Res<u32> {
-        let mut value = 0u32;
-        for k in 0..4 {
-            let i = self.pos + k;
-            let digit = match self.bytes.get(i) {
-                Some(&b) => (b as char).to_digit(16),
-                None => return Err(fail("P3", i, "the input ends inside a \\u escape (truncated)")),
-            };
-            match digit {
-                Some(d) => value = value * 16 + d,
-                None => {
-                    let found = self.describe_at(i);
-                    return Err(fail("P6", i, format!("invalid \\u escape: expected a hex digit, found {found}")));
-                }
-            }
-        }
-        self.pos += 4;
-        Ok(value)
-    }
-
-    /// A text slice between two ASCII delimiters (always on char boundaries).
-    fn slice(&self, start: usize, end: usize) -> Res<&'a str> {
-        self.text.get(start..end).ok_or_else(|| fail("P1", start, "string is not valid UTF-8"))
-    }
-
-    fn structure_error(&self, what: &str) -> Box<Fail> {
-        fail("P3", self.pos, format!("{what}, found {}", self.describe_at(self.pos)))
-    }
-
-    fn after_value_error(&self, what: &str) -> Box<Fail> {
-        fail("P3", self.pos, format!("{what}: found {}", self.describe_at(self.pos)))
-    }
-
-    fn eof(&self, place: &str) -> Box<Fail> {
-        fail("P3", self.pos, format!("the input ends {place} (truncated)"))
-    }
-
-    /// Describes the character at a byte offset for messages (escaped, never raw).
-    fn describe_at(&self, at: usize) -> String {
-        match self.text.get(at..).and_then(|rest| rest.chars().next()) {
-            Some(c) => format!("{:?}", c),
-            None => "the end of the input".to_string(),
-        }
-    }
-}
-
-fn control_fail(at: usize, b: u8) -> Box<Fail> {
-    fail("P6", at, format!("raw control character U+{b:04X} inside a string (it must be escaped)"))
-}
-
-fn lone_surrogate(at: usize, unit: u32) -> Box<Fail> {
-    fail("P6", at, format!("lone surrogate escape \\u{unit:04X}: a surrogate must be part of a high-low pair"))
-}
-
-fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
-    match err {
-        NumberError::Grammar { at, what } => fail("P5", at, format!("invalid number: {what}")),
-        NumberError::Eof { at } => fail("P3", at, "the input ends inside a number (truncated)"),
-        NumberError::OutOfRange { .. } => {
-            let end = bytes[start..].iter().position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
-            let literal = &bytes[start..end.map_or(bytes.len(), |e| start + e)];
-            let shown: String = String::from_utf8_lossy(&literal[..literal.len().min(40)]).into_owned();
-            fail("P9", start, format!("number {shown} is out of range for a double"))
         }
     }
 }
