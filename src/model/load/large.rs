@@ -12,7 +12,8 @@
 //! read, to get a head start, was measured: `list` on a 1 MiB agent result
 //! took 6.7 ms instead of 5.2 ms (median of 61 interleaved runs), the
 //! read and the helper's start slowing each other far more than the head
-//! start gained.
+//! start gained. This thread waits until the helper runs, on another core
+//! than this one (see [`super::placement`]).
 //!
 //! The guess is only a head start: the format is told from the parsed
 //! document, and a wrong guess costs the spare core's time, nothing else.
