@@ -18,7 +18,11 @@ fn agent_results(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(size), doc.as_bytes(), |b, bytes| {
             b.iter(|| {
                 let loaded = load_bytes(black_box(bytes), None);
-                assert!(loaded.is_valid(), "generated input must be valid: {:?}", loaded.problems.first());
+                assert!(
+                    loaded.is_valid(),
+                    "generated input must be valid: {:?}",
+                    loaded.problems.first()
+                );
                 let mut out = Vec::with_capacity(bytes.len() / 2);
                 let mut line = String::new();
                 if let Some(set) = &loaded.set {
@@ -33,7 +37,11 @@ fn agent_results(c: &mut Criterion) {
         // The reference path every check also has (a serde_json::Value),
         // which documents that do not conform take.
         group.bench_with_input(BenchmarkId::new("value_path", size), doc.as_bytes(), |b, bytes| {
-            b.iter(|| load_bytes_via_value(black_box(bytes), None).set.map(|s| s.findings.len()))
+            b.iter(|| {
+                load_bytes_via_value(black_box(bytes), None)
+                    .set
+                    .map(|s| s.findings.len())
+            })
         });
     }
     group.finish();
@@ -48,7 +56,11 @@ fn artifacts(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(size), doc.as_bytes(), |b, bytes| {
             b.iter(|| {
                 let loaded = load_bytes(black_box(bytes), Some(Format::ArtifactV3));
-                assert!(loaded.is_valid(), "generated input must be valid: {:?}", loaded.problems.first());
+                assert!(
+                    loaded.is_valid(),
+                    "generated input must be valid: {:?}",
+                    loaded.problems.first()
+                );
                 loaded.set.map(|s| s.findings.len())
             })
         });

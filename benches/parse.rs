@@ -12,7 +12,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -135,7 +138,11 @@ fn bench_parse(c: &mut Criterion) {
             b.iter(|| read_doc(black_box(input), &limits).map(|d| d.token_count()))
         });
         group.bench_with_input(BenchmarkId::new("serde_json_from_slice", label), &input, |b, input| {
-            b.iter(|| serde_json::from_slice::<Value>(black_box(input)).map(|v| v.is_object()).ok())
+            b.iter(|| {
+                serde_json::from_slice::<Value>(black_box(input))
+                    .map(|v| v.is_object())
+                    .ok()
+            })
         });
     }
     group.finish();

@@ -49,8 +49,7 @@ fn move_and_draw(c: &mut Criterion) {
                 let k = if down { 'j' } else { 'k' };
                 down = !down;
                 black_box(update(&mut app, key(k)));
-                term.draw(|f| view::draw(f, &app))
-                    .unwrap_or_else(|e| panic!("{e}"));
+                term.draw(|f| view::draw(f, &app)).unwrap_or_else(|e| panic!("{e}"));
             })
         });
     }
@@ -70,8 +69,7 @@ fn search_and_draw(c: &mut Criterion) {
                 || base.clone(),
                 |mut app| {
                     black_box(update(&mut app, key('e')));
-                    term.draw(|f| view::draw(f, &app))
-                        .unwrap_or_else(|e| panic!("{e}"));
+                    term.draw(|f| view::draw(f, &app)).unwrap_or_else(|e| panic!("{e}"));
                     app
                 },
                 BatchSize::LargeInput,
@@ -90,8 +88,7 @@ fn first_frame(c: &mut Criterion) {
             let loaded = triage::model::load::load_bytes(doc.as_bytes(), None);
             let mut app = fixture::app_on(document(Source::Stdin, loaded), (120, 40));
             app.ui.size = (120, 40);
-            term.draw(|f| view::draw(f, &app))
-                .unwrap_or_else(|e| panic!("{e}"));
+            term.draw(|f| view::draw(f, &app)).unwrap_or_else(|e| panic!("{e}"));
             black_box(app.browse.visible.len())
         })
     });

@@ -12,15 +12,26 @@ fn root() -> PathBuf {
 
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(root().join("expected.jsonl")).expect("expected.jsonl");
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("jsonl line")).collect()
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("jsonl line"))
+        .collect()
 }
 
 fn triage(args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("triage").expect("binary").current_dir(root()).args(args).output().expect("run triage")
+    Command::cargo_bin("triage")
+        .expect("binary")
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run triage")
 }
 
 fn json_lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).expect("json line")).collect()
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
 }
 
 #[test]
@@ -46,7 +57,13 @@ fn every_file_gets_its_strict_verdict() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} verdicts wrong:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} verdicts wrong:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -68,7 +85,12 @@ fn projections_match_byte_for_byte() {
         let file = case["file"].as_str().unwrap();
         let out = triage(&["project", file]);
         let ok = case["projection"] == "ok";
-        assert_eq!(out.status.success(), ok, "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.success(),
+            ok,
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         if !ok {
             assert!(!out.stderr.is_empty(), "{file}: a failed projection must say why");
             continue;
@@ -76,14 +98,26 @@ fn projections_match_byte_for_byte() {
         let name = Path::new(file).file_name().unwrap();
         let fixture = root().join("projections").join(name);
         if fixture.exists() {
-            assert_eq!(out.stdout, std::fs::read(&fixture).unwrap(), "{file}: projection bytes differ");
+            assert_eq!(
+                out.stdout,
+                std::fs::read(&fixture).unwrap(),
+                "{file}: projection bytes differ"
+            );
         }
         let projected: Value = serde_json::from_slice(&out.stdout).expect("projection is JSON");
         // expected.jsonl lists the projected fingerprints sorted.
-        let mut fps: Vec<&str> =
-            projected["findings"].as_array().unwrap().iter().filter_map(|f| f["semantic_fingerprint"].as_str()).collect();
-        let mut expected: Vec<&str> =
-            case["projected_semantic_fingerprints"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let mut fps: Vec<&str> = projected["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["semantic_fingerprint"].as_str())
+            .collect();
+        let mut expected: Vec<&str> = case["projected_semantic_fingerprints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
         fps.sort_unstable();
         expected.sort_unstable();
         assert_eq!(fps, expected, "{file}: projected fingerprints");
@@ -133,7 +167,11 @@ fn disposition_bodies_and_receipts_match() {
         assert_eq!(printed["body"], case["body"], "{file}: body");
         assert_eq!(printed["receipt"], case["digest"], "{file}: receipt");
         let evidence = printed["payload"]["submission"]["evidence"].as_str().unwrap();
-        assert_eq!(Some(evidence.len() as u64), case["evidence_bytes"].as_u64(), "{file}: evidence bytes");
+        assert_eq!(
+            Some(evidence.len() as u64),
+            case["evidence_bytes"].as_u64(),
+            "{file}: evidence bytes"
+        );
         assert_eq!(
             triage::model::disposition::status_context(1),
             case["status_context"].as_str().unwrap(),
@@ -146,11 +184,22 @@ fn disposition_bodies_and_receipts_match() {
 
 #[test]
 fn invalid_payloads_are_refused_by_dry_run() {
-    for case in cases().iter().filter(|c| c["kind"] == "disposition" && c["valid"] == false) {
+    for case in cases()
+        .iter()
+        .filter(|c| c["kind"] == "disposition" && c["valid"] == false)
+    {
         let file = case["file"].as_str().unwrap();
         let out = triage(&["submit", "--payload", file, "--dry-run"]);
-        assert_eq!(out.status.code(), Some(1), "{file}: {}", String::from_utf8_lossy(&out.stdout));
-        assert!(out.stdout.is_empty(), "{file}: nothing may be printed as if it would be posted");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{file}: nothing may be printed as if it would be posted"
+        );
     }
 }
 
@@ -163,7 +212,10 @@ fn list_tsv_matches_jq_on_every_valid_agent_result() {
         | sort_by(.severity | rank) | .[]
         | [ .severity, .semantic_fingerprint, (.path // "PR"), (.line // "-"), (.claim // .suggested_fix) ] | @tsv"#;
     let mut compared = 0;
-    for case in cases().iter().filter(|c| c["kind"] == "agent-result" && c["valid"] == true) {
+    for case in cases()
+        .iter()
+        .filter(|c| c["kind"] == "agent-result" && c["valid"] == true)
+    {
         let file = case["file"].as_str().unwrap();
         let jq = std::process::Command::new("jq")
             .current_dir(root())
@@ -173,7 +225,11 @@ fn list_tsv_matches_jq_on_every_valid_agent_result() {
         assert!(jq.status.success(), "{file}: jq failed");
         let ours = triage(&["list", file, "--repair-set", "--format", "tsv"]);
         assert!(ours.status.success(), "{file}");
-        assert_eq!(String::from_utf8_lossy(&ours.stdout), String::from_utf8_lossy(&jq.stdout), "{file}");
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&jq.stdout),
+            "{file}"
+        );
         compared += 1;
     }
     assert!(compared >= 10, "only {compared} files compared");

@@ -27,7 +27,10 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn fixtures() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    json_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut files);
+    json_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut files,
+    );
     files.sort();
     files
 }
@@ -35,7 +38,10 @@ fn fixtures() -> Vec<PathBuf> {
 fn assert_paths_agree(bytes: &[u8], forced: Option<Format>, what: &str) {
     let fast = load_bytes(bytes, forced);
     let slow = load_bytes_via_value(bytes, forced);
-    assert_eq!(fast, slow, "{what} (forced {forced:?}): the fast path and the Value path disagree");
+    assert_eq!(
+        fast, slow,
+        "{what} (forced {forced:?}): the fast path and the Value path disagree"
+    );
 }
 
 #[test]
@@ -55,7 +61,10 @@ fn every_fixture_gets_the_same_result_on_both_paths() {
             fast_valid += 1;
         }
     }
-    assert!(fast_valid > 20, "only {fast_valid} valid agent results and v3 outputs were compared");
+    assert!(
+        fast_valid > 20,
+        "only {fast_valid} valid agent results and v3 outputs were compared"
+    );
 }
 
 /// Large documents are loaded on two threads (the schema checked beside the
@@ -70,7 +79,10 @@ fn large_documents_get_the_same_result_on_both_paths() {
     let rule_fault = agent.replacen("\"confidence\": 0.", "\"confidence\": 1.", 1);
     let artifact_fault = artifact.replacen("\"severity\": \"P", "\"severity\": \"Q", 1);
     let truncated = &agent[..agent.len() / 2];
-    assert!(schema_fault != agent && rule_fault != agent && artifact_fault != artifact, "every change must apply");
+    assert!(
+        schema_fault != agent && rule_fault != agent && artifact_fault != artifact,
+        "every change must apply"
+    );
     for (name, doc) in [
         ("agent result", agent.as_str()),
         ("v3 output", artifact.as_str()),
@@ -87,7 +99,11 @@ fn large_documents_get_the_same_result_on_both_paths() {
     assert!(load_bytes(agent.as_bytes(), None).is_valid());
     assert!(load_bytes(artifact.as_bytes(), None).is_valid());
     let faulty = load_bytes(schema_fault.as_bytes(), None);
-    assert!(faulty.problems.iter().any(|p| p.rule == "schema"), "{:?}", faulty.problems);
+    assert!(
+        faulty.problems.iter().any(|p| p.rule == "schema"),
+        "{:?}",
+        faulty.problems
+    );
 }
 
 /// Valid agent results and v3 outputs to change.

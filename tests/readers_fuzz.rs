@@ -19,7 +19,10 @@ fn seeds() -> Vec<Vec<u8>> {
         "reference/river-review/examples/river-run-output.json",
         "reference/reviewgate/example-review-output-v3.json",
     ];
-    files.iter().map(|f| std::fs::read(root.join(f)).expect("seed file")).collect()
+    files
+        .iter()
+        .map(|f| std::fs::read(root.join(f)).expect("seed file"))
+        .collect()
 }
 
 fn check_all_readers(bytes: &[u8]) {
@@ -28,7 +31,10 @@ fn check_all_readers(bytes: &[u8]) {
     for format in forced {
         let loaded = load_bytes(bytes, format);
         if !loaded.is_valid() {
-            assert!(!loaded.problems.is_empty() || loaded.format.is_none(), "invalid without a problem");
+            assert!(
+                !loaded.problems.is_empty() || loaded.format.is_none(),
+                "invalid without a problem"
+            );
             for p in &loaded.problems {
                 assert!(!p.rule.is_empty(), "problem without a rule: {p:?}");
             }
@@ -74,7 +80,9 @@ fn apply(mut doc: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let tokens = prop::sample::select(vec![b'"', b'{', b'}', b'[', b']', b',', b':', b'\\', b'0', b'-', b'e', 0xff, 0x00]);
+    let tokens = prop::sample::select(vec![
+        b'"', b'{', b'}', b'[', b']', b',', b':', b'\\', b'0', b'-', b'e', 0xff, 0x00,
+    ]);
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
         (any::<usize>(), tokens).prop_map(|(i, b)| Mutation::Insert(i, b)),
@@ -113,7 +121,11 @@ fn deep_nesting_and_oversize_inputs_get_one_problem() {
     big.extend(std::iter::repeat_n(b'x', 1 << 20));
     big.extend_from_slice(b"\"}");
     let loaded = load_bytes(&big, None);
-    assert!(loaded.problems.iter().any(|p| p.rule == "R1"), "{:?}", loaded.problems.first());
+    assert!(
+        loaded.problems.iter().any(|p| p.rule == "R1"),
+        "{:?}",
+        loaded.problems.first()
+    );
 
     let loaded = load_bytes(b"{\"a\":\xff}", None);
     assert_eq!(loaded.problems[0].rule, "P1");

@@ -39,7 +39,10 @@ fn verdicts_match_the_strict_consumer() {
         let (file, loaded) = load(case);
         let expected = case["valid"].as_bool().expect("valid");
         if loaded.is_valid() != expected {
-            failures.push(format!("{file}: expected valid={expected}, problems {:?}", loaded.problems));
+            failures.push(format!(
+                "{file}: expected valid={expected}, problems {:?}",
+                loaded.problems
+            ));
         }
         if !expected && loaded.problems.iter().any(|p| p.rule.is_empty()) {
             failures.push(format!("{file}: a problem without a rule id"));
@@ -65,7 +68,11 @@ fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<Strin
         return out;
     }
     if let Ok(result) = &projected {
-        let fps: Vec<&str> = result.findings.iter().map(|f| f.semantic_fingerprint.as_ref()).collect();
+        let fps: Vec<&str> = result
+            .findings
+            .iter()
+            .map(|f| f.semantic_fingerprint.as_ref())
+            .collect();
         let model_fps: Vec<&str> = set.findings.iter().map(|f| f.key.as_str()).collect();
         // expected.jsonl lists them sorted; the order itself is pinned by the projection files.
         let mut sorted = fps.clone();
@@ -76,14 +83,20 @@ fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<Strin
         if result.status.as_str() != case["projection_status"]
             || serde_json::json!(result.score) != case["projection_score"]
         {
-            out.push(format!("{file}: projected status {:?} score {:?}", result.status, result.score));
+            out.push(format!(
+                "{file}: projected status {:?} score {:?}",
+                result.status, result.score
+            ));
         }
         let name = Path::new(file).file_name().expect("name");
         if let Ok(published) = std::fs::read(root().join("projections").join(name)) {
             let mut ours = canonical_projection(result);
             ours.push(b'\n');
             if ours != published {
-                out.push(format!("{file}: canonical projection differs:\n{}", String::from_utf8_lossy(&ours)));
+                out.push(format!(
+                    "{file}: canonical projection differs:\n{}",
+                    String::from_utf8_lossy(&ours)
+                ));
             }
         }
     }
@@ -105,7 +118,10 @@ fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<Strin
     // The model's code fingerprints are those of the projected findings' sources.
     for f in &set.findings {
         let code = f.reviewgate().and_then(|r| r.code_fingerprint.as_deref());
-        if !fingerprints.iter().any(|s| Some(s.code_fingerprint.as_str()) == code && s.id == f.id) {
+        if !fingerprints
+            .iter()
+            .any(|s| Some(s.code_fingerprint.as_str()) == code && s.id == f.id)
+        {
             out.push(format!("{file}: finding {} has code fingerprint {code:?}", f.id));
         }
     }
@@ -116,7 +132,10 @@ fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<Strin
 fn artifact_projections_and_fingerprints_match() {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for case in cases().iter().filter(|c| c["kind"] == "artifact" && c.get("projection").is_some()) {
+    for case in cases()
+        .iter()
+        .filter(|c| c["kind"] == "artifact" && c.get("projection").is_some())
+    {
         let (file, loaded) = load(case);
         if !loaded.is_valid() {
             failures.push(format!("{file}: invalid: {:?}", loaded.problems));
@@ -131,20 +150,31 @@ fn artifact_projections_and_fingerprints_match() {
 
 #[test]
 fn every_published_projection_is_compared() {
-    let expected: Vec<String> = cases().iter().filter_map(|c| c["file"].as_str().map(str::to_owned)).collect();
+    let expected: Vec<String> = cases()
+        .iter()
+        .filter_map(|c| c["file"].as_str().map(str::to_owned))
+        .collect();
     for entry in std::fs::read_dir(root().join("projections")).expect("projections") {
         let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
-        assert!(expected.contains(&format!("artifact/{name}")), "{name} has no artifact case");
+        assert!(
+            expected.contains(&format!("artifact/{name}")),
+            "{name} has no artifact case"
+        );
     }
 }
 
 #[test]
 fn a_failed_projection_still_shows_findings() {
-    let case = cases().into_iter().find(|c| c["projection"] == "error").expect("a case whose projection fails");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["projection"] == "error")
+        .expect("a case whose projection fails");
     let (file, loaded) = load(&case);
     assert!(loaded.is_valid(), "{file}: {:?}", loaded.problems);
     let set = loaded.set.expect("model");
-    let Projection::Failed(problems) = &set.projection else { panic!("{file}: projection {:?}", set.projection) };
+    let Projection::Failed(problems) = &set.projection else {
+        panic!("{file}: projection {:?}", set.projection)
+    };
     assert!(problems.iter().all(|p| p.rule == "J6"), "{problems:?}");
     let sources = case["fingerprints"].as_array().expect("fingerprints").len();
     assert_eq!(set.findings.len(), sources, "every non-rejected finding is shown");
@@ -152,7 +182,10 @@ fn a_failed_projection_still_shows_findings() {
 
 /// Runs the `triage` binary.
 fn triage(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_triage")).args(args).output().expect("run triage")
+    std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+        .args(args)
+        .output()
+        .expect("run triage")
 }
 
 fn fixture_path(file: &str) -> String {
@@ -166,9 +199,18 @@ fn cli_projects_every_published_projection() {
         let entry = entry.expect("entry");
         let name = entry.file_name().to_string_lossy().into_owned();
         let out = triage(&["project", &fixture_path(&format!("artifact/{name}"))]);
-        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let published = std::fs::read(entry.path()).expect("projection");
-        assert!(out.stdout == published, "{name}: stdout differs:\n{}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.stdout == published,
+            "{name}: stdout differs:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         compared += 1;
     }
     assert!(compared >= 10, "only {compared} projections");

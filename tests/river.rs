@@ -41,7 +41,15 @@ fn with_severity(name: &str, fp: &str, severity: &str) -> ReviewSet {
 }
 
 fn input(status: DecisionStatus, evidence: &str) -> DecisionInput<'_> {
-    DecisionInput { status, note: Note { evidence, author: "alice", pr: Some(42) }, suppress: true }
+    DecisionInput {
+        status,
+        note: Note {
+            evidence,
+            author: "alice",
+            pr: Some(42),
+        },
+        suppress: true,
+    }
 }
 
 fn read_json(path: &Path) -> Value {
@@ -50,7 +58,9 @@ fn read_json(path: &Path) -> Value {
 
 fn feedback_lines(root: &Path) -> Vec<String> {
     let path = RiverPaths::new(root).feedback("2026-11");
-    fs::read_to_string(path).map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
+    fs::read_to_string(path)
+        .map(|t| t.lines().map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 /// River Review's suppression gate, restated from its source: the entries of
@@ -60,8 +70,9 @@ fn feedback_lines(root: &Path) -> Vec<String> {
 fn river_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: &str, severity: &str) -> bool {
     let mut by_fp = std::collections::HashMap::new();
     for e in index["entries"].as_array().unwrap() {
-        let related: Vec<&str> =
-            e["metadata"]["relatedFiles"].as_array().map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
+        let related: Vec<&str> = e["metadata"]["relatedFiles"]
+            .as_array()
+            .map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
         let relevant = related.is_empty() || related.iter().any(|r| changed.contains(r));
         let fp_ok = e["context"]["fingerprint"].as_str().is_some_and(|f| f.len() == 16);
         if e["metadata"]["phase"] == phase && relevant && e["type"] == "suppression" && fp_ok {
@@ -93,8 +104,22 @@ fn every_example_opens() {
         signal,
     };
     let cases = [
-        case("exec-two-findings.json", Format::RiverArtifact, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
-        case("exec-dry-run-no-findings.json", Format::RiverArtifact, &[], "auto-approve", false, "CONVERGED"),
+        case(
+            "exec-two-findings.json",
+            Format::RiverArtifact,
+            &[FP_UTIL, FP_MATH],
+            "auto-approve",
+            false,
+            "CONVERGED",
+        ),
+        case(
+            "exec-dry-run-no-findings.json",
+            Format::RiverArtifact,
+            &[],
+            "auto-approve",
+            false,
+            "CONVERGED",
+        ),
         case(
             "full-artifact-from-schema-test.json",
             Format::RiverArtifact,
@@ -103,7 +128,14 @@ fn every_example_opens() {
             true,
             "REVISE_REQUIRED",
         ),
-        case("river-run-output.json", Format::RiverRun, &[FP_UTIL, FP_MATH], "auto-approve", false, "CONVERGED"),
+        case(
+            "river-run-output.json",
+            Format::RiverRun,
+            &[FP_UTIL, FP_MATH],
+            "auto-approve",
+            false,
+            "CONVERGED",
+        ),
     ];
     for c in cases {
         let set = load(c.name);
@@ -112,8 +144,18 @@ fn every_example_opens() {
         assert_eq!(keys, c.fingerprints, "{}", c.name);
         let river = set.river.as_ref().unwrap();
         let d = river.decision.clone().unwrap();
-        assert_eq!((d.value().as_str(), d.is_derived()), (c.decision, c.decision_derived), "{}", c.name);
-        assert_eq!(river.loop_signal, Some(Stated::Derived(c.signal.to_owned())), "{}", c.name);
+        assert_eq!(
+            (d.value().as_str(), d.is_derived()),
+            (c.decision, c.decision_derived),
+            "{}",
+            c.name
+        );
+        assert_eq!(
+            river.loop_signal,
+            Some(Stated::Derived(c.signal.to_owned())),
+            "{}",
+            c.name
+        );
     }
 }
 
@@ -124,7 +166,14 @@ fn every_status_writes_rivers_shapes() {
     for status in DecisionStatus::ALL {
         let repo = tempfile::tempdir().unwrap();
         let paths = RiverPaths::new(repo.path());
-        let got = record(&paths, &facts, &input(status, " intentional null on parse failure "), NOW, false).unwrap();
+        let got = record(
+            &paths,
+            &facts,
+            &input(status, " intentional null on parse failure "),
+            NOW,
+            false,
+        )
+        .unwrap();
         let want_line = format!(
             r#"{{"timestamp":"2026-11-29T19:36:24.116Z","trigger":"pr-comment","feedbackType":"{}","skillId":"rr-midstream-logging-observability-001","findingFingerprint":"{FP_UTIL}","evidence":"intentional null on parse failure","pr":42}}"#,
             status.feedback_type().as_str()
@@ -178,14 +227,35 @@ fn every_status_writes_rivers_shapes() {
                 let index: Value = serde_json::from_str(&text).unwrap();
                 let entry = &index["entries"][0];
                 assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, entry), []);
-                assert_eq!(check_river_entry(RiverEntrySchema::SuppressionContext, &entry["context"]), []);
+                assert_eq!(
+                    check_river_entry(RiverEntrySchema::SuppressionContext, &entry["context"]),
+                    []
+                );
                 // The schema check is a real one: a feedback-only type is refused there.
                 let mut wrong = entry["context"].clone();
                 wrong["feedbackType"] = json!("not_actionable");
                 assert!(!check_river_entry(RiverEntrySchema::SuppressionContext, &wrong).is_empty());
-                assert!(river_would_suppress(&index, "midstream", &["src/util.js"], FP_UTIL, "minor"));
-                assert!(!river_would_suppress(&index, "downstream", &["src/util.js"], FP_UTIL, "minor"));
-                assert!(!river_would_suppress(&index, "midstream", &["src/other.js"], FP_UTIL, "minor"));
+                assert!(river_would_suppress(
+                    &index,
+                    "midstream",
+                    &["src/util.js"],
+                    FP_UTIL,
+                    "minor"
+                ));
+                assert!(!river_would_suppress(
+                    &index,
+                    "downstream",
+                    &["src/util.js"],
+                    FP_UTIL,
+                    "minor"
+                ));
+                assert!(!river_would_suppress(
+                    &index,
+                    "midstream",
+                    &["src/other.js"],
+                    FP_UTIL,
+                    "minor"
+                ));
             }
         }
     }
@@ -196,14 +266,23 @@ fn major_and_critical_are_suppressed_only_for_accepted_risk() {
     for severity in ["major", "critical"] {
         let set = with_severity("exec-two-findings.json", FP_UTIL, severity);
         let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
-        for status in DecisionStatus::ALL.into_iter().filter(|s| s.suppression_type().is_some()) {
+        for status in DecisionStatus::ALL
+            .into_iter()
+            .filter(|s| s.suppression_type().is_some())
+        {
             let repo = tempfile::tempdir().unwrap();
             let paths = RiverPaths::new(repo.path());
             let got = record(&paths, &facts, &input(status, "why"), NOW, false).unwrap();
             assert_eq!(feedback_lines(repo.path()).len(), 1);
             if status == DecisionStatus::AcceptedRisk {
                 let index = read_json(&paths.index());
-                assert!(river_would_suppress(&index, "midstream", &["src/util.js"], FP_UTIL, severity));
+                assert!(river_would_suppress(
+                    &index,
+                    "midstream",
+                    &["src/util.js"],
+                    FP_UTIL,
+                    severity
+                ));
                 assert_eq!(index["entries"][0]["context"]["severity"], severity);
             } else {
                 let reason = got.suppression.unwrap_err();
@@ -221,7 +300,10 @@ fn no_suppress_writes_feedback_only() {
     let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
     let repo = tempfile::tempdir().unwrap();
     let paths = RiverPaths::new(repo.path());
-    let decision = DecisionInput { suppress: false, ..input(DecisionStatus::FalsePositive, "x") };
+    let decision = DecisionInput {
+        suppress: false,
+        ..input(DecisionStatus::FalsePositive, "x")
+    };
     let got = record(&paths, &facts, &decision, NOW, false).unwrap();
     assert_eq!(got.suppression.unwrap_err(), NoSuppression::NotRequested);
     assert_eq!(feedback_lines(repo.path()).len(), 1);
@@ -240,14 +322,30 @@ fn existing_entries_are_kept_byte_for_byte_and_ids_never_collide() {
     let seeded = original.replacen("suppression-98103dc8dd71c74c-1795980984336", &taken_id, 1);
     fs::write(paths.index(), &seeded).unwrap();
     let facts = FindingFacts::from_set(&set, FP_MATH).unwrap();
-    let got = record(&paths, &facts, &input(DecisionStatus::NotRelevant, "generated file"), NOW, false).unwrap();
+    let got = record(
+        &paths,
+        &facts,
+        &input(DecisionStatus::NotRelevant, "generated file"),
+        NOW,
+        false,
+    )
+    .unwrap();
     let id = got.suppression.unwrap().entry.id;
     assert_eq!(id, format!("suppression-{FP_MATH}-{}", NOW + 1));
     let again = record(&paths, &facts, &input(DecisionStatus::Duplicate, "dup"), NOW, false).unwrap();
-    assert_eq!(again.suppression.unwrap().entry.id, format!("suppression-{FP_MATH}-{}", NOW + 2));
+    assert_eq!(
+        again.suppression.unwrap().entry.id,
+        format!("suppression-{FP_MATH}-{}", NOW + 2)
+    );
     let text = fs::read_to_string(paths.index()).unwrap();
-    let head = seeded.trim_end().strip_suffix("\n  ],\n  \"version\": \"1\"\n}").unwrap();
-    assert!(text.starts_with(&format!("{head},\n    {{\n      \"id\": \"{id}\"")), "{text}");
+    let head = seeded
+        .trim_end()
+        .strip_suffix("\n  ],\n  \"version\": \"1\"\n}")
+        .unwrap();
+    assert!(
+        text.starts_with(&format!("{head},\n    {{\n      \"id\": \"{id}\"")),
+        "{text}"
+    );
     let index: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(index["entries"].as_array().unwrap().len(), 3);
     assert_eq!(index["entries"][0]["id"], taken_id.as_str());
@@ -268,13 +366,26 @@ fn a_malformed_index_is_left_untouched_and_named() {
         fs::create_dir_all(paths.index().parent().unwrap()).unwrap();
         fs::write(paths.index(), bytes).unwrap();
         let err = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false).unwrap_err();
-        let StoreError::MalformedIndex { location: got, .. } = &err else { panic!("{err}") };
+        let StoreError::MalformedIndex { location: got, .. } = &err else {
+            panic!("{err}")
+        };
         assert_eq!(got, location);
         assert!(err.to_string().contains("left unchanged"), "{err}");
         assert_eq!(fs::read(paths.index()).unwrap(), bytes);
         // Nothing was written at all: not even the feedback line.
         assert!(feedback_lines(repo.path()).is_empty());
-        let undo = revoke(&paths, FP_UTIL, &Note { evidence: "", author: "a", pr: None }, NOW, false).unwrap_err();
+        let undo = revoke(
+            &paths,
+            FP_UTIL,
+            &Note {
+                evidence: "",
+                author: "a",
+                pr: None,
+            },
+            NOW,
+            false,
+        )
+        .unwrap_err();
         assert!(matches!(undo, StoreError::MalformedIndex { .. }));
         assert_eq!(fs::read(paths.index()).unwrap(), bytes);
     }
@@ -286,8 +397,15 @@ fn undo_revokes_with_a_resurface_entry() {
     let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
     let repo = tempfile::tempdir().unwrap();
     let paths = RiverPaths::new(repo.path());
-    let note = Note { evidence: "", author: "bob", pr: None };
-    assert!(matches!(revoke(&paths, FP_UTIL, &note, NOW, false), Err(StoreError::NoActiveSuppression(_))));
+    let note = Note {
+        evidence: "",
+        author: "bob",
+        pr: None,
+    };
+    assert!(matches!(
+        revoke(&paths, FP_UTIL, &note, NOW, false),
+        Err(StoreError::NoActiveSuppression(_))
+    ));
     let sid = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false)
         .unwrap()
         .suppression
@@ -308,7 +426,10 @@ fn undo_revokes_with_a_resurface_entry() {
     assert_eq!(resurface["type"], "resurface");
     assert_eq!(resurface["context"], json!({"suppressionId": sid, "action": "revoke"}));
     assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, resurface), []);
-    assert!(matches!(revoke(&paths, FP_UTIL, &note, NOW, false), Err(StoreError::NoActiveSuppression(_))));
+    assert!(matches!(
+        revoke(&paths, FP_UTIL, &note, NOW, false),
+        Err(StoreError::NoActiveSuppression(_))
+    ));
 }
 
 /// Many writers at once, each with its own file handles, lose nothing.
@@ -326,8 +447,14 @@ fn concurrent_writers_lose_no_entries() {
                 let facts = FindingFacts::from_set(&set, fp).unwrap();
                 let evidence = format!("writer {i}");
                 // Same millisecond everywhere: ids must still differ.
-                record(&RiverPaths::new(&root), &facts, &input(DecisionStatus::WontFix, &evidence), NOW, false)
-                    .unwrap();
+                record(
+                    &RiverPaths::new(&root),
+                    &facts,
+                    &input(DecisionStatus::WontFix, &evidence),
+                    NOW,
+                    false,
+                )
+                .unwrap();
             })
         })
         .collect();
@@ -337,11 +464,18 @@ fn concurrent_writers_lose_no_entries() {
     let lines = feedback_lines(&root);
     assert_eq!(lines.len(), 8);
     for i in 0..8 {
-        assert!(lines.iter().any(|l| l.contains(&format!("\"writer {i}\""))), "writer {i}");
+        assert!(
+            lines.iter().any(|l| l.contains(&format!("\"writer {i}\""))),
+            "writer {i}"
+        );
     }
     let index = read_json(&RiverPaths::new(&root).index());
-    let ids: std::collections::HashSet<_> =
-        index["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    let ids: std::collections::HashSet<_> = index["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(ids.len(), 8);
 }
 
@@ -354,7 +488,15 @@ fn two_processes_at_once_lose_nothing() {
         std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
             .args(["submit", "--result"])
             .arg(&artifact)
-            .args(["--finding", fp, "--status", "false_positive", "--evidence", evidence, "--repo-root"])
+            .args([
+                "--finding",
+                fp,
+                "--status",
+                "false_positive",
+                "--evidence",
+                evidence,
+                "--repo-root",
+            ])
             .arg(repo.path())
             .args(["--format", "json"])
             .output()
@@ -369,18 +511,28 @@ fn two_processes_at_once_lose_nothing() {
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["suppression"]["written"], true);
         let line = v["feedback"]["line"].as_str().unwrap();
-        assert!(line.starts_with("{\"timestamp\":") && line.contains("\"feedbackType\":\"false_positive\""), "{line}");
+        assert!(
+            line.starts_with("{\"timestamp\":") && line.contains("\"feedbackType\":\"false_positive\""),
+            "{line}"
+        );
     }
-    let month = fs::read_dir(repo.path().join(".river/feedback")).unwrap().filter_map(|e| {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        name.ends_with(".jsonl").then_some(name)
-    });
-    let text: String =
-        month.map(|n| fs::read_to_string(repo.path().join(".river/feedback").join(n)).unwrap()).collect();
+    let month = fs::read_dir(repo.path().join(".river/feedback"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.ends_with(".jsonl").then_some(name)
+        });
+    let text: String = month
+        .map(|n| fs::read_to_string(repo.path().join(".river/feedback").join(n)).unwrap())
+        .collect();
     assert_eq!(text.lines().count(), 2);
     let index = read_json(&RiverPaths::new(repo.path()).index());
-    let fps: Vec<_> =
-        index["entries"].as_array().unwrap().iter().map(|e| e["context"]["fingerprint"].as_str().unwrap()).collect();
+    let fps: Vec<_> = index["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["context"]["fingerprint"].as_str().unwrap())
+        .collect();
     assert_eq!(fps.len(), 2);
     assert!(fps.contains(&FP_UTIL) && fps.contains(&FP_MATH));
 }
@@ -413,7 +565,15 @@ fn cli_dry_run_writes_nothing_and_reports_why_not_suppressed() {
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
         .args(["submit", "--result"])
         .arg(&artifact)
-        .args(["--finding", "5ce65cc6e4d52959", "--status", "fixed", "--evidence", "x", "--repo-root"])
+        .args([
+            "--finding",
+            "5ce65cc6e4d52959",
+            "--status",
+            "fixed",
+            "--evidence",
+            "x",
+            "--repo-root",
+        ])
         .arg(repo.path())
         .output()
         .unwrap();

@@ -22,15 +22,20 @@ fn river_notices(format: Format, value: &Value) -> Vec<String> {
     };
     let mut paths: Vec<String> = checked
         .set
-        .map(|s| s.notices.into_iter().filter(|n| n.rule == "river-additive").map(|n| n.path).collect())
+        .map(|s| {
+            s.notices
+                .into_iter()
+                .filter(|n| n.rule == "river-additive")
+                .map(|n| n.path)
+                .collect()
+        })
         .unwrap_or_default();
     paths.sort();
     paths
 }
 
 fn read_json(path: &Path) -> Option<Value> {
-    let bytes =
-        std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_slice(&bytes).ok()
 }
 
@@ -62,25 +67,21 @@ fn conformance_valid_files_pass_and_schema_failures_fail() {
         if entry["valid"] == json!(true) {
             match verdict {
                 Some(problems) if problems.is_empty() => accepted += 1,
-                Some(problems) => {
-                    failures.push(format!("{file}: valid but schema says {problems:?}"))
-                }
+                Some(problems) => failures.push(format!("{file}: valid but schema says {problems:?}")),
                 None => failures.push(format!("{file}: valid but not JSON")),
             }
         } else if entry["why"] == json!("schema") {
             match verdict {
-                Some(problems) if problems.is_empty() => {
-                    failures.push(format!("{file}: schema accepted it"))
-                }
+                Some(problems) if problems.is_empty() => failures.push(format!("{file}: schema accepted it")),
                 _ => rejected += 1,
             }
         } else {
             // Decided by a code rule: the schema alone must not reject it
             // (a schema stricter than the format would reject valid files).
             match verdict {
-                Some(problems) if !problems.is_empty() => failures.push(format!(
-                    "{file}: rule-decided but the schema rejects it: {problems:?}"
-                )),
+                Some(problems) if !problems.is_empty() => {
+                    failures.push(format!("{file}: rule-decided but the schema rejects it: {problems:?}"))
+                }
                 _ => rule_only += 1,
             }
         }
@@ -115,16 +116,10 @@ fn reviewgate_v3_example_conforms_except_its_empty_grounding_evidence() {
     let path = fixtures().join("reference/reviewgate/example-review-output-v3.json");
     let mut value = read_json(&path).expect("example is JSON");
     let problems = schema::check(Format::ArtifactV3, &value);
-    let got: Vec<(&str, &str)> = problems
-        .iter()
-        .map(|p| (p.path.as_str(), p.message.as_str()))
-        .collect();
+    let got: Vec<(&str, &str)> = problems.iter().map(|p| (p.path.as_str(), p.message.as_str())).collect();
     assert_eq!(
         got,
-        vec![(
-            "/findings/0/grounding/evidence",
-            "`evidence` must not be empty"
-        )]
+        vec![("/findings/0/grounding/evidence", "`evidence` must not be empty")]
     );
 
     value["findings"][0]["grounding"]["evidence"] = json!([{
@@ -158,7 +153,12 @@ fn river_examples_are_accepted_without_notices() {
             panic!("{}: neither an artifact nor run output", path.display());
         };
         assert_eq!(schema::check(format, &value), vec![], "{}", path.display());
-        assert_eq!(river_notices(format, &value), Vec::<String>::new(), "{}", path.display());
+        assert_eq!(
+            river_notices(format, &value),
+            Vec::<String>::new(),
+            "{}",
+            path.display()
+        );
     }
     assert!(seen.0 >= 3 && seen.1 >= 1, "examples found: {seen:?}");
 }
@@ -210,10 +210,7 @@ fn both_with_finding(edit: impl Fn(&mut Value)) -> [Vec<triage::model::problem::
 
 #[test]
 fn river_hand_made_baselines_are_valid() {
-    assert_eq!(
-        schema::check(Format::RiverArtifact, &river_artifact()),
-        vec![]
-    );
+    assert_eq!(schema::check(Format::RiverArtifact, &river_artifact()), vec![]);
     assert_eq!(schema::check(Format::RiverRun, &river_run()), vec![]);
 }
 
@@ -272,10 +269,7 @@ fn memory_index_entries_match_their_schemas() {
     assert!(!entries.is_empty());
     let mut suppressions = 0;
     for entry in entries {
-        assert_eq!(
-            schema::check_river_entry(RiverEntrySchema::MemoryEntry, entry),
-            vec![]
-        );
+        assert_eq!(schema::check_river_entry(RiverEntrySchema::MemoryEntry, entry), vec![]);
         if entry["type"] == json!("suppression") {
             suppressions += 1;
             let context = &entry["context"];

@@ -23,18 +23,13 @@ use triage::tui::view::{self, evidence::HeadLine};
 fn draw(app: &App) -> Terminal<TestBackend> {
     let (w, h) = app.ui.size;
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal
-        .draw(|f| view::draw(f, app))
-        .unwrap_or_else(|e| panic!("{e}"));
+    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
     terminal
 }
 
 fn keys(app: &mut App, text: &str) {
     for c in text.chars() {
-        update(
-            app,
-            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-        );
+        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
     }
 }
 
@@ -83,11 +78,7 @@ fn detail_of_a_reopened_finding() {
     insta::assert_snapshot!(draw(&app).backend());
 }
 
-fn local(
-    found: ExcerptMatch,
-    first: usize,
-    marked: std::ops::RangeInclusive<usize>,
-) -> LocalEvidence {
+fn local(found: ExcerptMatch, first: usize, marked: std::ops::RangeInclusive<usize>) -> LocalEvidence {
     LocalEvidence {
         revision: Revision::WorkingTree,
         found,
@@ -166,11 +157,7 @@ fn invalid_doc() -> Document {
             "/findings/2/thread_transition",
             "thread_transition is \"retained\" but thread_status open with disposition fixed gives \"resolution_pending\"",
         ),
-        Problem::new(
-            "R13",
-            "/findings/4/evidence/0/excerpt",
-            "evidence excerpt is blank",
-        ),
+        Problem::new("R13", "/findings/4/evidence/0/excerpt", "evidence excerpt is blank"),
         Problem::new("schema", "/costs", "missing required member \"summary\""),
         Problem::new("R12", "/findings/7/line", "line must be null or at least 1"),
     ];
@@ -287,18 +274,12 @@ fn no_color_uses_attributes_only() {
     let warn = cell_of(&term, "↳ resolved externally");
     assert!(warn.modifier.contains(Modifier::REVERSED));
     for cell in &term.backend().buffer().content {
-        assert_eq!(
-            (cell.fg, cell.bg),
-            (Color::Reset, Color::Reset),
-            "{:?}",
-            cell.symbol()
-        );
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{:?}", cell.symbol());
     }
 }
 
 /// Every kind of text a terminal could act on.
-const HOSTILE: &str =
-    "evil\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}gnp.exe\r\ttab\u{9b}2J\u{200f}\u{2066}";
+const HOSTILE: &str = "evil\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}gnp.exe\r\ttab\u{9b}2J\u{200f}\u{2066}";
 
 fn hostile_set() -> ReviewSet {
     let mut set = fixture::sample_set();
@@ -426,15 +407,10 @@ fn valid_file_without_findings_explains_itself() {
         None,
         Vec::new(),
     );
-    assert_eq!(
-        doc.read_only_reason(),
-        Some("the file holds no review findings")
-    );
+    assert_eq!(doc.read_only_reason(), Some("the file holds no review findings"));
     let text = screen(&fixture::app_on(doc, (120, 20)));
     assert!(
-        text.contains(
-            "Nothing to triage: ReviewGate agent disposition v1 holds no review findings"
-        ),
+        text.contains("Nothing to triage: ReviewGate agent disposition v1 holds no review findings"),
         "{text}"
     );
     assert!(!text.contains("INVALID"), "{text}");
@@ -449,10 +425,7 @@ fn every_fixture_file_can_be_browsed() {
     let mut files = Vec::new();
     let mut dirs = vec![root];
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .flatten()
-        {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")).flatten() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
@@ -461,11 +434,7 @@ fn every_fixture_file_can_be_browsed() {
             }
         }
     }
-    assert!(
-        files.len() > 100,
-        "found only {} fixture files",
-        files.len()
-    );
+    assert!(files.len() > 100, "found only {} fixture files", files.len());
     for path in files {
         let loaded = triage::model::load::load_path(&path, None).unwrap_or_else(|e| panic!("{e}"));
         let name = path.display().to_string();
@@ -486,10 +455,7 @@ fn every_fixture_file_can_be_browsed() {
 // ---- Decisions: composer, sending, outbox, stale results ----
 
 fn ctrl(app: &mut App, c: char) {
-    update(
-        app,
-        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
-    );
+    update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
 }
 
 /// The sample with the composer open on the P0 finding, status `fixed`
@@ -531,16 +497,10 @@ fn composer_evidence_editor_with_counter() {
 fn composer_counter_over_the_limit() {
     let app = composing(&"x".repeat(4100));
     let text = screen(&app);
-    assert!(
-        text.contains("4100 / 4096 bytes · 4 over the limit"),
-        "{text}"
-    );
+    assert!(text.contains("4100 / 4096 bytes · 4 over the limit"), "{text}");
     let term = draw(&app);
     let counter = cell_of(&term, "4100 / 4096");
-    assert_eq!(
-        counter.bg,
-        Theme::colored().error.bg.unwrap_or(Color::Reset)
-    );
+    assert_eq!(counter.bg, Theme::colored().error.bg.unwrap_or(Color::Reset));
 }
 
 #[test]
@@ -606,23 +566,15 @@ fn pending_recorded_and_rejected_rows() {
     );
     keys(&mut app, "g");
     let text = screen(&app);
-    assert!(
-        text.contains("✓") && text.contains("✗") && text.contains("⟳"),
-        "{text}"
-    );
+    assert!(text.contains("✓") && text.contains("✗") && text.contains("⟳"), "{text}");
     insta::assert_snapshot!(draw(&app).backend());
 }
 
 fn kept(app: &App, finding: usize, sha: Option<&str>) -> Entry {
     let set = app.doc.set.as_ref().unwrap_or_else(|| panic!("no set"));
     let fp = set.findings[finding].key.as_str();
-    let mut draft = Draft::for_finding(
-        set,
-        fp,
-        SubmittedDisposition::Fixed,
-        "Fixed by the retry rewrite.",
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut draft = Draft::for_finding(set, fp, SubmittedDisposition::Fixed, "Fixed by the retry rewrite.")
+        .unwrap_or_else(|e| panic!("{e:?}"));
     if let Some(sha) = sha {
         draft.reviewed_sha = sha.to_string();
     }
@@ -672,10 +624,7 @@ fn stale_result_banner() {
         },
     );
     let text = screen(&app);
-    assert!(
-        text.contains("STALE RESULT") && text.contains("77aa0000bbbb"),
-        "{text}"
-    );
+    assert!(text.contains("STALE RESULT") && text.contains("77aa0000bbbb"), "{text}");
     insta::assert_snapshot!(draw(&app).backend());
 }
 
@@ -685,8 +634,7 @@ fn river_composer_with_the_major_note() {
     keys(&mut app, "d");
     let text = screen(&app);
     assert!(
-        text.contains("This finding is major")
-            && text.contains("accepted_risk; any other status writes feedback only"),
+        text.contains("This finding is major") && text.contains("accepted_risk; any other status writes feedback only"),
         "{text}"
     );
     insta::assert_snapshot!(draw(&app).backend());
@@ -750,13 +698,9 @@ fn drift_lane_with_live_thread_facts() {
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "jjjjjjjjjjjjjjjj");
     let text = screen(&app);
+    assert!(text.contains("resolved by octocat · last reply by dev-lead"), "{text}");
     assert!(
-        text.contains("resolved by octocat · last reply by dev-lead"),
-        "{text}"
-    );
-    assert!(
-        text.contains("resolved by: octocat")
-            && text.contains("thread link: https://github.com/acme/webhooks"),
+        text.contains("resolved by: octocat") && text.contains("thread link: https://github.com/acme/webhooks"),
         "{text}"
     );
     insta::assert_snapshot!(draw(&app).backend());
@@ -767,7 +711,10 @@ fn questions_hint_only_their_own_answers() {
     let mut river = fixture::app(fixture::river_set(), (120, 30));
     keys(&mut river, "u");
     let text = screen(&river);
-    assert!(text.contains("Revoke the River suppression") && text.contains("y yes"), "{text}");
+    assert!(
+        text.contains("Revoke the River suppression") && text.contains("y yes"),
+        "{text}"
+    );
     assert!(!text.contains("c clipboard"), "{text}");
     let mut drift = sample();
     keys(&mut drift, "3x");

@@ -11,7 +11,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
@@ -20,7 +23,13 @@ impl Lcg {
 }
 
 const SEVERITIES: [&str; 5] = ["P0", "P1", "P2", "P3", "P4"];
-const CLASSES: [&str; 5] = ["defect", "security", "reliability_risk", "contract_ambiguity", "suggestion"];
+const CLASSES: [&str; 5] = [
+    "defect",
+    "security",
+    "reliability_risk",
+    "contract_ambiguity",
+    "suggestion",
+];
 const FILES: [&str; 6] = [
     "src/server/handler.rs",
     "app/webhooks/retry.py",
@@ -30,8 +39,7 @@ const FILES: [&str; 6] = [
     "lib/parser/tokens.c",
 ];
 const WORDS: [&str; 12] = [
-    "retry", "token", "handler", "cache", "deadline", "session", "payload", "lock", "queue", "path", "schema",
-    "cursor",
+    "retry", "token", "handler", "cache", "deadline", "session", "payload", "lock", "queue", "path", "schema", "cursor",
 ];
 
 fn sentence(rng: &mut Lcg, words: usize, i: usize) -> String {
@@ -76,7 +84,11 @@ fn result_finding(rng: &mut Lcg, i: usize) -> Value {
     let file = FILES[i % FILES.len()];
     let still_open = i % 3 != 2;
     let disposition = if still_open { "still_open" } else { "fixed" };
-    let blocking = if still_open && severity != "P4" { blocking_reason(class) } else { Value::Null };
+    let blocking = if still_open && severity != "P4" {
+        blocking_reason(class)
+    } else {
+        Value::Null
+    };
     let key = format!("{}.{}.{i}", rng.pick(&WORDS), rng.pick(&WORDS));
     json!({
         "id": format!("rg_{i:05}"),
@@ -155,7 +167,8 @@ fn artifact_finding(rng: &mut Lcg, i: usize) -> (Value, u8) {
     let class = CLASSES[(i / 5) % 5];
     let file = FILES[i % FILES.len()];
     let confidence = if i.is_multiple_of(4) { 0.7 } else { 0.9 };
-    let candidate = severity != "P4" && confidence >= 0.85 && matches!(class, "defect" | "security" | "reliability_risk");
+    let candidate =
+        severity != "P4" && confidence >= 0.85 && matches!(class, "defect" | "security" | "reliability_risk");
     let blocking = if candidate { blocking_reason(class) } else { Value::Null };
     let ceiling = if candidate { (i % 5) as u8 + 1 } else { 5 };
     let f = json!({

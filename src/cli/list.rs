@@ -43,7 +43,11 @@ impl Selection {
                 ),
             }
         }
-        Ok(Selection { all: args.all, severities, dispositions })
+        Ok(Selection {
+            all: args.all,
+            severities,
+            dispositions,
+        })
     }
 
     /// True when the finding is selected.
@@ -51,12 +55,16 @@ impl Selection {
         (self.all || f.in_repair_set())
             && (self.severities.is_empty() || self.severities.contains(&f.rank))
             && (self.dispositions.is_empty()
-                || f.reviewgate().is_some_and(|r| self.dispositions.contains(&r.disposition)))
+                || f.reviewgate()
+                    .is_some_and(|r| self.dispositions.contains(&r.disposition)))
     }
 
     /// Indices of the selected findings in rank order (stable within a rank).
     pub fn apply(&self, set: &ReviewSet) -> Vec<usize> {
-        set.ranked().into_iter().filter(|&i| self.matches(&set.findings[i])).collect()
+        set.ranked()
+            .into_iter()
+            .filter(|&i| self.matches(&set.findings[i]))
+            .collect()
     }
 }
 
@@ -70,7 +78,10 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let (name, loaded) = match (&args.file, args.pr.pr) {
-        (Some(path), _) => (path.display().to_string(), load_or_problem(path, forced_format(args.kind))),
+        (Some(path), _) => (
+            path.display().to_string(),
+            load_or_problem(path, forced_format(args.kind)),
+        ),
         (None, Some(_)) => super::common::load_pr(&args.pr)?,
         (None, None) => bail!("nothing to list: give a FILE or --pr N"),
     };
@@ -190,7 +201,11 @@ fn write_json(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io
 }
 
 fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
-    writeln!(out, "{:<4} {:<1} {:<22} {:<20} {:<32} TITLE", "SEV", "B", "DISPOSITION", "THREAD", "WHERE")?;
+    writeln!(
+        out,
+        "{:<4} {:<1} {:<22} {:<20} {:<32} TITLE",
+        "SEV", "B", "DISPOSITION", "THREAD", "WHERE"
+    )?;
     for &i in order {
         let f = &set.findings[i];
         let rg = f.reviewgate();

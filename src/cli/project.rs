@@ -27,7 +27,10 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
     }
     let (Some(Format::ArtifactV3), Some(value)) = (loaded.format, loaded.value.as_ref()) else {
         let format = loaded.format.map_or("document of unknown format", Format::label);
-        eprintln!("triage: {} is a {format}; only a ReviewGate review output v3 has a projection", clean_line(&name));
+        eprintln!(
+            "triage: {} is a {format}; only a ReviewGate review output v3 has a projection",
+            clean_line(&name)
+        );
         return Ok(ExitCode::from(exit::INVALID));
     };
     match project(value, &scope) {
@@ -63,10 +66,20 @@ pub fn parse_scope(text: &str) -> Result<Scope, String> {
         return Err(shape());
     }
     let digits = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
-    let pull_request_number = number.parse::<u64>().ok().filter(|&n| digits && n >= 1).ok_or_else(|| {
-        format!("the pull request number must be a whole number from 1 to {}, not {number:?}", u64::MAX)
-    })?;
-    Ok(Scope::PullRequest { repository: repository.to_owned(), pull_request_number })
+    let pull_request_number = number
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| digits && n >= 1)
+        .ok_or_else(|| {
+            format!(
+                "the pull request number must be a whole number from 1 to {}, not {number:?}",
+                u64::MAX
+            )
+        })?;
+    Ok(Scope::PullRequest {
+        repository: repository.to_owned(),
+        pull_request_number,
+    })
 }
 
 #[cfg(test)]
@@ -78,11 +91,17 @@ mod tests {
         assert_eq!(parse_scope("local"), Ok(Scope::Local));
         assert_eq!(
             parse_scope("LVTD-LLC/reviewgate#48"),
-            Ok(Scope::PullRequest { repository: "LVTD-LLC/reviewgate".into(), pull_request_number: 48 })
+            Ok(Scope::PullRequest {
+                repository: "LVTD-LLC/reviewgate".into(),
+                pull_request_number: 48
+            })
         );
         assert_eq!(
             parse_scope("o/r#18446744073709551615"),
-            Ok(Scope::PullRequest { repository: "o/r".into(), pull_request_number: u64::MAX })
+            Ok(Scope::PullRequest {
+                repository: "o/r".into(),
+                pull_request_number: u64::MAX
+            })
         );
     }
 

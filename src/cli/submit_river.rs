@@ -44,27 +44,40 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         .or_else(|| std::env::var("USER").ok())
         .filter(|a| !a.trim().is_empty())
         .unwrap_or_else(|| DEFAULT_AUTHOR.to_owned());
-    let note = Note { evidence: &evidence, author: &author, pr: args.river_pr };
+    let note = Note {
+        evidence: &evidence,
+        author: &author,
+        pr: args.river_pr,
+    };
     if args.undo {
         if !is_fingerprint(fingerprint) {
-            return Ok(store_failed(args.format, &StoreError::BadFingerprint(fingerprint.to_owned())));
+            return Ok(store_failed(
+                args.format,
+                &StoreError::BadFingerprint(fingerprint.to_owned()),
+            ));
         }
         let artifact_root = set.river.as_ref().and_then(|r| r.repo_root.as_deref());
         let (root, source) = match root_for(args, artifact_root) {
             Ok(r) => r,
             Err(e) => return Ok(store_failed(args.format, &e)),
         };
-        return Ok(match revoke(&RiverPaths::new(&root), fingerprint, &note, now_millis(), args.dry_run) {
-            Ok(revoked) => print_revoked(args.format, &root, source, fingerprint, &revoked),
-            Err(e) => store_failed(args.format, &e),
-        });
+        return Ok(
+            match revoke(&RiverPaths::new(&root), fingerprint, &note, now_millis(), args.dry_run) {
+                Ok(revoked) => print_revoked(args.format, &root, source, fingerprint, &revoked),
+                Err(e) => store_failed(args.format, &e),
+            },
+        );
     }
     let Some(status_name) = args.status.as_deref() else {
         return Ok(usage("--status is required (or --undo)"));
     };
     let Some(status) = DecisionStatus::parse(status_name) else {
         let names: Vec<_> = DecisionStatus::ALL.iter().map(|s| s.as_str()).collect();
-        let message = format!("`{}` is not a River decision status; use one of: {}", status_name, names.join(", "));
+        let message = format!(
+            "`{}` is not a River decision status; use one of: {}",
+            status_name,
+            names.join(", ")
+        );
         return Ok(fail(args.format, &message, exit::USAGE));
     };
     let facts = match FindingFacts::from_set(set, fingerprint) {
@@ -75,11 +88,17 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => return Ok(store_failed(args.format, &e)),
     };
-    let input = DecisionInput { status, note, suppress: !args.no_suppress };
-    Ok(match record(&RiverPaths::new(&root), &facts, &input, now_millis(), args.dry_run) {
-        Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded),
-        Err(e) => store_failed(args.format, &e),
-    })
+    let input = DecisionInput {
+        status,
+        note,
+        suppress: !args.no_suppress,
+    };
+    Ok(
+        match record(&RiverPaths::new(&root), &facts, &input, now_millis(), args.dry_run) {
+            Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded),
+            Err(e) => store_failed(args.format, &e),
+        },
+    )
 }
 
 fn root_for(args: &SubmitArgs, artifact_root: Option<&str>) -> Result<(PathBuf, RootSource), StoreError> {
@@ -153,7 +172,11 @@ fn print_recorded(
         return ExitCode::from(exit::OK);
     }
     let verb = if r.dry_run { "would append" } else { "appended" };
-    println!("Repository root: {} (from {})", clean_line(&root.display().to_string()), source.describe());
+    println!(
+        "Repository root: {} (from {})",
+        clean_line(&root.display().to_string()),
+        source.describe()
+    );
     println!(
         "River feedback `{}` for {} ({fp}): {verb} to {}",
         r.feedback.feedback_type.as_str(),
@@ -195,7 +218,11 @@ fn print_revoked(format: TextOrJson, root: &std::path::Path, source: RootSource,
         println!("{out}");
         return ExitCode::from(exit::OK);
     }
-    println!("Repository root: {} (from {})", clean_line(&root.display().to_string()), source.describe());
+    println!(
+        "Repository root: {} (from {})",
+        clean_line(&root.display().to_string()),
+        source.describe()
+    );
     let verb = if r.dry_run { "would be revoked" } else { "revoked" };
     for (sid, entry) in &r.revoked {
         println!(

@@ -68,7 +68,10 @@ fn write_text(out: &mut impl Write, name: &str, loaded: &Loaded) -> std::io::Res
     }
     if let Some(set) = &loaded.set {
         if let Projection::Failed(problems) = &set.projection {
-            writeln!(out, "  note: no agent-result view exists for this artifact (its projection fails):")?;
+            writeln!(
+                out,
+                "  note: no agent-result view exists for this artifact (its projection fails):"
+            )?;
             for p in problems {
                 writeln!(out, "    {}", problem_line(p))?;
             }

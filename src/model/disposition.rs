@@ -90,7 +90,11 @@ impl DispositionPayload {
     ) -> Self {
         DispositionPayload {
             schema_version: PAYLOAD_SCHEMA_VERSION.to_string(),
-            scope: PayloadScope { kind: ScopeKind::PullRequest, repository: repository.into(), pull_request_number },
+            scope: PayloadScope {
+                kind: ScopeKind::PullRequest,
+                repository: repository.into(),
+                pull_request_number,
+            },
             reviewed_sha: reviewed_sha.into(),
             submission: Submission {
                 semantic_fingerprint: semantic_fingerprint.into(),
@@ -147,8 +151,13 @@ pub fn validate_payload(value: &Value) -> Result<DispositionPayload, Vec<Problem
     if !problems.is_empty() {
         return Err(problems);
     }
-    DispositionPayload::deserialize(value)
-        .map_err(|e| vec![Problem::new("schema", "", format!("the payload does not match its type: {e}"))])
+    DispositionPayload::deserialize(value).map_err(|e| {
+        vec![Problem::new(
+            "schema",
+            "",
+            format!("the payload does not match its type: {e}"),
+        )]
+    })
 }
 
 const TOP_MEMBERS: &[&str] = &["schema_version", "scope", "reviewed_sha", "submission"];
@@ -156,7 +165,9 @@ const SCOPE_MEMBERS: &[&str] = &["kind", "repository", "pull_request_number"];
 const SUBMISSION_MEMBERS: &[&str] = &["semantic_fingerprint", "disposition", "evidence", "actor"];
 
 fn check_scope(scope: &Value, problems: &mut Vec<Problem>) {
-    let Some(map) = object_at(scope, "/scope", "scope", problems) else { return };
+    let Some(map) = object_at(scope, "/scope", "scope", problems) else {
+        return;
+    };
     check_members(map, "/scope", SCOPE_MEMBERS, problems);
     if let Some(kind) = string_member(map, "/scope", "kind", problems)
         && kind != "pull_request"
@@ -172,9 +183,11 @@ fn check_scope(scope: &Value, problems: &mut Vec<Problem>) {
     match map.get("pull_request_number") {
         None => {}
         Some(Value::Number(n)) => match n.as_u64() {
-            Some(0) => {
-                problems.push(Problem::new("D4", "/scope/pull_request_number", "pull_request_number must be ≥ 1"))
-            }
+            Some(0) => problems.push(Problem::new(
+                "D4",
+                "/scope/pull_request_number",
+                "pull_request_number must be ≥ 1",
+            )),
             Some(_) => {}
             None => problems.push(Problem::new(
                 "P8",
@@ -188,13 +201,19 @@ fn check_scope(scope: &Value, problems: &mut Vec<Problem>) {
 
 fn check_submission(submission: &Value, problems: &mut Vec<Problem>) {
     let base = "/submission";
-    let Some(map) = object_at(submission, base, "submission", problems) else { return };
+    let Some(map) = object_at(submission, base, "submission", problems) else {
+        return;
+    };
     check_members(map, base, SUBMISSION_MEMBERS, problems);
     for (name, rule) in [("semantic_fingerprint", "D5"), ("actor", "D5")] {
         if let Some(s) = string_member(map, base, name, problems)
             && is_blank(s)
         {
-            problems.push(Problem::new(rule, push_pointer(base, name), format!("{name} must not be blank")));
+            problems.push(Problem::new(
+                rule,
+                push_pointer(base, name),
+                format!("{name} must not be blank"),
+            ));
         }
     }
     if let Some(d) = string_member(map, base, "disposition", problems)
@@ -208,8 +227,10 @@ fn check_submission(submission: &Value, problems: &mut Vec<Problem>) {
         if is_blank(evidence) {
             problems.push(Problem::new("D6", "/submission/evidence", "evidence must not be blank"));
         } else if evidence.len() > MAX_EVIDENCE_BYTES {
-            let message =
-                format!("evidence is {} UTF-8 bytes; at most {MAX_EVIDENCE_BYTES} are allowed", evidence.len());
+            let message = format!(
+                "evidence is {} UTF-8 bytes; at most {MAX_EVIDENCE_BYTES} are allowed",
+                evidence.len()
+            );
             problems.push(Problem::new("D6", "/submission/evidence", message));
         }
     }
@@ -239,10 +260,18 @@ fn object_at<'v>(
 /// Reports unknown members (D1) and missing required ones (schema).
 fn check_members(map: &Map<String, Value>, base: &str, known: &[&str], problems: &mut Vec<Problem>) {
     for name in map.keys().filter(|k| !known.contains(&k.as_str())) {
-        problems.push(Problem::new("D1", push_pointer(base, name), format!("unknown member {name:?}")));
+        problems.push(Problem::new(
+            "D1",
+            push_pointer(base, name),
+            format!("unknown member {name:?}"),
+        ));
     }
     for name in known.iter().filter(|k| !map.contains_key(**k)) {
-        problems.push(Problem::new("schema", base, format!("missing required member {name:?}")));
+        problems.push(Problem::new(
+            "schema",
+            base,
+            format!("missing required member {name:?}"),
+        ));
     }
 }
 
@@ -295,16 +324,23 @@ pub fn status_context(comment_id: u64) -> String {
 /// the first ` -->` after it, strict unpadded URL-safe base64, then §1 and D1–D6.
 pub fn extract_payload(body: &str) -> Result<DispositionPayload, Problem> {
     let malformed = |message: &str| Problem::new("D10", "", message.to_string());
-    let start =
-        body.find(BODY_PREFIX).ok_or_else(|| malformed("the body has no disposition marker"))? + BODY_PREFIX.len();
+    let start = body
+        .find(BODY_PREFIX)
+        .ok_or_else(|| malformed("the body has no disposition marker"))?
+        + BODY_PREFIX.len();
     let rest = &body[start..];
-    let end = rest.find(BODY_PAYLOAD_END).ok_or_else(|| malformed("the disposition marker is not closed by ` -->`"))?;
+    let end = rest
+        .find(BODY_PAYLOAD_END)
+        .ok_or_else(|| malformed("the disposition marker is not closed by ` -->`"))?;
     let bytes = URL_SAFE_NO_PAD
         .decode(&rest[..end])
         .map_err(|e| malformed(&format!("the payload is not unpadded URL-safe base64: {e}")))?;
     let value = read_strict(&bytes, &ReadLimits::default())?;
     validate_payload(&value).map_err(|problems| {
-        problems.into_iter().next().unwrap_or_else(|| malformed("the payload is not a valid disposition"))
+        problems
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| malformed("the payload is not a valid disposition"))
     })
 }
 

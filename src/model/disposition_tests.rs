@@ -49,40 +49,75 @@ fn every_conformance_disposition_gets_its_verdict_body_and_digest() {
         seen += 1;
         let file = entry["file"].as_str().unwrap_or_default();
         let bytes = std::fs::read(conformance_dir().join(file)).expect("fixture");
-        let outcome =
-            read_strict(&bytes, &ReadLimits::default()).map_err(|p| vec![p]).and_then(|value| validate_payload(&value));
+        let outcome = read_strict(&bytes, &ReadLimits::default())
+            .map_err(|p| vec![p])
+            .and_then(|value| validate_payload(&value));
         let valid = entry["valid"] == json!(true);
         assert_eq!(outcome.is_ok(), valid, "{file}: {outcome:?}");
         let Ok(payload) = outcome else { continue };
         let body = comment_body(&payload);
         assert_eq!(body, entry["body"].as_str().unwrap_or_default(), "{file}");
-        assert_eq!(receipt_digest(&body), entry["digest"].as_str().unwrap_or_default(), "{file}");
-        assert_eq!(status_context(1), entry["status_context"].as_str().unwrap_or_default(), "{file}");
-        assert_eq!(Some(payload.evidence_bytes() as u64), entry["evidence_bytes"].as_u64(), "{file}");
+        assert_eq!(
+            receipt_digest(&body),
+            entry["digest"].as_str().unwrap_or_default(),
+            "{file}"
+        );
+        assert_eq!(
+            status_context(1),
+            entry["status_context"].as_str().unwrap_or_default(),
+            "{file}"
+        );
+        assert_eq!(
+            Some(payload.evidence_bytes() as u64),
+            entry["evidence_bytes"].as_u64(),
+            "{file}"
+        );
         assert_eq!(extract_payload(&body).as_ref(), Ok(&payload), "{file}");
         assert!(payload.problems().is_empty(), "{file}");
     }
-    let on_disk = std::fs::read_dir(conformance_dir().join("disposition")).map(|d| d.count()).unwrap_or(0);
+    let on_disk = std::fs::read_dir(conformance_dir().join("disposition"))
+        .map(|d| d.count())
+        .unwrap_or(0);
     assert_eq!(seen, on_disk, "every disposition fixture has an expectation");
 }
 
 /// Invalid fixtures and the rule (and pointer) that rejects each.
 const INVALID: &[(&str, &str, &str)] = &[
     ("invalid-actor-empty.json", "D5", "/submission/actor"),
-    ("invalid-evidence-1024-emoji-plus-1-byte.json", "D6", "/submission/evidence"),
-    ("invalid-evidence-4096-two-byte-chars.json", "D6", "/submission/evidence"),
-    ("invalid-evidence-4097-bytes-ending-multibyte.json", "D6", "/submission/evidence"),
+    (
+        "invalid-evidence-1024-emoji-plus-1-byte.json",
+        "D6",
+        "/submission/evidence",
+    ),
+    (
+        "invalid-evidence-4096-two-byte-chars.json",
+        "D6",
+        "/submission/evidence",
+    ),
+    (
+        "invalid-evidence-4097-bytes-ending-multibyte.json",
+        "D6",
+        "/submission/evidence",
+    ),
     ("invalid-evidence-ideographic-space.json", "D6", "/submission/evidence"),
     ("invalid-evidence-nbsp.json", "D6", "/submission/evidence"),
     ("invalid-evidence-next-line.json", "D6", "/submission/evidence"),
-    ("invalid-evidence-surrogate-pair-escapes-4097-bytes.json", "D6", "/submission/evidence"),
+    (
+        "invalid-evidence-surrogate-pair-escapes-4097-bytes.json",
+        "D6",
+        "/submission/evidence",
+    ),
     ("invalid-reviewed-sha-whitespace.json", "D3", "/reviewed_sha"),
     ("invalid-schema-version.json", "D2", "/schema_version"),
     ("invalid-scope-local-with-pr-fields.json", "D4", "/scope/kind"),
     ("invalid-scope-local.json", "D4", "/scope/kind"),
     ("invalid-scope-pr-number-0.json", "D4", "/scope/pull_request_number"),
     ("invalid-unknown-scope-field.json", "D1", "/scope/owner"),
-    ("invalid-unknown-submission-field.json", "D1", "/submission/submission_id"),
+    (
+        "invalid-unknown-submission-field.json",
+        "D1",
+        "/submission/submission_id",
+    ),
     ("valid-positional-array-form.json", "P10", ""),
 ];
 
@@ -111,18 +146,48 @@ fn d1_unknown_members_everywhere() {
 #[test]
 fn d2_to_d6_each_rule() {
     let cases: Vec<(&str, Value, &str, &str)> = vec![
-        ("/schema_version", json!("reviewgate-agent-dispositions/v2"), "D2", "/schema_version"),
+        (
+            "/schema_version",
+            json!("reviewgate-agent-dispositions/v2"),
+            "D2",
+            "/schema_version",
+        ),
         ("/reviewed_sha", json!("\u{3000}"), "D3", "/reviewed_sha"),
         ("/reviewed_sha", json!(""), "D3", "/reviewed_sha"),
         ("/scope/kind", json!("local"), "D4", "/scope/kind"),
         ("/scope/repository", json!(" \u{2028}"), "D4", "/scope/repository"),
-        ("/scope/pull_request_number", json!(0), "D4", "/scope/pull_request_number"),
-        ("/submission/semantic_fingerprint", json!("\t"), "D5", "/submission/semantic_fingerprint"),
+        (
+            "/scope/pull_request_number",
+            json!(0),
+            "D4",
+            "/scope/pull_request_number",
+        ),
+        (
+            "/submission/semantic_fingerprint",
+            json!("\t"),
+            "D5",
+            "/submission/semantic_fingerprint",
+        ),
         ("/submission/actor", json!(""), "D5", "/submission/actor"),
-        ("/submission/disposition", json!("still_open"), "D5", "/submission/disposition"),
-        ("/submission/disposition", json!("Fixed"), "D5", "/submission/disposition"),
+        (
+            "/submission/disposition",
+            json!("still_open"),
+            "D5",
+            "/submission/disposition",
+        ),
+        (
+            "/submission/disposition",
+            json!("Fixed"),
+            "D5",
+            "/submission/disposition",
+        ),
         ("/submission/evidence", json!("\u{85}"), "D6", "/submission/evidence"),
-        ("/submission/evidence", json!("é".repeat(2049)), "D6", "/submission/evidence"),
+        (
+            "/submission/evidence",
+            json!("é".repeat(2049)),
+            "D6",
+            "/submission/evidence",
+        ),
     ];
     for (at, replacement, rule, path) in cases {
         let mut v = sample_value();
@@ -142,7 +207,10 @@ fn evidence_bound_counts_bytes_and_blankness_follows_t1() {
     };
     assert!(with_evidence("a".repeat(4096)).is_empty());
     assert!(with_evidence(format!("{}é", "a".repeat(4094))).is_empty());
-    assert_eq!(with_evidence(format!("{}é", "a".repeat(4095))), vec![pair("D6", "/submission/evidence")]);
+    assert_eq!(
+        with_evidence(format!("{}é", "a".repeat(4095))),
+        vec![pair("D6", "/submission/evidence")]
+    );
     assert!(with_evidence("😀".repeat(1024)).is_empty());
     assert!(with_evidence("\u{200B}".into()).is_empty());
     assert!(with_evidence("\u{FEFF}".into()).is_empty());
@@ -187,7 +255,9 @@ fn integer_literal_forms_are_read_strictly() {
     };
     let verdict = |n: &str| {
         let value = read_strict(doc(n).as_bytes(), &ReadLimits::default()).map_err(|p| p.rule)?;
-        validate_payload(&value).map(|p| p.scope.pull_request_number).map_err(|p| p[0].rule.clone())
+        validate_payload(&value)
+            .map(|p| p.scope.pull_request_number)
+            .map_err(|p| p[0].rule.clone())
     };
     assert_eq!(verdict("9007199254740993"), Ok(9007199254740993));
     assert_eq!(verdict("18446744073709551615"), Ok(u64::MAX));
@@ -226,7 +296,10 @@ fn body_keeps_the_fingerprint_raw_and_reads_back() {
     // Text before the first prefix is ignored.
     assert_eq!(extract_payload(&format!("note\n{body}")), Ok(payload));
     let digest = receipt_digest("abc");
-    assert_eq!(digest, "receipt-sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_eq!(
+        digest,
+        "receipt-sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
     assert_eq!(status_context(u64::MAX), "reviewgate/disposition/18446744073709551615");
 }
 
@@ -250,8 +323,14 @@ fn malformed_bodies_are_d10() {
     assert!(URL_SAFE_NO_PAD.decode("eA").is_ok());
     assert_eq!(rule(&wrap("eB")), Err("D10".into()));
     // A decodable payload that is not strict JSON or not a valid payload.
-    assert_eq!(rule(&wrap(&URL_SAFE_NO_PAD.encode(b"{\"a\":1,\"a\":2}"))), Err("P4".into()));
-    assert_eq!(rule(&wrap(&URL_SAFE_NO_PAD.encode(b"\xEF\xBB\xBF{}"))), Err("P2".into()));
+    assert_eq!(
+        rule(&wrap(&URL_SAFE_NO_PAD.encode(b"{\"a\":1,\"a\":2}"))),
+        Err("P4".into())
+    );
+    assert_eq!(
+        rule(&wrap(&URL_SAFE_NO_PAD.encode(b"\xEF\xBB\xBF{}"))),
+        Err("P2".into())
+    );
     let mut invalid = sample_value();
     invalid["submission"]["evidence"] = json!(" ");
     let bytes = serde_json::to_vec(&invalid).unwrap_or_default();

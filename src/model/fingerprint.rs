@@ -81,8 +81,11 @@ pub fn code_fingerprint(file: Option<&str>, grounding: Option<CodeGrounding<'_>>
     if let Some(grounding) = grounding {
         hasher.update(grounding.causal_path.as_bytes());
         hasher.update(b"\n");
-        let mut lines: Vec<String> =
-            grounding.items.iter().map(|item| format!("{}\n{}\n{}", item.path, item.side, item.excerpt)).collect();
+        let mut lines: Vec<String> = grounding
+            .items
+            .iter()
+            .map(|item| format!("{}\n{}\n{}", item.path, item.side, item.excerpt))
+            .collect();
         // `String`'s order is byte order, which for UTF-8 is code-point order.
         lines.sort_unstable();
         for line in &lines {

@@ -9,7 +9,10 @@ use std::path::PathBuf;
 #[test]
 fn norm_follows_f2() {
     assert_eq!(norm("app/webhooks/retry.py"), "app.webhooks.retry.py");
-    assert_eq!(norm("webhook.retry_exhaustion.missing_regression"), "webhook.retry.exhaustion.missing.regression");
+    assert_eq!(
+        norm("webhook.retry_exhaustion.missing_regression"),
+        "webhook.retry.exhaustion.missing.regression"
+    );
     assert_eq!(norm("  --Leading and trailing--  "), "leading.and.trailing");
     assert_eq!(norm("MiXeD CaSe 42"), "mixed.case.42");
     assert_eq!(norm("!!!"), "");
@@ -48,11 +51,26 @@ fn code_fingerprint_hashes_the_f4_text() {
     assert_eq!(code_fingerprint(None, None), sha("pr\n"));
     assert_eq!(code_fingerprint(Some(""), None), sha("\n"));
     let items = vec![
-        CodeItem { path: "b.rs", side: "new", excerpt: "x" },
-        CodeItem { path: "a.rs", side: "old", excerpt: "y" },
-        CodeItem { path: "b.rs", side: "new", excerpt: "x" },
+        CodeItem {
+            path: "b.rs",
+            side: "new",
+            excerpt: "x",
+        },
+        CodeItem {
+            path: "a.rs",
+            side: "old",
+            excerpt: "y",
+        },
+        CodeItem {
+            path: "b.rs",
+            side: "new",
+            excerpt: "x",
+        },
     ];
-    let grounding = CodeGrounding { causal_path: "cause", items };
+    let grounding = CodeGrounding {
+        causal_path: "cause",
+        items,
+    };
     assert_eq!(
         code_fingerprint(Some("f.rs"), Some(grounding.clone())),
         sha("f.rs\ncause\na.rs\nold\ny\nb.rs\nnew\nx\nb.rs\nnew\nx\n")
@@ -62,11 +80,22 @@ fn code_fingerprint_hashes_the_f4_text() {
     let astral = CodeGrounding {
         causal_path: "c",
         items: vec![
-            CodeItem { path: "u", side: "new", excerpt: "\u{1F600}" },
-            CodeItem { path: "u", side: "new", excerpt: "\u{FF21}" },
+            CodeItem {
+                path: "u",
+                side: "new",
+                excerpt: "\u{1F600}",
+            },
+            CodeItem {
+                path: "u",
+                side: "new",
+                excerpt: "\u{FF21}",
+            },
         ],
     };
-    assert_eq!(code_fingerprint(None, Some(astral)), sha("pr\nc\nu\nnew\n\u{FF21}\nu\nnew\n\u{1F600}\n"));
+    assert_eq!(
+        code_fingerprint(None, Some(astral)),
+        sha("pr\nc\nu\nnew\n\u{FF21}\nu\nnew\n\u{1F600}\n")
+    );
     assert_eq!(code_fingerprint(None, Some(CodeGrounding::default())), sha("pr\n\n"));
 }
 
@@ -84,7 +113,13 @@ fn river_test_vectors() {
             None,
             "333be486c0c537ac",
         ),
-        (Some("r1"), "src/x.ts", Some("  Leak\tDETECTED \n in   handler  "), None, "2d551902b02b28ee"),
+        (
+            Some("r1"),
+            "src/x.ts",
+            Some("  Leak\tDETECTED \n in   handler  "),
+            None,
+            "2d551902b02b28ee",
+        ),
         (
             Some("rr-midstream-code-quality-001"),
             "src/lib/runner.mjs",
@@ -95,17 +130,30 @@ fn river_test_vectors() {
             None,
             "b95e284d0c8e10d6",
         ),
-        (None, "README.md", None, Some("Only a title, no ruleId and no message"), "6e5a6fd694f79a5b"),
+        (
+            None,
+            "README.md",
+            None,
+            Some("Only a title, no ruleId and no message"),
+            "6e5a6fd694f79a5b",
+        ),
         (Some("r-emoji"), "a.js", Some(emoji.as_str()), None, "83d0e791e107712f"),
     ];
     for (rule, file, message, title, expected) in cases {
-        assert_eq!(river_fingerprint(rule, Some(file), message, title), expected, "{rule:?} {message:?}");
+        assert_eq!(
+            river_fingerprint(rule, Some(file), message, title),
+            expected,
+            "{rule:?} {message:?}"
+        );
     }
 }
 
 #[test]
 fn river_message_key_uses_javascript_rules() {
-    assert_eq!(river_message_key("  Leak\tDETECTED \n in   handler  "), "leak detected in handler");
+    assert_eq!(
+        river_message_key("  Leak\tDETECTED \n in   handler  "),
+        "leak detected in handler"
+    );
     // JS \s includes U+FEFF and excludes U+0085.
     assert_eq!(river_message_key("\u{FEFF}a\u{FEFF}\u{3000}b"), "a b");
     assert_eq!(river_message_key("a\u{85}b"), "a\u{85}b");
@@ -125,9 +173,18 @@ fn river_message_key_uses_javascript_rules() {
 fn river_defaults() {
     let sha16 = |text: &str| hex(&Sha256::digest(text.as_bytes())[..8]);
     assert_eq!(river_fingerprint(None, None, None, None), sha16("unknown::::"));
-    assert_eq!(river_fingerprint(Some(""), Some("f"), Some("M"), Some("T")), sha16("::f::m"));
-    assert_eq!(river_fingerprint(Some("r"), Some("f"), None, Some("T")), sha16("r::f::t"));
-    assert_eq!(river_fingerprint(Some("r"), Some("f"), Some(""), Some("T")), sha16("r::f::"));
+    assert_eq!(
+        river_fingerprint(Some(""), Some("f"), Some("M"), Some("T")),
+        sha16("::f::m")
+    );
+    assert_eq!(
+        river_fingerprint(Some("r"), Some("f"), None, Some("T")),
+        sha16("r::f::t")
+    );
+    assert_eq!(
+        river_fingerprint(Some("r"), Some("f"), Some(""), Some("T")),
+        sha16("r::f::")
+    );
 }
 
 #[test]
@@ -168,7 +225,10 @@ fn fingerprints_of(finding: &Value) -> (String, String) {
                 excerpt: item.get("excerpt").and_then(Value::as_str).unwrap_or(""),
             })
             .collect();
-        CodeGrounding { causal_path: g.get("causal_path").and_then(Value::as_str).unwrap_or(""), items }
+        CodeGrounding {
+            causal_path: g.get("causal_path").and_then(Value::as_str).unwrap_or(""),
+            items,
+        }
     });
     (semantic, code_fingerprint(file.as_deref(), code_grounding))
 }
@@ -179,7 +239,9 @@ fn conformance_fingerprints_match() {
     let mut checked = 0;
     for line in expected.lines().filter(|l| !l.trim().is_empty()) {
         let entry: Value = serde_json::from_str(line).expect("expected line");
-        let Some(wanted) = entry.get("fingerprints").and_then(Value::as_array) else { continue };
+        let Some(wanted) = entry.get("fingerprints").and_then(Value::as_array) else {
+            continue;
+        };
         let file = entry["file"].as_str().unwrap_or_default();
         let bytes = std::fs::read(conformance_dir().join(file)).expect("artifact");
         let artifact = read_strict(&bytes, &ReadLimits::default()).unwrap_or_else(|p| panic!("{file}: {p}"));
@@ -199,8 +261,18 @@ fn conformance_fingerprints_match() {
             let finding = finding.unwrap_or_else(|| panic!("{file}: fewer findings than expected"));
             assert_eq!(finding["id"], want["id"], "{file}");
             let (semantic, code) = fingerprints_of(finding);
-            assert_eq!(semantic, want["semantic_fingerprint"].as_str().unwrap_or_default(), "{file} {}", want["id"]);
-            assert_eq!(code, want["code_fingerprint"].as_str().unwrap_or_default(), "{file} {}", want["id"]);
+            assert_eq!(
+                semantic,
+                want["semantic_fingerprint"].as_str().unwrap_or_default(),
+                "{file} {}",
+                want["id"]
+            );
+            assert_eq!(
+                code,
+                want["code_fingerprint"].as_str().unwrap_or_default(),
+                "{file} {}",
+                want["id"]
+            );
             checked += 1;
         }
     }

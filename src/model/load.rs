@@ -44,7 +44,12 @@ impl Loaded {
     }
 
     fn failed(format: Option<Format>, problem: Problem) -> Loaded {
-        Loaded { format, set: None, problems: vec![problem], value: None }
+        Loaded {
+            format,
+            set: None,
+            problems: vec![problem],
+            value: None,
+        }
     }
 }
 
@@ -81,13 +86,19 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
     let limit = (MAX_INPUT_BYTES + 1) as u64;
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(|e| io_error(path, e))?;
         return Ok(bytes);
     }
     let file = open(path)?;
     let len = file.metadata().map_or(0, |m| m.len());
     let mut bytes = Vec::with_capacity(len.saturating_add(1).min(limit) as usize);
-    file.take(limit).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(path, e))?;
     Ok(bytes)
 }
 
@@ -96,7 +107,10 @@ fn open(path: &Path) -> Result<std::fs::File, LoadError> {
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> LoadError {
-    LoadError::Io { path: path.display().to_string(), source }
+    LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 /// Loads a document from memory (the parsed value is not kept).
@@ -131,7 +145,9 @@ fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
             Err(failed) => return *failed,
         };
         if !keep_value
-            && let Some(loaded) = fast_path(format, doc.root(), raw_len, || super::schema::conforms(format, doc.root()))
+            && let Some(loaded) = fast_path(format, doc.root(), raw_len, || {
+                super::schema::conforms(format, doc.root())
+            })
         {
             return loaded;
         }
@@ -165,7 +181,10 @@ fn has_fast_path(format: Format) -> bool {
 }
 
 fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {
-    let limits = ReadLimits { max_bytes: MAX_INPUT_BYTES, ..ReadLimits::default() };
+    let limits = ReadLimits {
+        max_bytes: MAX_INPUT_BYTES,
+        ..ReadLimits::default()
+    };
     read_doc(bytes, &limits)
 }
 
@@ -188,7 +207,12 @@ fn fast_path(
     let checked = checked.filter(|_| conforms() == Some(true))?;
     let mut problems = checked.problems;
     dedup_problems(&mut problems);
-    Some(Loaded { format: Some(format), set: checked.set, problems, value: None })
+    Some(Loaded {
+        format: Some(format),
+        set: checked.set,
+        problems,
+        value: None,
+    })
 }
 
 /// Runs the schema and the rules on one parsed value (the `Value` path).
@@ -205,16 +229,28 @@ fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Load
             handshake.wait();
             let checked = check_format(format, &value, raw_len);
             let problems = schema.join().unwrap_or_else(|_| {
-                vec![Problem::new("schema", "", "internal error: the schema check stopped unexpectedly")]
+                vec![Problem::new(
+                    "schema",
+                    "",
+                    "internal error: the schema check stopped unexpectedly",
+                )]
             });
             (problems, checked)
         })
     } else {
-        (super::schema::check(format, &value), check_format(format, &value, raw_len))
+        (
+            super::schema::check(format, &value),
+            check_format(format, &value, raw_len),
+        )
     };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
-    Loaded { format: Some(format), set: checked.set, problems, value: keep_value.then_some(value) }
+    Loaded {
+        format: Some(format),
+        set: checked.set,
+        problems,
+        value: keep_value.then_some(value),
+    }
 }
 
 fn check_format(format: Format, value: &Value, raw_len: usize) -> Checked {
@@ -286,14 +322,18 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Vec<u8> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance").join(name);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/conformance")
+            .join(name);
         std::fs::read(path).expect("fixture")
     }
 
     fn fast(bytes: &[u8]) -> Option<Loaded> {
         let doc = parse(bytes).expect("json");
         let format = detect(doc.root()).expect("format");
-        fast_path(format, doc.root(), bytes.len(), || super::super::schema::conforms(format, doc.root()))
+        fast_path(format, doc.root(), bytes.len(), || {
+            super::super::schema::conforms(format, doc.root())
+        })
     }
 
     #[test]
@@ -312,7 +352,11 @@ mod tests {
     fn a_schema_fault_sends_the_document_to_the_value_path() {
         let bytes = fixture("artifact/invalid-confidence-negative.json");
         let loaded = load_bytes(&bytes, None);
-        assert!(loaded.problems.iter().any(|p| p.rule == "schema"), "{:?}", loaded.problems);
+        assert!(
+            loaded.problems.iter().any(|p| p.rule == "schema"),
+            "{:?}",
+            loaded.problems
+        );
         assert!(fast(&bytes).is_none());
     }
 }

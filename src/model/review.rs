@@ -70,7 +70,10 @@ pub enum Scope {
     /// A local review (no pull request).
     Local,
     /// A pull request.
-    PullRequest { repository: String, pull_request_number: u64 },
+    PullRequest {
+        repository: String,
+        pull_request_number: u64,
+    },
 }
 
 /// Overall status, per system.

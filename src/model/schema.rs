@@ -130,9 +130,11 @@ pub fn prepare(format: Format) {
 fn doc_validator(format: Format) -> Option<&'static Validator<DocJson>> {
     let file = file_name(format);
     let index = FILES.iter().position(|(name, _)| *name == file)?;
-    DOC_COMPILED[index].get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v)).as_ref().ok()
+    DOC_COMPILED[index]
+        .get_or_init(|| compile_for::<DocJson>(file).map(|(v, _)| v))
+        .as_ref()
+        .ok()
 }
-
 
 /// Validates a River Review memory document (an entry, or a suppression's
 /// `context`) against its schema.
@@ -171,8 +173,14 @@ static DOC_COMPILED: [OnceLock<Result<Validator<DocJson>, String>>; FILES.len()]
 
 /// The validator of one embedded file, compiled on first use.
 fn compiled(file: &'static str) -> Result<&'static Compiled, String> {
-    let index = FILES.iter().position(|(name, _)| *name == file).ok_or_else(|| format!("{file}: not embedded"))?;
-    COMPILED[index].get_or_init(|| compile(file)).as_ref().map_err(Clone::clone)
+    let index = FILES
+        .iter()
+        .position(|(name, _)| *name == file)
+        .ok_or_else(|| format!("{file}: not embedded"))?;
+    COMPILED[index]
+        .get_or_init(|| compile(file))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 fn compile(file: &'static str) -> Result<Compiled, String> {
@@ -184,7 +192,11 @@ fn compile(file: &'static str) -> Result<Compiled, String> {
 fn compile_for<F: Json>(file: &'static str) -> Result<(Validator<F>, HashMap<String, Value>), String> {
     let mut documents = HashMap::new();
     for name in closure(file) {
-        let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or_default();
+        let text = FILES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .unwrap_or_default();
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
         let id = schema_id(name);
         if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
@@ -197,7 +209,9 @@ fn compile_for<F: Json>(file: &'static str) -> Result<(Validator<F>, HashMap<Str
         .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
         .and_then(|builder| builder.prepare())
         .map_err(|e| format!("schema registry: {e}"))?;
-    let root = documents.get(&schema_id(file)).ok_or_else(|| format!("{file}: not embedded"))?;
+    let root = documents
+        .get(&schema_id(file))
+        .ok_or_else(|| format!("{file}: not embedded"))?;
     let validator = jsonschema::options_for::<F>()
         .with_draft(Draft::Draft202012)
         .with_registry(&registry)
@@ -213,7 +227,11 @@ fn closure(file: &'static str) -> Vec<&'static str> {
     let mut out = vec![file];
     let mut next = 0;
     while next < out.len() {
-        let text = FILES.iter().find(|(n, _)| *n == out[next]).map(|(_, t)| *t).unwrap_or_default();
+        let text = FILES
+            .iter()
+            .find(|(n, _)| *n == out[next])
+            .map(|(_, t)| *t)
+            .unwrap_or_default();
         for (name, _) in FILES {
             if !out.contains(&name) && text.contains(&format!("\"{name}#")) {
                 out.push(name);
@@ -228,7 +246,11 @@ fn run(file: &'static str, value: &Value) -> Vec<Problem> {
     let compiled = match compiled(file) {
         Ok(c) => c,
         Err(e) => {
-            return vec![Problem::new(SCHEMA_RULE, "", format!("internal error: schemas unusable: {e}"))];
+            return vec![Problem::new(
+                SCHEMA_RULE,
+                "",
+                format!("internal error: schemas unusable: {e}"),
+            )];
         }
     };
     if compiled.validator.is_valid(value) {
@@ -239,13 +261,18 @@ fn run(file: &'static str, value: &Value) -> Vec<Problem> {
     // the enum message, which lists the allowed values, is the one to keep.
     let listed: HashSet<&str> = errors
         .iter()
-        .filter(|e| matches!(e.kind(), ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }))
+        .filter(|e| {
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }
+            )
+        })
         .map(|e| e.instance_path().as_str())
         .collect();
     let mut problems = Vec::new();
     for error in &errors {
-        let redundant = matches!(error.kind(), ValidationErrorKind::Type { .. })
-            && listed.contains(error.instance_path().as_str());
+        let redundant =
+            matches!(error.kind(), ValidationErrorKind::Type { .. }) && listed.contains(error.instance_path().as_str());
         if !redundant {
             wording::describe(error, &compiled.documents, &mut problems);
         }
@@ -259,7 +286,11 @@ fn cap(problems: &mut Vec<Problem>) {
     if problems.len() > MAX_PROBLEMS {
         let more = problems.len() - MAX_PROBLEMS;
         problems.truncate(MAX_PROBLEMS);
-        problems.push(Problem::new(SCHEMA_RULE, "", format!("... and {more} more schema problems")));
+        problems.push(Problem::new(
+            SCHEMA_RULE,
+            "",
+            format!("... and {more} more schema problems"),
+        ));
     }
 }
 

@@ -63,8 +63,11 @@ mod tests {
 
     #[test]
     fn exactly_the_25_white_space_code_points() {
-        let found: Vec<u32> =
-            (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_white_space(c)).map(u32::from).collect();
+        let found: Vec<u32> = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_white_space(c))
+            .map(u32::from)
+            .collect();
         assert_eq!(found, WHITE_SPACE.to_vec());
         // Agrees with the standard library's White_Space table.
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
@@ -74,7 +77,16 @@ mod tests {
 
     #[test]
     fn blank_strings() {
-        for s in ["", " ", "\t\n\r", "\u{00A0}", "\u{0085}", "\u{3000}", "\u{2028}\u{2029}", " \u{202F} "] {
+        for s in [
+            "",
+            " ",
+            "\t\n\r",
+            "\u{00A0}",
+            "\u{0085}",
+            "\u{3000}",
+            "\u{2028}\u{2029}",
+            " \u{202F} ",
+        ] {
             assert!(is_blank(s), "{s:?} should be blank");
         }
     }

@@ -20,10 +20,7 @@ use std::path::{Path, PathBuf};
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DraftOrigin {
     /// A pull-request result (ReviewGate), whichever file or fetch it came from.
-    PullRequest {
-        repository: String,
-        pull_request: u64,
-    },
+    PullRequest { repository: String, pull_request: u64 },
     /// A result file without a pull request, by its absolute path.
     File { path: String },
 }
@@ -61,11 +58,7 @@ pub struct StoredDraft {
 
 /// The id of the draft of `fingerprints` on `origin` at `reviewed_sha`:
 /// 32 lowercase hex digits of a SHA-256 over the three.
-pub fn draft_id(
-    origin: &DraftOrigin,
-    reviewed_sha: Option<&str>,
-    fingerprints: &[String],
-) -> String {
+pub fn draft_id(origin: &DraftOrigin, reviewed_sha: Option<&str>, fingerprints: &[String]) -> String {
     let mut hash = Sha256::new();
     hash.update(origin.identity().as_bytes());
     hash.update(b"\0@");
@@ -74,19 +67,12 @@ pub fn draft_id(
         hash.update(b"\0");
         hash.update(fp.as_bytes());
     }
-    hash.finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
 /// True for a string shaped like a [`draft_id`] (so an id never names another file).
 pub fn is_draft_id(id: &str) -> bool {
-    id.len() == 32
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// All readable drafts and the number of files that could not be read.
@@ -111,8 +97,7 @@ impl DraftStore {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
-                .map_err(io("protect", &dir))?;
+            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).map_err(io("protect", &dir))?;
         }
         Ok(DraftStore { dir })
     }
@@ -168,8 +153,7 @@ impl DraftStore {
         for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
             let path = item.map_err(io("list", &self.dir))?.path();
             let stem = path.file_stem().and_then(|s| s.to_str());
-            let is_draft =
-                path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_draft_id);
+            let is_draft = path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_draft_id);
             if !is_draft {
                 continue;
             }
@@ -212,9 +196,7 @@ mod tests {
     /// The store under a state directory given as `TRIAGE_STATE_DIR`.
     fn store_in(state: &Path) -> DraftStore {
         let env = |name: &str| (name == "TRIAGE_STATE_DIR").then(|| OsString::from(state));
-        let dir = super::super::state_dir_with(env, None)
-            .unwrap()
-            .join("drafts");
+        let dir = super::super::state_dir_with(env, None).unwrap().join("drafts");
         DraftStore::open(dir).unwrap()
     }
 
@@ -260,11 +242,7 @@ mod tests {
         let mut renamed = draft("other");
         renamed.id = "ffffffffffffffffffffffffffffffff".into();
         let wrong_name = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.json";
-        fs::write(
-            store.dir().join(wrong_name),
-            serde_json::to_vec(&renamed).unwrap(),
-        )
-        .unwrap();
+        fs::write(store.dir().join(wrong_name), serde_json::to_vec(&renamed).unwrap()).unwrap();
         fs::write(store.dir().join("notes.txt"), b"ignored").unwrap();
         #[cfg(unix)]
         {
@@ -282,10 +260,7 @@ mod tests {
             }]
         );
         assert!(listing.unreadable >= 2, "{listing:?}");
-        assert!(matches!(
-            store.remove("../x"),
-            Err(OutboxError::BadId { .. })
-        ));
+        assert!(matches!(store.remove("../x"), Err(OutboxError::BadId { .. })));
     }
 
     #[test]
@@ -293,16 +268,11 @@ mod tests {
         let d = draft("x");
         let fps = d.fingerprints.clone();
         let other_head = draft_id(&d.origin, Some("def"), &fps);
-        let file = DraftOrigin::File {
-            path: "/r.json".into(),
-        };
+        let file = DraftOrigin::File { path: "/r.json".into() };
         assert!(is_draft_id(&d.id));
         assert_ne!(d.id, other_head);
         assert_ne!(d.id, draft_id(&file, Some("abc"), &fps));
-        assert_ne!(
-            d.id,
-            draft_id(&d.origin, Some("abc"), &["defect:a:c".to_string()])
-        );
+        assert_ne!(d.id, draft_id(&d.origin, Some("abc"), &["defect:a:c".to_string()]));
         assert_eq!(d.id, draft_id(&d.origin, Some("abc"), &fps));
     }
 

@@ -35,11 +35,19 @@ impl FindingFacts {
         if !is_fingerprint(fingerprint) {
             return Err(StoreError::BadFingerprint(fingerprint.to_owned()));
         }
-        let matching: Vec<_> =
-            set.findings.iter().filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint)).collect();
-        let first = matching.first().ok_or_else(|| StoreError::UnknownFinding(fingerprint.to_owned()))?;
+        let matching: Vec<_> = set
+            .findings
+            .iter()
+            .filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint))
+            .collect();
+        let first = matching
+            .first()
+            .ok_or_else(|| StoreError::UnknownFinding(fingerprint.to_owned()))?;
         let river = first.river();
-        let severity = matching.iter().filter_map(|f| f.river().and_then(|r| r.severity)).min_by_key(|s| s.rank());
+        let severity = matching
+            .iter()
+            .filter_map(|f| f.river().and_then(|r| r.severity))
+            .min_by_key(|s| s.rank());
         let run = set.river.as_ref();
         Ok(FindingFacts {
             fingerprint: fingerprint.to_owned(),
@@ -47,7 +55,9 @@ impl FindingFacts {
             title: first.title.clone(),
             file: first.path.clone(),
             severity,
-            phase: run.and_then(|r| r.phase.clone()).or_else(|| river.and_then(|r| r.phase.clone())),
+            phase: run
+                .and_then(|r| r.phase.clone())
+                .or_else(|| river.and_then(|r| r.phase.clone())),
             repo_root: run.and_then(|r| r.repo_root.clone()),
         })
     }
@@ -61,7 +71,10 @@ pub enum NoSuppression {
     /// The status does not mean "stop reporting this".
     NotSuppressing(DecisionStatus),
     /// River applies suppressions to major/critical findings only with accepted_risk.
-    HighSeverity { severity: RiverSeverity, status: DecisionStatus },
+    HighSeverity {
+        severity: RiverSeverity,
+        status: DecisionStatus,
+    },
     /// The run's phase is unknown; River ignores suppressions without one.
     NoPhase,
     /// The finding names no file; a file-scoped suppression needs one.
@@ -121,14 +134,24 @@ pub fn suppression_for<'a>(
     if !input.suppress {
         return Err(NoSuppression::NotRequested);
     }
-    let kind = input.status.suppression_type().ok_or(NoSuppression::NotSuppressing(input.status))?;
+    let kind = input
+        .status
+        .suppression_type()
+        .ok_or(NoSuppression::NotSuppressing(input.status))?;
     if let Some(severity @ (RiverSeverity::Major | RiverSeverity::Critical)) = facts.severity
         && kind != SuppressionType::AcceptedRisk
     {
-        return Err(NoSuppression::HighSeverity { severity, status: input.status });
+        return Err(NoSuppression::HighSeverity {
+            severity,
+            status: input.status,
+        });
     }
     let phase = facts.phase.as_deref().ok_or(NoSuppression::NoPhase)?;
-    let file = facts.file.as_deref().filter(|f| !f.is_empty()).ok_or(NoSuppression::NoFile)?;
+    let file = facts
+        .file
+        .as_deref()
+        .filter(|f| !f.is_empty())
+        .ok_or(NoSuppression::NoFile)?;
     let suppression = SuppressionFacts {
         fingerprint: &facts.fingerprint,
         title: facts.title.as_deref(),
@@ -149,9 +172,22 @@ pub fn plan_decision<'a>(
     if input.note.evidence.trim().is_empty() {
         return Err(StoreError::MissingEvidence);
     }
-    let skill = facts.rule_id.as_deref().filter(|r| !r.trim().is_empty()).ok_or(StoreError::MissingRuleId)?;
-    let feedback = feedback_entry(input.status.feedback_type(), skill, &facts.fingerprint, &input.note, now);
-    Ok(DecisionPlan { feedback, suppression: suppression_for(facts, input) })
+    let skill = facts
+        .rule_id
+        .as_deref()
+        .filter(|r| !r.trim().is_empty())
+        .ok_or(StoreError::MissingRuleId)?;
+    let feedback = feedback_entry(
+        input.status.feedback_type(),
+        skill,
+        &facts.fingerprint,
+        &input.note,
+        now,
+    );
+    Ok(DecisionPlan {
+        feedback,
+        suppression: suppression_for(facts, input),
+    })
 }
 
 #[cfg(test)]
@@ -171,7 +207,15 @@ mod tests {
     }
 
     fn input(status: DecisionStatus) -> DecisionInput<'static> {
-        DecisionInput { status, note: Note { evidence: "because", author: "me", pr: None }, suppress: true }
+        DecisionInput {
+            status,
+            note: Note {
+                evidence: "because",
+                author: "me",
+                pr: None,
+            },
+            suppress: true,
+        }
     }
 
     #[test]
@@ -187,7 +231,10 @@ mod tests {
                 }
             }
         }
-        let reason = NoSuppression::HighSeverity { severity: RiverSeverity::Major, status: DecisionStatus::WontFix };
+        let reason = NoSuppression::HighSeverity {
+            severity: RiverSeverity::Major,
+            status: DecisionStatus::WontFix,
+        };
         assert!(reason.to_string().contains("only for accepted_risk"));
     }
 
@@ -198,7 +245,10 @@ mod tests {
             let got = suppression_for(&f, &input(status)).map(|(k, _)| k);
             assert_eq!(got.ok(), status.suppression_type(), "{}", status.as_str());
         }
-        let no = DecisionInput { suppress: false, ..input(DecisionStatus::FalsePositive) };
+        let no = DecisionInput {
+            suppress: false,
+            ..input(DecisionStatus::FalsePositive)
+        };
         assert_eq!(suppression_for(&f, &no).unwrap_err(), NoSuppression::NotRequested);
     }
 
@@ -210,7 +260,10 @@ mod tests {
         assert_eq!(plan.suppression.unwrap_err(), NoSuppression::NoPhase);
         f.phase = Some("midstream".into());
         f.file = None;
-        assert_eq!(suppression_for(&f, &input(DecisionStatus::Duplicate)).unwrap_err(), NoSuppression::NoFile);
+        assert_eq!(
+            suppression_for(&f, &input(DecisionStatus::Duplicate)).unwrap_err(),
+            NoSuppression::NoFile
+        );
     }
 
     #[test]
@@ -221,7 +274,10 @@ mod tests {
         assert!(matches!(plan_decision(&f, &i, 0), Err(StoreError::MissingEvidence)));
         let mut f = facts(RiverSeverity::Info);
         f.rule_id = Some(" ".into());
-        assert!(matches!(plan_decision(&f, &input(DecisionStatus::Accepted), 0), Err(StoreError::MissingRuleId)));
+        assert!(matches!(
+            plan_decision(&f, &input(DecisionStatus::Accepted), 0),
+            Err(StoreError::MissingRuleId)
+        ));
     }
 
     #[test]

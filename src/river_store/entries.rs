@@ -189,13 +189,20 @@ pub fn resurface_entry(
         id,
         kind: "resurface",
         title: format!("Revoke: {suppression_id}"),
-        content: if reason.is_empty() { "revoked".to_owned() } else { reason.to_owned() },
+        content: if reason.is_empty() {
+            "revoked".to_owned()
+        } else {
+            reason.to_owned()
+        },
         metadata: ResurfaceMetadata {
             created_at: iso_millis(now),
             author: author.to_owned(),
             tags: ["resurface", "revocation"],
         },
-        context: ResurfaceContext { suppression_id: suppression_id.to_owned(), action: "revoke" },
+        context: ResurfaceContext {
+            suppression_id: suppression_id.to_owned(),
+            action: "revoke",
+        },
     }
 }
 
@@ -223,7 +230,11 @@ mod tests {
             FeedbackType::FalsePositive,
             "rr-midstream-logging-observability-001",
             "98103dc8dd71c74c",
-            &Note { evidence: "intentional null on parse failure", author: "river-review", pr: Some(42) },
+            &Note {
+                evidence: "intentional null on parse failure",
+                author: "river-review",
+                pr: Some(42),
+            },
             NOW,
         );
         let example = include_str!("../../tests/fixtures/reference/river-review/examples/feedback-2026-11.jsonl");
@@ -232,7 +243,11 @@ mod tests {
 
     #[test]
     fn absent_values_are_null_and_text_is_trimmed() {
-        let note = Note { evidence: " \n ", author: "a", pr: Some(0) };
+        let note = Note {
+            evidence: " \n ",
+            author: "a",
+            pr: Some(0),
+        };
         let e = feedback_entry(FeedbackType::Unclear, "  r1 ", "0123456789abcdef", &note, 0);
         assert_eq!(
             e.to_line(),
@@ -249,7 +264,11 @@ mod tests {
             phase: "midstream",
             severity: Some(RiverSeverity::Minor),
         };
-        let note = Note { evidence: " why ", author: "alice", pr: None };
+        let note = Note {
+            evidence: " why ",
+            author: "alice",
+            pr: None,
+        };
         let e = suppression_entry(
             &facts,
             SuppressionType::FalsePositive,
@@ -265,10 +284,17 @@ mod tests {
                 r#""context":{"scope":"file","active":true,"fingerprint":"98103dc8dd71c74c","fingerprintAlgo":"v1","feedbackType":"false_positive","severity":"minor"}}"#
             )
         );
-        let note = Note { evidence: "x", author: "a", pr: Some(7) };
+        let note = Note {
+            evidence: "x",
+            author: "a",
+            pr: Some(7),
+        };
         let with_pr = suppression_entry(&facts, SuppressionType::AcceptedRisk, &note, "i".into(), NOW);
         let text = serde_json::to_string(&with_pr.context).unwrap();
-        assert!(text.ends_with(r#""feedbackType":"accepted_risk","severity":"minor","sourcePR":7}"#), "{text}");
+        assert!(
+            text.ends_with(r#""feedbackType":"accepted_risk","severity":"minor","sourcePR":7}"#),
+            "{text}"
+        );
     }
 
     #[test]

@@ -62,7 +62,12 @@ pub fn lock(path: &Path) -> io::Result<Lock> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
     FileExt::lock_exclusive(&file)?;
     Ok(Lock { _file: file })
 }
@@ -87,7 +92,9 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// directory, fsync, rename, fsync of the directory). Keeps the permissions
 /// of the file it replaces.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().ok_or_else(|| io::Error::other("the index path has no directory"))?;
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::other("the index path has no directory"))?;
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("index.json");
     let (tmp_path, mut tmp) = create_temp(dir, name)?;
@@ -113,7 +120,9 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     let pid = std::process::id();
     let mut attempt: u32 = 0;
     loop {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let path = dir.join(format!(".{name}.{pid}.{nanos}.{attempt}.tmp"));
         match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
@@ -165,7 +174,10 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
-        let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, ["index.json"]);
     }
 
@@ -174,9 +186,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.jsonl");
         append_line(&path, "{\"a\":1}").unwrap();
-        fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"partial\":").unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"partial\":")
+            .unwrap();
         append_line(&path, "{\"b\":2}").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n{\"partial\":\n{\"b\":2}\n");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"a\":1}\n{\"partial\":\n{\"b\":2}\n"
+        );
     }
 
     #[test]
@@ -184,7 +204,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(read_optional(&dir.path().join("none")).unwrap(), None);
         fs::write(dir.path().join("x"), b"abc").unwrap();
-        assert_eq!(read_optional(&dir.path().join("x")).unwrap().as_deref(), Some(&b"abc"[..]));
+        assert_eq!(
+            read_optional(&dir.path().join("x")).unwrap().as_deref(),
+            Some(&b"abc"[..])
+        );
     }
 
     #[test]

@@ -18,7 +18,10 @@ pub struct Malformed {
 
 impl Malformed {
     fn at(location: impl Into<String>, problem: impl Into<String>) -> Self {
-        Malformed { location: location.into(), problem: problem.into() }
+        Malformed {
+            location: location.into(),
+            problem: problem.into(),
+        }
     }
 }
 
@@ -79,13 +82,20 @@ fn entries(index: &Json) -> &[Json] {
 
 /// Every id in use.
 pub fn ids(index: &Json) -> HashSet<String> {
-    entries(index).iter().filter_map(|e| e.get("id").and_then(Json::as_str)).map(str::to_owned).collect()
+    entries(index)
+        .iter()
+        .filter_map(|e| e.get("id").and_then(Json::as_str))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// An entry `triage` built, in its member order.
 pub fn to_json<T: Serialize>(entry: &T) -> Json {
     // The entry types serialise to plain JSON, which always parses back.
-    serde_json::to_string(entry).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Json::Null)
+    serde_json::to_string(entry)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Json::Null)
 }
 
 /// Appends an entry at the end (every other entry keeps its place).
@@ -125,7 +135,10 @@ pub fn deactivate(index: &mut Json, id: &str) -> bool {
     let Some(Json::Array(items)) = index.get_mut("entries") else {
         return false;
     };
-    let Some(entry) = items.iter_mut().find(|e| e.get("id").and_then(Json::as_str) == Some(id)) else {
+    let Some(entry) = items
+        .iter_mut()
+        .find(|e| e.get("id").and_then(Json::as_str) == Some(id))
+    else {
         return false;
     };
     match entry.get_mut("context").and_then(|c| c.get_mut("active")) {
@@ -157,7 +170,10 @@ mod tests {
     fn rivers_example_round_trips_byte_for_byte() {
         let index = parse_index(example().as_bytes()).unwrap();
         assert_eq!(render(&index), example());
-        assert_eq!(active_suppressions(&index, "98103dc8dd71c74c"), ["suppression-98103dc8dd71c74c-1795980984336"]);
+        assert_eq!(
+            active_suppressions(&index, "98103dc8dd71c74c"),
+            ["suppression-98103dc8dd71c74c-1795980984336"]
+        );
         assert!(ids(&index).contains("suppression-98103dc8dd71c74c-1795980984336"));
     }
 

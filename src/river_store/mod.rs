@@ -62,7 +62,11 @@ pub enum StoreError {
         "{} is malformed at {location}: {problem}; it was left unchanged (fix or move it, then retry)",
         file.display()
     )]
-    MalformedIndex { file: PathBuf, location: String, problem: String },
+    MalformedIndex {
+        file: PathBuf,
+        location: String,
+        problem: String,
+    },
     /// Undo found nothing to revoke.
     #[error("no active suppression of {0} to revoke")]
     NoActiveSuppression(String),
@@ -71,7 +75,11 @@ pub enum StoreError {
     Schema { what: &'static str, details: String },
     /// A file operation failed.
     #[error("cannot {action} {}: {source}", path.display())]
-    Io { action: &'static str, path: PathBuf, source: std::io::Error },
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The repository root could not be determined.
     #[error("{0}")]
     RepoRoot(String),

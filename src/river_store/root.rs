@@ -39,7 +39,11 @@ fn is_repo_root(dir: &Path) -> bool {
 
 /// The git top-level of `cwd`, if git knows one.
 fn git_top_level(cwd: &Path) -> Option<PathBuf> {
-    let out = Command::new("git").args(["rev-parse", "--show-toplevel"]).current_dir(cwd).output().ok()?;
+    let out = Command::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .current_dir(cwd)
+        .output()
+        .ok()?;
     if !out.status.success() {
         return None;
     }
@@ -58,9 +62,15 @@ pub fn resolve_root(
         if dir.is_dir() {
             return Ok((dir.to_path_buf(), RootSource::Flag));
         }
-        return Err(StoreError::RepoRoot(format!("--repo-root {} is not a directory", dir.display())));
+        return Err(StoreError::RepoRoot(format!(
+            "--repo-root {} is not a directory",
+            dir.display()
+        )));
     }
-    if let Some(root) = artifact_root.map(Path::new).filter(|p| p.is_absolute() && is_repo_root(p)) {
+    if let Some(root) = artifact_root
+        .map(Path::new)
+        .filter(|p| p.is_absolute() && is_repo_root(p))
+    {
         return Ok((root.to_path_buf(), RootSource::Artifact));
     }
     git_top_level(cwd).map(|p| (p, RootSource::GitTopLevel)).ok_or_else(|| {
@@ -82,7 +92,10 @@ mod tests {
         let (root, source) = resolve_root(Some(dir.path()), Some("/elsewhere"), dir.path()).unwrap();
         assert_eq!((root.as_path(), source), (dir.path(), RootSource::Flag));
         let missing = dir.path().join("missing");
-        assert!(matches!(resolve_root(Some(&missing), None, dir.path()), Err(StoreError::RepoRoot(_))));
+        assert!(matches!(
+            resolve_root(Some(&missing), None, dir.path()),
+            Err(StoreError::RepoRoot(_))
+        ));
     }
 
     #[test]
@@ -98,13 +111,20 @@ mod tests {
         let other = resolve_root(None, Some(named), plain.path());
         assert!(!matches!(other, Ok((_, RootSource::Artifact))));
         // Relative paths from the review are never used.
-        assert!(!matches!(resolve_root(None, Some("."), repo.path()), Ok((_, RootSource::Artifact))));
+        assert!(!matches!(
+            resolve_root(None, Some("."), repo.path()),
+            Ok((_, RootSource::Artifact))
+        ));
     }
 
     #[test]
     fn falls_back_to_git_top_level() {
         let repo = tempfile::tempdir().unwrap();
-        let init = Command::new("git").args(["init", "-q"]).current_dir(repo.path()).status().unwrap();
+        let init = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(repo.path())
+            .status()
+            .unwrap();
         assert!(init.success());
         let sub = repo.path().join("a").join("b");
         std::fs::create_dir_all(&sub).unwrap();

@@ -186,7 +186,11 @@ mod tests {
             let status = DecisionStatus::parse(name).unwrap();
             assert_eq!(status.as_str(), name);
             assert_eq!(status.feedback_type().as_str(), feedback, "{name}");
-            assert_eq!(status.suppression_type().map(SuppressionType::as_str), suppression, "{name}");
+            assert_eq!(
+                status.suppression_type().map(SuppressionType::as_str),
+                suppression,
+                "{name}"
+            );
         }
         assert_eq!(DecisionStatus::parse("False_Positive"), None);
         assert_eq!(DecisionStatus::parse("fixed"), None);

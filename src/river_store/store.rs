@@ -42,7 +42,11 @@ pub struct Revoked {
 }
 
 fn io_err(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> StoreError {
-    move |source| StoreError::Io { action, path: path.to_path_buf(), source }
+    move |source| StoreError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn take_lock(path: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
@@ -57,15 +61,22 @@ fn take_lock(path: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
 fn load_index(path: &Path) -> Result<Json, StoreError> {
     match files::read_optional(path).map_err(io_err("read", path))? {
         None => Ok(index::new_index()),
-        Some(bytes) => index::parse_index(&bytes).map_err(|Malformed { location, problem }| {
-            StoreError::MalformedIndex { file: path.to_path_buf(), location, problem }
-        }),
+        Some(bytes) => {
+            index::parse_index(&bytes).map_err(|Malformed { location, problem }| StoreError::MalformedIndex {
+                file: path.to_path_buf(),
+                location,
+                problem,
+            })
+        }
     }
 }
 
 /// Checks an entry against River's schemas before it is written.
 fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> Result<(), StoreError> {
-    let value = serde_json::to_value(entry).map_err(|e| StoreError::Schema { what, details: e.to_string() })?;
+    let value = serde_json::to_value(entry).map_err(|e| StoreError::Schema {
+        what,
+        details: e.to_string(),
+    })?;
     let mut problems = check_river_entry(RiverEntrySchema::MemoryEntry, &value);
     if suppression {
         let context = value.get("context").cloned().unwrap_or_default();
@@ -102,7 +113,12 @@ pub fn record(
             if !dry_run {
                 append_feedback(paths, &feedback_file, &plan.feedback)?;
             }
-            return Ok(Recorded { dry_run, feedback_file, feedback: plan.feedback, suppression: Err(reason) });
+            return Ok(Recorded {
+                dry_run,
+                feedback_file,
+                feedback: plan.feedback,
+                suppression: Err(reason),
+            });
         }
         Ok(s) => s,
     };
@@ -110,7 +126,9 @@ pub fn record(
     let _lock = take_lock(&paths.index_lock(), dry_run)?;
     let mut index = load_index(&index_file)?;
     let taken = index::ids(&index);
-    let id = free_id(&format!("suppression-{}", facts.fingerprint), now, |id| taken.contains(id));
+    let id = free_id(&format!("suppression-{}", facts.fingerprint), now, |id| {
+        taken.contains(id)
+    });
     let entry = suppression_entry(&suppression_facts, kind, &input.note, id, now);
     validate("suppression entry", &entry, true)?;
     if !dry_run {
@@ -119,7 +137,12 @@ pub fn record(
         files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
     }
     let suppression = Ok(WrittenSuppression { index_file, entry });
-    Ok(Recorded { dry_run, feedback_file, feedback: plan.feedback, suppression })
+    Ok(Recorded {
+        dry_run,
+        feedback_file,
+        feedback: plan.feedback,
+        suppression,
+    })
 }
 
 /// Revokes every active suppression of `fingerprint`: a resurface entry is
@@ -152,5 +175,9 @@ pub fn revoke(
     if !dry_run {
         files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
     }
-    Ok(Revoked { dry_run, index_file, revoked })
+    Ok(Revoked {
+        dry_run,
+        index_file,
+        revoked,
+    })
 }

@@ -221,19 +221,13 @@ impl Action {
         match (mode, self) {
             (KeyMode::StatusPicker, Action::Accept) => Some("choose"),
             (KeyMode::Confirm, Action::Accept) => Some("answer"),
-            (KeyMode::Editor | KeyMode::StatusPicker | KeyMode::Outbox, Action::Back) => {
-                Some("keep & close")
-            }
+            (KeyMode::Editor | KeyMode::StatusPicker | KeyMode::Outbox, Action::Back) => Some("keep & close"),
             (KeyMode::Confirm, Action::Back) => Some("edit"),
             (KeyMode::Ask, Action::Accept | Action::Back) => None,
             // In the list these are in the help; the hints keep room for the rest.
-            (
-                KeyMode::Normal,
-                Action::ClearFilters
-                | Action::OpenInEditor
-                | Action::CopyFingerprint
-                | Action::Back,
-            ) => None,
+            (KeyMode::Normal, Action::ClearFilters | Action::OpenInEditor | Action::CopyFingerprint | Action::Back) => {
+                None
+            }
             _ => self.hint(),
         }
     }

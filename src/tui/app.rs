@@ -41,12 +41,7 @@ pub struct Document {
 
 impl Document {
     /// Prepares a loaded review for display.
-    pub fn new(
-        source: Source,
-        format: Option<Format>,
-        set: Option<ReviewSet>,
-        problems: Vec<Problem>,
-    ) -> Document {
+    pub fn new(source: Source, format: Option<Format>, set: Option<ReviewSet>, problems: Vec<Problem>) -> Document {
         let prepared = Prepared::new(set.as_ref());
         Document {
             source,
@@ -264,10 +259,7 @@ impl App {
                 marks: vec![false; n],
                 ..Browse::default()
             },
-            ui: Ui {
-                size,
-                ..Ui::default()
-            },
+            ui: Ui { size, ..Ui::default() },
             settings,
             submit: vec![SubmitState::Idle; n],
             next_generation: 1,

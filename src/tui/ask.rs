@@ -44,10 +44,7 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
                 } else {
                     "exist only on this screen and will be lost"
                 };
-                lines.push(format!(
-                    "{drafts} draft{} {fate}.",
-                    if drafts == 1 { "" } else { "s" }
-                ));
+                lines.push(format!("{drafts} draft{} {fate}.", if drafts == 1 { "" } else { "s" }));
             }
             if sending > 0 {
                 lines.push(format!(

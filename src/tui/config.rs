@@ -64,22 +64,13 @@ mod tests {
     #[test]
     fn files_override_and_bad_files_warn() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(
-            dir.path().join("keymap.json"),
-            r#"{"normal": {"x": "quit"}}"#,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(
-            dir.path().join("theme.json"),
-            r#"{"p0": "nonsense-colour"}"#,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join("keymap.json"), r#"{"normal": {"x": "quit"}}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join("theme.json"), r#"{"p0": "nonsense-colour"}"#).unwrap_or_else(|e| panic!("{e}"));
         let (settings, warnings) = load(Some(dir.path()), false).unwrap_or_else(|e| panic!("{e}"));
         let x = super::super::keymap::KeySpec::parse("x").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
-            settings
-                .keymap
-                .lookup(super::super::keymap::KeyMode::Normal, &x),
+            settings.keymap.lookup(super::super::keymap::KeyMode::Normal, &x),
             Some(super::super::action::Action::Quit)
         );
         assert_eq!(settings.theme, Theme::colored());

@@ -37,10 +37,7 @@ pub fn blocked(app: &App, system: System) -> Option<String> {
         ));
     }
     if set.scope == Scope::Local {
-        return Some(
-            "this is a local-scope result: only pull-request results can be recorded on GitHub"
-                .into(),
-        );
+        return Some("this is a local-scope result: only pull-request results can be recorded on GitHub".into());
     }
     None
 }
@@ -74,23 +71,17 @@ pub enum Items {
 fn items(app: &App, c: &Composer) -> Result<Items, String> {
     let set = app.doc.set.as_ref().ok_or("no review is loaded")?;
     let evidence = c.evidence();
-    let fp_of = |i: usize| {
-        app.doc
-            .findings()
-            .get(i)
-            .map(|f| f.key.as_str().to_string())
-    };
+    let fp_of = |i: usize| app.doc.findings().get(i).map(|f| f.key.as_str().to_string());
     match c.choice {
         None => Err("choose a status first".into()),
         Some(Choice::ReviewGate(status)) => {
             let mut out = Vec::new();
             for &finding in &c.targets {
                 let fp = fp_of(finding).ok_or("the finding is no longer in the review")?;
-                let draft =
-                    Draft::for_finding(set, &fp, status, &evidence).map_err(|problems| {
-                        let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                        clean_line(&format!("{fp}: {}", text.join("; ")))
-                    })?;
+                let draft = Draft::for_finding(set, &fp, status, &evidence).map_err(|problems| {
+                    let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                    clean_line(&format!("{fp}: {}", text.join("; ")))
+                })?;
                 out.push(SubmitItem {
                     finding,
                     draft,
@@ -103,8 +94,7 @@ fn items(app: &App, c: &Composer) -> Result<Items, String> {
             let mut out = Vec::new();
             for &finding in &c.targets {
                 let fp = fp_of(finding).ok_or("the finding is no longer in the review")?;
-                let facts =
-                    FindingFacts::from_set(set, &fp).map_err(|e| clean_line(&e.to_string()))?;
+                let facts = FindingFacts::from_set(set, &fp).map_err(|e| clean_line(&e.to_string()))?;
                 let decision = RiverDecision {
                     facts,
                     status,
@@ -119,11 +109,7 @@ fn items(app: &App, c: &Composer) -> Result<Items, String> {
 
 /// Runs every local check of the open composer's decision.
 pub fn check(app: &App) -> Result<(), String> {
-    let c = app
-        .decide
-        .composer
-        .as_ref()
-        .ok_or("the composer is closed")?;
+    let c = app.decide.composer.as_ref().ok_or("the composer is closed")?;
     items(app, c).map(|_| ())
 }
 
@@ -139,11 +125,7 @@ pub fn confirm(app: &mut App) -> Vec<Effect> {
     match bound {
         Err(why) => {
             app.ui.mode = Mode::Compose(super::composer::Stage::Evidence);
-            flash(
-                app,
-                Level::Error,
-                format!("Not sent: {why}. The draft is kept."),
-            );
+            flash(app, Level::Error, format!("Not sent: {why}. The draft is kept."));
             Vec::new()
         }
         Ok(items) => {
@@ -215,11 +197,7 @@ fn send_removing(app: &mut App, items: Items, drafts: Vec<String>) -> Vec<Effect
     });
     app.detail.key = None;
     let s = if total == 1 { "" } else { "s" };
-    flash(
-        app,
-        Level::Info,
-        format!("Sending {total} decision{s}: {what}."),
-    );
+    flash(app, Level::Info, format!("Sending {total} decision{s}: {what}."));
     vec![effect]
 }
 
@@ -248,10 +226,7 @@ pub fn retry(app: &mut App) -> Vec<Effect> {
             draft,
             replaces: None,
         }])),
-        (None, Some(SentDecision::River(decision))) => Ok(Items::River(vec![RiverItem {
-            finding: i,
-            decision,
-        }])),
+        (None, Some(SentDecision::River(decision))) => Ok(Items::River(vec![RiverItem { finding: i, decision }])),
         (None, None) => Err("the decision is not known in this session (see the outbox: O)".into()),
     };
     match items {
@@ -273,10 +248,7 @@ pub fn finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitO
     }
     let (new, level, line) = match outcome {
         SubmitOutcome::Recorded(receipt) => {
-            let line = format!(
-                "Recorded: {}",
-                receipt.link.as_deref().unwrap_or(&receipt.summary)
-            );
+            let line = format!("Recorded: {}", receipt.link.as_deref().unwrap_or(&receipt.summary));
             (SubmitState::Recorded(receipt), Level::Info, line)
         }
         SubmitOutcome::Rejected { reason, stale_head } => {
@@ -342,8 +314,7 @@ pub fn detail_facts(app: &App, selected: Option<usize>) -> DetailFacts {
     let system = system_of(app);
     DetailFacts {
         draft,
-        blocked: blocked(app, system)
-            .or_else(|| send_blocked(app).filter(|_| app.live.stale_head.is_some())),
+        blocked: blocked(app, system).or_else(|| send_blocked(app).filter(|_| app.live.stale_head.is_some())),
     }
 }
 

@@ -145,9 +145,7 @@ pub struct Decisions {
 impl Decisions {
     /// Drafts that exist only in memory (lost on quit).
     pub fn unsent_drafts(&self) -> usize {
-        self.drafts.len()
-            + self.orphans.len()
-            + usize::from(self.composer.as_ref().is_some_and(Composer::has_content))
+        self.drafts.len() + self.orphans.len() + usize::from(self.composer.as_ref().is_some_and(Composer::has_content))
     }
 }
 

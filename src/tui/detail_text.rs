@@ -4,9 +4,7 @@
 use super::app::SubmitState;
 use super::drift::Drift;
 use super::text::{TextLine, Tone, lines_of};
-use crate::model::finding::{
-    Finding, HistoryRecord, Origin, ReviewGateFields, RiverFields, ThreadFacts, Verification,
-};
+use crate::model::finding::{Finding, HistoryRecord, Origin, ReviewGateFields, RiverFields, ThreadFacts, Verification};
 use crate::sanitize::clean_line;
 
 /// What the decision section shows besides the finding itself.
@@ -64,19 +62,12 @@ fn section(out: &mut Vec<TextLine>, title: &str, text: Option<&str>) {
 }
 
 fn summary(f: &Finding, out: &mut Vec<TextLine>) {
-    let sev = TextLine::one(
-        Tone::Severity(f.rank as u8),
-        format!("{} ", f.rank.as_str()),
-    );
+    let sev = TextLine::one(Tone::Severity(f.rank as u8), format!("{} ", f.rank.as_str()));
     let line = match &f.origin {
         Origin::ReviewGate(rg) => {
             let mut l = sev.push(
                 Tone::Plain,
-                format!(
-                    "{} · {}",
-                    rg.classification.as_str(),
-                    rg.disposition.as_str()
-                ),
+                format!("{} · {}", rg.classification.as_str(), rg.disposition.as_str()),
             );
             if let Some(b) = rg.blocking_reason {
                 l = l.push(Tone::Error, format!(" ■ blocking: {}", b.as_str()));
@@ -84,10 +75,7 @@ fn summary(f: &Finding, out: &mut Vec<TextLine>) {
             l.push(Tone::Dim, format!(" · confidence {:.2}", rg.confidence))
         }
         Origin::River(r) => sev
-            .push(
-                Tone::Plain,
-                format!("river severity {}", f.severity_label()),
-            )
+            .push(Tone::Plain, format!("river severity {}", f.severity_label()))
             .push(
                 Tone::Dim,
                 r.confidence
@@ -150,10 +138,7 @@ fn thread_facts(facts: &ThreadFacts, out: &mut Vec<TextLine>) {
             .as_deref()
             .map(|t| format!(" at {}", clean_line(t)))
             .unwrap_or_default();
-        out.push(
-            TextLine::one(Tone::Label, "resolved by: ")
-                .push(Tone::Plain, format!("{}{when}", clean_line(who))),
-        );
+        out.push(TextLine::one(Tone::Label, "resolved by: ").push(Tone::Plain, format!("{}{when}", clean_line(who))));
     }
     if let Some(reply) = &facts.last_reply {
         let when = reply
@@ -187,20 +172,13 @@ fn verification(v: &Verification, out: &mut Vec<TextLine>) {
     for e in &v.evidence {
         out.push(TextLine::one(
             Tone::Dim,
-            format!(
-                "  cites {}:{} ({})",
-                clean_line(&e.path),
-                e.line,
-                e.side.as_str()
-            ),
+            format!("  cites {}:{} ({})", clean_line(&e.path), e.line, e.side.as_str()),
         ));
     }
     for (n, c) in v.conflicting.iter().enumerate() {
         out.push(
-            TextLine::one(Tone::Warning, format!("  conflicting decision {}: ", n + 1)).push(
-                Tone::Plain,
-                format!("{} by {}", c.state.as_str(), clean_line(&c.model)),
-            ),
+            TextLine::one(Tone::Warning, format!("  conflicting decision {}: ", n + 1))
+                .push(Tone::Plain, format!("{} by {}", c.state.as_str(), clean_line(&c.model))),
         );
         body(out, Tone::Dim, &c.reason);
     }
@@ -266,10 +244,7 @@ fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {
     heading(out, "Decision");
     let idle = SubmitState::Idle;
     let (tone, text) = match facts.state.unwrap_or(&idle) {
-        SubmitState::Idle => (
-            Tone::Dim,
-            "none recorded in this session (d decides)".to_string(),
-        ),
+        SubmitState::Idle => (Tone::Dim, "none recorded in this session (d decides)".to_string()),
         SubmitState::Draft => {
             let (status, bytes) = facts.draft.unwrap_or((None, 0));
             let status = status.unwrap_or("no status yet");
@@ -287,10 +262,7 @@ fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {
                 clean_line(reason)
             ),
         ),
-        SubmitState::Failed { reason } => (
-            Tone::Warning,
-            format!("failed: {} (r retries)", clean_line(reason)),
-        ),
+        SubmitState::Failed { reason } => (Tone::Warning, format!("failed: {} (r retries)", clean_line(reason))),
     };
     out.push(TextLine::one(tone, format!("  {text}")));
     if let Some(SubmitState::Recorded(r)) = facts.state {
@@ -321,11 +293,7 @@ mod tests {
     use crate::tui::fixture;
 
     fn text(lines: &[TextLine]) -> String {
-        lines
-            .iter()
-            .map(TextLine::plain)
-            .collect::<Vec<_>>()
-            .join("\n")
+        lines.iter().map(TextLine::plain).collect::<Vec<_>>().join("\n")
     }
 
     #[test]
@@ -389,15 +357,8 @@ mod tests {
             });
         }
         let t = text(&build(&f, DecisionFacts::default()));
-        assert!(
-            t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"),
-            "{t}"
-        );
-        assert!(
-            t.contains("last reply: dev")
-                && t.contains("done in abc")
-                && t.contains("thread link: https://")
-        );
+        assert!(t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"), "{t}");
+        assert!(t.contains("last reply: dev") && t.contains("done in abc") && t.contains("thread link: https://"));
     }
 
     #[test]
@@ -405,11 +366,7 @@ mod tests {
         let mut f = fixture::sample_set().findings.remove(0);
         f.claim = Some("one\r\ntwo\u{1b}[31m\u{7}".to_string());
         let lines = build(&f, DecisionFacts::default());
-        assert!(
-            lines
-                .iter()
-                .all(|l| !l.plain().chars().any(|c| c.is_control()))
-        );
+        assert!(lines.iter().all(|l| !l.plain().chars().any(|c| c.is_control())));
         assert!(text(&lines).contains("  one\n  two"));
     }
 }

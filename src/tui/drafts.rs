@@ -21,9 +21,7 @@ use crate::sanitize::clean_line;
 /// Where this review's drafts belong: its pull request, else its result
 /// file; `None` when nothing can be decided here (demo, invalid, stdin).
 pub fn origin(app: &App) -> Option<DraftOrigin> {
-    decide::blocked(app, decide::system_of(app))
-        .is_none()
-        .then_some(())?;
+    decide::blocked(app, decide::system_of(app)).is_none().then_some(())?;
     match &app.doc.set.as_ref()?.scope {
         Scope::PullRequest {
             repository,
@@ -32,20 +30,13 @@ pub fn origin(app: &App) -> Option<DraftOrigin> {
             repository: repository.clone(),
             pull_request: *pull_request_number,
         }),
-        Scope::Local => app
-            .decide
-            .result_path
-            .clone()
-            .map(|path| DraftOrigin::File { path }),
+        Scope::Local => app.decide.result_path.clone().map(|path| DraftOrigin::File { path }),
     }
 }
 
 /// The effect that reads the kept drafts once the screen is up.
 pub fn startup(app: &App) -> Vec<Effect> {
-    origin(app)
-        .map(|_| Effect::LoadDrafts)
-        .into_iter()
-        .collect()
+    origin(app).map(|_| Effect::LoadDrafts).into_iter().collect()
 }
 
 fn loaded_sha(app: &App) -> Option<String> {
@@ -55,12 +46,7 @@ fn loaded_sha(app: &App) -> Option<String> {
 fn fingerprints(app: &App, c: &Composer) -> Option<Vec<String>> {
     c.targets
         .iter()
-        .map(|&i| {
-            app.doc
-                .findings()
-                .get(i)
-                .map(|f| f.key.as_str().to_string())
-        })
+        .map(|&i| app.doc.findings().get(i).map(|f| f.key.as_str().to_string()))
         .collect()
 }
 
@@ -136,8 +122,7 @@ fn restore_one(app: &App, system: System, d: StoredDraft) -> Option<Composer> {
     c.editor = Editor::new(&d.evidence);
     c.saved_as = Some(d.id);
     if d.reviewed_sha != loaded_sha(app) {
-        let short =
-            |s: Option<&str>| clean_line(&s.unwrap_or("none").chars().take(12).collect::<String>());
+        let short = |s: Option<&str>| clean_line(&s.unwrap_or("none").chars().take(12).collect::<String>());
         c.note = Some(format!(
             "Stale draft: written for head {}, this result is for head {}. Read it again, then confirm.",
             short(d.reviewed_sha.as_deref()),
@@ -175,14 +160,10 @@ pub fn loaded(app: &mut App, drafts: Vec<StoredDraft>, unreadable: usize) {
     app.detail.key = None;
     let mut parts = Vec::new();
     if restored > 0 {
-        parts.push(format!(
-            "Restored {restored} draft(s) from disk (press d to continue)."
-        ));
+        parts.push(format!("Restored {restored} draft(s) from disk (press d to continue)."));
     }
     if missing > 0 {
-        parts.push(format!(
-            "{missing} kept draft(s) are for findings not in this result."
-        ));
+        parts.push(format!("{missing} kept draft(s) are for findings not in this result."));
     }
     if unreadable > 0 {
         parts.push(format!("{unreadable} draft file(s) could not be read."));

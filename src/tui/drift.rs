@@ -28,9 +28,7 @@ impl Drift {
             ThreadTransition::Reopened => Some(Drift::Reopened),
             ThreadTransition::ResolutionPending => Some(Drift::ResolutionPending),
             ThreadTransition::Unknown => Some(Drift::Unknown),
-            _ if thread.status == ThreadStatus::Open && thread.outdated => {
-                Some(Drift::OutdatedOpen)
-            }
+            _ if thread.status == ThreadStatus::Open && thread.outdated => Some(Drift::OutdatedOpen),
             _ => None,
         }
     }
@@ -88,11 +86,7 @@ mod tests {
     #[test]
     fn each_transition_lands_in_its_lane() {
         let cases = [
-            (
-                T::ResolvedExternally,
-                false,
-                Some(Drift::ResolvedExternally),
-            ),
+            (T::ResolvedExternally, false, Some(Drift::ResolvedExternally)),
             (T::Reopened, false, Some(Drift::Reopened)),
             (T::ResolutionPending, false, Some(Drift::ResolutionPending)),
             (T::Unknown, false, Some(Drift::Unknown)),

@@ -162,12 +162,7 @@ impl Runner {
                 finding,
                 fingerprint,
                 artifact_root,
-            } => jobs::river::undo(
-                &self.context,
-                finding,
-                (fingerprint, artifact_root),
-                self.tx.clone(),
-            ),
+            } => jobs::river::undo(&self.context, finding, (fingerprint, artifact_root), self.tx.clone()),
             Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
             Effect::EditEvidence { text } => {
                 self.send(jobs::files::edit_text(&text, guard));
@@ -211,10 +206,7 @@ impl Runner {
                 .status();
             let msg = match status {
                 Ok(s) if s.success() => Msg::Notice(Level::Info, format!("Opened {url}")),
-                Ok(s) => Msg::Notice(
-                    Level::Warning,
-                    format!("{program} exited with {s}; the link is {url}"),
-                ),
+                Ok(s) => Msg::Notice(Level::Warning, format!("{program} exited with {s}; the link is {url}")),
                 Err(e) => Msg::Notice(
                     Level::Warning,
                     format!("Cannot start {program} ({e}); the link is {url}"),
@@ -238,10 +230,7 @@ impl Runner {
             if let Err(e) = hl.start(jobs, move |key| {
                 let _ = tx.send(Msg::Highlighted(key));
             }) {
-                self.send(Msg::Notice(
-                    Level::Warning,
-                    format!("Highlighting is off: {e}"),
-                ));
+                self.send(Msg::Notice(Level::Warning, format!("Highlighting is off: {e}")));
             }
         }
         let Some(checkout) = &self.checkout else {
@@ -252,10 +241,7 @@ impl Runner {
         };
         let (checkout, tx) = (Arc::clone(checkout), self.tx.clone());
         std::thread::spawn(move || {
-            let _ = tx.send(Msg::Head(HeadLine::from_match(
-                &checkout.is_reviewed_head(&sha),
-                &sha,
-            )));
+            let _ = tx.send(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)));
         });
         HeadLine::Pending
     }
@@ -269,11 +255,7 @@ impl Runner {
             let sha = reviewed_sha.as_deref();
             let items: Vec<LocalResult> = evidence
                 .iter()
-                .map(|e| {
-                    checkout
-                        .inspect(e, sha, CONTEXT_LINES)
-                        .map_err(|err| err.to_string())
-                })
+                .map(|e| checkout.inspect(e, sha, CONTEXT_LINES).map_err(|err| err.to_string()))
                 .collect();
             let jobs: Vec<HighlightJob> = evidence
                 .iter()
@@ -317,10 +299,7 @@ impl Runner {
         let status = cmd.status();
         let resumed = guard.resume();
         let msg = match (status, resumed) {
-            (_, Err(e)) => Msg::Notice(
-                Level::Error,
-                format!("The terminal could not be restored: {e}"),
-            ),
+            (_, Err(e)) => Msg::Notice(Level::Error, format!("The terminal could not be restored: {e}")),
             (Ok(s), _) if s.success() => Msg::Notice(Level::Info, format!("Back from {program}")),
             (Ok(s), _) => Msg::Notice(Level::Warning, format!("{program} exited with {s}")),
             (Err(e), _) => Msg::Notice(
@@ -333,9 +312,7 @@ impl Runner {
 
     fn copy(&self, text: &str) {
         let mut out = std::io::stdout();
-        let written = out
-            .write_all(osc52(text).as_bytes())
-            .and_then(|()| out.flush());
+        let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
         if let Err(e) = written {
             self.send(Msg::Notice(Level::Warning, format!("Could not copy: {e}")));
         }

@@ -47,10 +47,7 @@ pub fn packet(app: &App, i: usize) -> Result<Packet, String> {
         Some(note) => EscalationReason::NeedsHuman { note },
         None if Drift::of(finding).is_some() => EscalationReason::Drift,
         None => {
-            return Err(
-                "x escalates a finding with a needs_human decision (draft or sent) or thread drift"
-                    .into(),
-            );
+            return Err("x escalates a finding with a needs_human decision (draft or sent) or thread drift".into());
         }
     };
     let input = EscalationInput {

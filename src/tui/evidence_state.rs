@@ -95,12 +95,7 @@ impl EvidenceState {
 }
 
 /// Notes the key of a block that is shown plain until its highlighting is ready.
-fn wait_for(
-    hl: Option<&Highlighter>,
-    path: &str,
-    lines: &[String],
-    waiting: &mut Vec<HighlightKey>,
-) {
+fn wait_for(hl: Option<&Highlighter>, path: &str, lines: &[String], waiting: &mut Vec<HighlightKey>) {
     if let Some(h) = hl.filter(|h| h.is_styled())
         && h.cached(path, lines).is_none()
     {

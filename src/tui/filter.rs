@@ -71,16 +71,9 @@ const TRANSITIONS: [ThreadTransition; 10] = [
 impl FilterItem {
     /// Every item of the menu, in menu order.
     pub fn all() -> Vec<FilterItem> {
-        let mut items: Vec<FilterItem> = Severity::ALL
-            .into_iter()
-            .map(FilterItem::Severity)
-            .collect();
+        let mut items: Vec<FilterItem> = Severity::ALL.into_iter().map(FilterItem::Severity).collect();
         items.extend(Disposition::ALL.into_iter().map(FilterItem::Disposition));
-        items.extend(
-            Classification::ALL
-                .into_iter()
-                .map(FilterItem::Classification),
-        );
+        items.extend(Classification::ALL.into_iter().map(FilterItem::Classification));
         items.extend(TRANSITIONS.into_iter().map(FilterItem::Thread));
         items.push(FilterItem::Outdated);
         items.push(FilterItem::Path);
@@ -167,12 +160,9 @@ impl Filters {
     pub fn keeps(&self, finding: &Finding, path_lower: &str) -> bool {
         let rg = finding.reviewgate();
         (self.severity.is_empty() || self.severity.contains(&finding.rank))
-            && (self.disposition.is_empty()
-                || rg.is_some_and(|r| self.disposition.contains(&r.disposition)))
-            && (self.classification.is_empty()
-                || rg.is_some_and(|r| self.classification.contains(&r.classification)))
-            && (self.thread.is_empty()
-                || rg.is_some_and(|r| self.thread.contains(&r.thread.transition)))
+            && (self.disposition.is_empty() || rg.is_some_and(|r| self.disposition.contains(&r.disposition)))
+            && (self.classification.is_empty() || rg.is_some_and(|r| self.classification.contains(&r.classification)))
+            && (self.thread.is_empty() || rg.is_some_and(|r| self.thread.contains(&r.thread.transition)))
             && (!self.outdated_only || rg.is_some_and(|r| r.thread.outdated))
             && (self.path.is_empty() || path_lower.contains(&self.path.to_lowercase()))
     }
@@ -186,23 +176,14 @@ impl Filters {
             }
         };
         facet("sev", self.severity.iter().map(|s| s.as_str()).collect());
-        facet(
-            "disp",
-            self.disposition.iter().map(|d| d.as_str()).collect(),
-        );
-        facet(
-            "class",
-            self.classification.iter().map(|c| c.as_str()).collect(),
-        );
+        facet("disp", self.disposition.iter().map(|d| d.as_str()).collect());
+        facet("class", self.classification.iter().map(|c| c.as_str()).collect());
         facet("thread", self.thread.iter().map(|t| t.as_str()).collect());
         if self.outdated_only {
             parts.push("outdated".to_string());
         }
         if !self.path.is_empty() {
-            parts.push(format!(
-                "path \"{}\"",
-                crate::sanitize::clean_line(&self.path)
-            ));
+            parts.push(format!("path \"{}\"", crate::sanitize::clean_line(&self.path)));
         }
         parts.join(" · ")
     }
@@ -229,10 +210,7 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
         .iter()
         .copied()
         .filter(|&i| i < findings.len() && in_view(i))
-        .filter(|&i| {
-            sel.filters
-                .keeps(&findings[i], &prepared.rows[i].haystacks[2])
-        })
+        .filter(|&i| sel.filters.keeps(&findings[i], &prepared.rows[i].haystacks[2]))
         .collect();
     if sel.view == View::Drift {
         out.sort_by_key(|&i| Drift::of(&findings[i]));
@@ -248,9 +226,7 @@ pub fn narrow(indices: &mut Vec<usize>, prepared: &Prepared, query: &str) {
     if query.trim().is_empty() {
         return;
     }
-    indices.retain(|&i| {
-        fuzzy::best(query, prepared.rows[i].haystacks.iter().map(String::as_str)).is_some()
-    });
+    indices.retain(|&i| fuzzy::best(query, prepared.rows[i].haystacks.iter().map(String::as_str)).is_some());
 }
 
 #[cfg(test)]
@@ -261,15 +237,7 @@ mod tests {
     fn run(view: View, filters: &Filters, query: &str) -> Vec<usize> {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
-        visible(
-            &set.findings,
-            &prepared,
-            Selection {
-                view,
-                filters,
-                query,
-            },
-        )
+        visible(&set.findings, &prepared, Selection { view, filters, query })
     }
 
     #[test]
@@ -286,10 +254,7 @@ mod tests {
     fn drift_lane_is_ordered_by_danger() {
         let set = fixture::sample_set();
         let got = run(View::Drift, &Filters::default(), "");
-        let lanes: Vec<Drift> = got
-            .iter()
-            .filter_map(|&i| Drift::of(&set.findings[i]))
-            .collect();
+        let lanes: Vec<Drift> = got.iter().filter_map(|&i| Drift::of(&set.findings[i])).collect();
         assert_eq!(lanes.len(), got.len());
         assert_eq!(lanes.first(), Some(&Drift::ResolvedExternally));
         assert!(lanes.windows(2).all(|w| w[0] <= w[1]));

@@ -2,13 +2,11 @@
 //! the benchmark's inputs. Deterministic; every thread state appears.
 
 use crate::model::finding::{
-    BlockingReason, Classification, Disposition, Evidence, Finding, FindingKey, HistoryRecord,
-    Origin, ReviewGateFields, RiverFields, RiverSeverity, RiverStatus, Severity, Side,
-    SubmittedDisposition, Thread, ThreadStatus, ThreadTransition, Verification, VerificationState,
+    BlockingReason, Classification, Disposition, Evidence, Finding, FindingKey, HistoryRecord, Origin,
+    ReviewGateFields, RiverFields, RiverSeverity, RiverStatus, Severity, Side, SubmittedDisposition, Thread,
+    ThreadStatus, ThreadTransition, Verification, VerificationState,
 };
-use crate::model::review::{
-    AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated,
-};
+use crate::model::review::{AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated};
 
 /// The reviewed commit of the sample sets.
 pub const SHA: &str = "9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b13";
@@ -35,11 +33,7 @@ fn status_of(t: ThreadTransition) -> ThreadStatus {
     }
 }
 
-fn record(
-    disp: Disposition,
-    submitted: Option<SubmittedDisposition>,
-    actor: &str,
-) -> HistoryRecord {
+fn record(disp: Disposition, submitted: Option<SubmittedDisposition>, actor: &str) -> HistoryRecord {
     HistoryRecord {
         disposition: disp,
         submitted,
@@ -63,19 +57,10 @@ fn finding(index: usize, s: &Spec) -> Finding {
         Classification::ReliabilityRisk => BlockingReason::ValidatedReliabilityRisk,
         _ => BlockingReason::ValidatedDefect,
     });
-    let key = format!(
-        "{}:{}:{}",
-        s.class.as_str(),
-        s.path.replace('/', "."),
-        index
-    );
+    let key = format!("{}:{}:{}", s.class.as_str(), s.path.replace('/', "."), index);
     let mut history = Vec::new();
     if s.thread == ThreadTransition::Reopened {
-        history.push(record(
-            Disposition::Fixed,
-            Some(SubmittedDisposition::Fixed),
-            "alice",
-        ));
+        history.push(record(Disposition::Fixed, Some(SubmittedDisposition::Fixed), "alice"));
     }
     if s.disp != Disposition::StillOpen || !history.is_empty() {
         history.push(record(s.disp, None, "reviewgate"));
@@ -107,11 +92,8 @@ fn finding(index: usize, s: &Spec) -> Finding {
             status: status_of(s.thread),
             transition: s.thread,
             outdated: s.outdated,
-            id: matches!(
-                status_of(s.thread),
-                ThreadStatus::Open | ThreadStatus::Resolved
-            )
-            .then(|| format!("PRRT_kwDO{index:04}")),
+            id: matches!(status_of(s.thread), ThreadStatus::Open | ThreadStatus::Resolved)
+                .then(|| format!("PRRT_kwDO{index:04}")),
             facts: None,
         },
         reopening_evidence: (s.thread == ThreadTransition::Reopened)
@@ -255,11 +237,7 @@ fn specs() -> Vec<Spec> {
 
 /// A pull-request agent result with ten findings and every thread state.
 pub fn sample_set() -> ReviewSet {
-    let findings: Vec<Finding> = specs()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| finding(i, s))
-        .collect();
+    let findings: Vec<Finding> = specs().iter().enumerate().map(|(i, s)| finding(i, s)).collect();
     ReviewSet {
         format: Format::AgentResult,
         scope: Scope::PullRequest {
@@ -293,12 +271,7 @@ pub fn review_error_set() -> ReviewSet {
         model: "model-a".to_string(),
     };
     set.angle_errors = vec![
-        err(
-            "security",
-            "timeout",
-            true,
-            "The security angle timed out after 600 s.",
-        ),
+        err("security", "timeout", true, "The security angle timed out after 600 s."),
         err(
             "tests",
             "malformed_response",
@@ -317,9 +290,7 @@ pub fn river_set() -> ReviewSet {
         key: FindingKey::River(format!("{:016x}", 0x5eed_0000_u64 + i as u64)),
         rank: sev.rank(),
         title: Some(title.to_string()),
-        claim: Some(format!(
-            "Finding: {title} Impact: data loss. Fix: guard it."
-        )),
+        claim: Some(format!("Finding: {title} Impact: data loss. Fix: guard it.")),
         suggested_fix: Some("Guard the call.".to_string()),
         path: Some(file.to_string()),
         line: Some(10 + i as u32),
@@ -343,18 +314,8 @@ pub fn river_set() -> ReviewSet {
         score: None,
         angle_errors: Vec::new(),
         findings: vec![
-            river(
-                0,
-                RiverSeverity::Major,
-                "src/config.mjs",
-                "Hardcoded API key detected",
-            ),
-            river(
-                1,
-                RiverSeverity::Minor,
-                "src/lib/runner.mjs",
-                "Missing error handling",
-            ),
+            river(0, RiverSeverity::Major, "src/config.mjs", "Hardcoded API key detected"),
+            river(1, RiverSeverity::Minor, "src/lib/runner.mjs", "Missing error handling"),
         ],
         river: Some(RiverRunInfo {
             phase: Some("midstream".to_string()),
@@ -383,9 +344,7 @@ pub fn with_thread(transition: ThreadTransition, outdated: bool) -> Finding {
 pub fn scaled(n: usize) -> ReviewSet {
     let specs = specs();
     let mut set = sample_set();
-    set.findings = (0..n)
-        .map(|i| finding(i, &specs[i % specs.len()]))
-        .collect();
+    set.findings = (0..n).map(|i| finding(i, &specs[i % specs.len()])).collect();
     set
 }
 

@@ -107,10 +107,7 @@ impl std::fmt::Debug for Highlighter {
 
 /// The lookup token of a path: its file name, lower-cased.
 fn syntax_token(path: &str) -> String {
-    path.rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(path)
-        .to_lowercase()
+    path.rsplit(['/', '\\']).next().unwrap_or(path).to_lowercase()
 }
 
 /// The cache key of a block.
@@ -128,9 +125,7 @@ impl Highlighter {
         let theme = match choice {
             ThemeChoice::Plain => None,
             ThemeChoice::Ansi => Some(embedded(EmbeddedThemeName::Ansi)),
-            ThemeChoice::Named(name) => {
-                Some(named_theme(&name).unwrap_or_else(|| embedded(EmbeddedThemeName::Ansi)))
-            }
+            ThemeChoice::Named(name) => Some(named_theme(&name).unwrap_or_else(|| embedded(EmbeddedThemeName::Ansi))),
         };
         Highlighter {
             theme,
@@ -159,9 +154,7 @@ impl Highlighter {
                 .rsplit_once('.')
                 .and_then(|(_, ext)| set.find_syntax_by_extension(ext))
         };
-        by_name
-            .or_else(by_ext)
-            .unwrap_or_else(|| set.find_syntax_plain_text())
+        by_name.or_else(by_ext).unwrap_or_else(|| set.find_syntax_plain_text())
     }
 
     /// The name of the syntax used for `path` (`Plain Text` when unknown).
@@ -228,11 +221,7 @@ impl Highlighter {
     /// Starts a background thread that warms the languages of `jobs`, then
     /// highlights each block (in order) into the cache and calls `on_done`
     /// with its key. The runtime forwards that as a message to redraw.
-    pub fn start<F>(
-        self: &Arc<Self>,
-        jobs: Vec<HighlightJob>,
-        mut on_done: F,
-    ) -> std::io::Result<JoinHandle<()>>
+    pub fn start<F>(self: &Arc<Self>, jobs: Vec<HighlightJob>, mut on_done: F) -> std::io::Result<JoinHandle<()>>
     where
         F: FnMut(HighlightKey) + Send + 'static,
     {
@@ -252,15 +241,10 @@ impl Highlighter {
     /// Sanitises and highlights `lines`; unstyled when plain, too large, or
     /// when syntect fails.
     fn render(&self, path: &str, lines: &[String]) -> Vec<StyledLine> {
-        let clean: Vec<String> = lines
-            .iter()
-            .map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned())
-            .collect();
+        let clean: Vec<String> = lines.iter().map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned()).collect();
         let too_big = clean.len() > MAX_LINES || clean.iter().any(|l| l.len() > MAX_LINE_BYTES);
         match &self.theme {
-            Some(theme) if !too_big => self
-                .styled(path, theme, &clean)
-                .unwrap_or_else(|| plain_lines(&clean)),
+            Some(theme) if !too_big => self.styled(path, theme, &clean).unwrap_or_else(|| plain_lines(&clean)),
             _ => plain_lines(&clean),
         }
     }
@@ -275,9 +259,7 @@ impl Highlighter {
         let mut out = Vec::with_capacity(clean.len());
         for line in clean {
             let with_newline = format!("{line}\n");
-            let pieces = state
-                .highlight_line(&with_newline, self.syntax_set())
-                .ok()?;
+            let pieces = state.highlight_line(&with_newline, self.syntax_set()).ok()?;
             out.push(to_spans(&pieces));
         }
         Some(out)
@@ -286,10 +268,7 @@ impl Highlighter {
 
 /// Each line as one unstyled span.
 pub fn plain_lines(clean: &[String]) -> Vec<StyledLine> {
-    clean
-        .iter()
-        .map(|l| vec![(Style::default(), l.clone())])
-        .collect()
+    clean.iter().map(|l| vec![(Style::default(), l.clone())]).collect()
 }
 
 /// Converts syntect pieces to spans: the trailing newline dropped, empty

@@ -58,23 +58,14 @@ impl Keymap {
 
     /// The action of a key in a mode.
     pub fn lookup(&self, mode: KeyMode, key: &KeySpec) -> Option<Action> {
-        self.tables
-            .get(&mode)?
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, a)| *a)
+        self.tables.get(&mode)?.iter().find(|(k, _)| k == key).map(|(_, a)| *a)
     }
 
     /// The keys bound to `action` in `mode`, in table order.
     pub fn keys_for(&self, mode: KeyMode, action: Action) -> Vec<KeySpec> {
         self.tables
             .get(&mode)
-            .map(|t| {
-                t.iter()
-                    .filter(|(_, a)| *a == action)
-                    .map(|(k, _)| *k)
-                    .collect()
-            })
+            .map(|t| t.iter().filter(|(_, a)| *a == action).map(|(k, _)| *k).collect())
             .unwrap_or_default()
     }
 
@@ -95,29 +86,17 @@ impl Keymap {
     }
 
     /// Status-bar hints of a mode for the actions `keep` accepts.
-    pub fn hints_where(
-        &self,
-        mode: KeyMode,
-        keep: impl Fn(Action) -> bool,
-    ) -> Vec<(String, &'static str)> {
+    pub fn hints_where(&self, mode: KeyMode, keep: impl Fn(Action) -> bool) -> Vec<(String, &'static str)> {
         Action::ALL
             .into_iter()
             .filter(|a| keep(*a))
-            .filter_map(|a| {
-                Some((
-                    self.keys_for(mode, a).first()?.to_string(),
-                    a.hint_in(mode)?,
-                ))
-            })
+            .filter_map(|a| Some((self.keys_for(mode, a).first()?.to_string(), a.hint_in(mode)?)))
             .collect()
     }
 }
 
 fn join_keys(keys: &[KeySpec]) -> String {
-    keys.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -151,10 +130,7 @@ mod tests {
         ] {
             assert_eq!(map.lookup(n, &key(k)), Some(a), "{k}");
         }
-        assert_eq!(
-            map.lookup(KeyMode::Input, &key("enter")),
-            Some(Action::Accept)
-        );
+        assert_eq!(map.lookup(KeyMode::Input, &key("enter")), Some(Action::Accept));
         assert_eq!(
             map.lookup(KeyMode::Input, &key("j")),
             None,
@@ -185,10 +161,7 @@ mod tests {
         );
         assert!(map.apply_json(r#"{"normal": {"x": "explode"}}"#).is_err());
         assert!(map.apply_json(r#"{"sideways": {}}"#).is_err());
-        assert!(
-            map.apply_json(r#"{"normal": {"hyper-x": "quit"}}"#)
-                .is_err()
-        );
+        assert!(map.apply_json(r#"{"normal": {"hyper-x": "quit"}}"#).is_err());
     }
 
     #[test]

@@ -79,15 +79,12 @@ pub fn areas(app: &App) -> Areas {
         ])
         .areas(full);
     let (list, detail, evidence) = if w >= WIDE {
-        let [list, right] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .areas(body);
+        let [list, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(body);
         let [detail, evidence] =
             Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
         (list, detail, evidence)
     } else {
-        let [list, lower] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
+        let [list, lower] = Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
         if app.ui.lower == Pane::Evidence {
             (list, Rect::default(), lower)
         } else {

@@ -51,9 +51,7 @@ fn repository(scope: &Scope) -> Result<(&str, u64), LinkError> {
         } => {
             let mut parts = repository.split('/');
             match (parts.next(), parts.next(), parts.next()) {
-                (Some(owner), Some(name), None)
-                    if github_name_ok(owner) && github_name_ok(name) =>
-                {
+                (Some(owner), Some(name), None) if github_name_ok(owner) && github_name_ok(name) => {
                     Ok((repository.as_str(), *pull_request_number))
                 }
                 _ => Err(LinkError::BadRepository),
@@ -67,17 +65,11 @@ pub fn relative_segments(path: &str) -> Result<Vec<&str>, LinkError> {
     if path.is_empty() {
         return Err(LinkError::NoPath);
     }
-    if path.starts_with('/')
-        || path.contains('\\')
-        || path.chars().any(crate::sanitize::is_forbidden)
-    {
+    if path.starts_with('/') || path.contains('\\') || path.chars().any(crate::sanitize::is_forbidden) {
         return Err(LinkError::BadPath);
     }
     let segments: Vec<&str> = path.split('/').collect();
-    if segments
-        .iter()
-        .any(|s| s.is_empty() || *s == "." || *s == "..")
-    {
+    if segments.iter().any(|s| s.is_empty() || *s == "." || *s == "..") {
         return Err(LinkError::BadPath);
     }
     Ok(segments)
@@ -145,10 +137,7 @@ mod tests {
         for bad in ["../etc/passwd", "/abs", "a//b", "a/\u{1b}]8;;x", "a\\b"] {
             f.path = Some(bad.to_string());
             let url = finding_url(&set, &f).unwrap_or_default();
-            assert_eq!(
-                url, "https://github.com/acme/webhooks/pull/42/files",
-                "{bad}"
-            );
+            assert_eq!(url, "https://github.com/acme/webhooks/pull/42/files", "{bad}");
         }
         f.path = None;
         assert_eq!(
@@ -157,34 +146,19 @@ mod tests {
         );
         set.reviewed_sha = Some("not-a-sha".to_string());
         f.path = Some("src/x.rs".to_string());
-        assert!(
-            finding_url(&set, &f)
-                .unwrap_or_default()
-                .ends_with("/pull/42/files")
-        );
+        assert!(finding_url(&set, &f).unwrap_or_default().ends_with("/pull/42/files"));
     }
 
     #[test]
     fn untrusted_repository_or_local_scope_gives_no_url() {
         let mut set = fixture::sample_set();
         let f = set.findings[0].clone();
-        for repo in [
-            "evil.com/x/y",
-            "a b/c",
-            "owner",
-            "javascript:alert(1)",
-            "o/..",
-            "@x/y",
-        ] {
+        for repo in ["evil.com/x/y", "a b/c", "owner", "javascript:alert(1)", "o/..", "@x/y"] {
             set.scope = Scope::PullRequest {
                 repository: repo.to_string(),
                 pull_request_number: 1,
             };
-            assert_eq!(
-                finding_url(&set, &f),
-                Err(LinkError::BadRepository),
-                "{repo}"
-            );
+            assert_eq!(finding_url(&set, &f), Err(LinkError::BadRepository), "{repo}");
         }
         set.scope = Scope::Local;
         assert_eq!(finding_url(&set, &f), Err(LinkError::Local));

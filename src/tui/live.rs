@@ -100,28 +100,16 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
         RefreshOutcome::HeadMoved { head, reason } => {
             let short: String = head.chars().take(12).collect();
             app.live.stale_head = Some(head);
-            let text = format!(
-                "The head moved to {}: {}",
-                clean_line(&short),
-                clean_line(&reason)
-            );
+            let text = format!("The head moved to {}: {}", clean_line(&short), clean_line(&reason));
             flash(app, Level::Warning, text);
         }
-        RefreshOutcome::Threads {
-            observation,
-            warning,
-        } => {
+        RefreshOutcome::Threads { observation, warning } => {
             if let Some(set) = app.doc.set.as_mut() {
                 apply_threads(set, &observation);
             }
             app.live.threads_unavailable = observation.unavailable_reason().map(str::to_owned);
             let old = &app.doc;
-            let doc = Document::new(
-                old.source.clone(),
-                old.format,
-                old.set.clone(),
-                old.problems.clone(),
-            );
+            let doc = Document::new(old.source.clone(), old.format, old.set.clone(), old.problems.clone());
             replace_document(app, doc);
             let text = format!(
                 "Threads refreshed; the result was not fetched again: {}",
@@ -130,11 +118,7 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
             flash(app, Level::Warning, text);
         }
         RefreshOutcome::Failed { reason } => {
-            flash(
-                app,
-                Level::Warning,
-                format!("Refresh failed: {}", clean_line(&reason)),
-            );
+            flash(app, Level::Warning, format!("Refresh failed: {}", clean_line(&reason)));
         }
     }
 }

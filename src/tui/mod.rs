@@ -77,9 +77,7 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, Option<String>)> 
     }
     let doc = match &args.file {
         None => demo_document(),
-        Some(path) if path.as_os_str() == "-" => {
-            document(Source::Stdin, load_or_problem(path, forced))
-        }
+        Some(path) if path.as_os_str() == "-" => document(Source::Stdin, load_or_problem(path, forced)),
         Some(path) => {
             let name = crate::sanitize::clean_line(&path.display().to_string());
             document(Source::File(name), load_or_problem(Path::new(path), forced))
@@ -119,9 +117,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     let (tx, rx) = std::sync::mpsc::channel();
     let mut runner = effect::Runner {
         checkout: checkout_for(&doc, &args).map(Arc::new),
-        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(
-            no_color,
-        )))),
+        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
         tx,
         context: effect::Context {
             pr: args.pr.clone(),
@@ -146,10 +142,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let mut guard = terminal::TerminalGuard::enter()?;
-    for effect in offer::startup(&app)
-        .into_iter()
-        .chain(drafts::startup(&app))
-    {
+    for effect in offer::startup(&app).into_iter().chain(drafts::startup(&app)) {
         runner.run(effect, &mut guard);
     }
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;

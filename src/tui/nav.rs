@@ -149,10 +149,7 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
         .detail_scroll
         .min(app.detail.lines.len().saturating_sub(detail_h));
     let evidence_len = evidence::line_count(&app.evidence.view);
-    app.ui.evidence_scroll = app
-        .ui
-        .evidence_scroll
-        .min(evidence_len.saturating_sub(evidence_h));
+    app.ui.evidence_scroll = app.ui.evidence_scroll.min(evidence_len.saturating_sub(evidence_h));
     let view = &mut app.evidence.view;
     view.scroll = u16::try_from(app.ui.evidence_scroll).unwrap_or(u16::MAX);
     view.focused = app.ui.focus == Pane::Evidence && app.ui.mode == Mode::Normal;

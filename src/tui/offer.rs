@@ -30,11 +30,7 @@ pub fn startup(app: &App) -> Vec<Effect> {
 /// `O`: reads the outbox again and shows what it holds for this review.
 pub fn show(app: &mut App) -> Vec<Effect> {
     if let Some(why) = decide::blocked(app, System::ReviewGate) {
-        flash(
-            app,
-            Level::Info,
-            format!("No outbox for this review: {why}."),
-        );
+        flash(app, Level::Info, format!("No outbox for this review: {why}."));
         return Vec::new();
     }
     app.decide.offer.asked = true;
@@ -83,11 +79,7 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
     };
     if n == 0 {
         if asked {
-            flash(
-                app,
-                Level::Info,
-                "The outbox holds no decision for this pull request.",
-            );
+            flash(app, Level::Info, "The outbox holds no decision for this pull request.");
         }
         return;
     }
@@ -137,9 +129,7 @@ fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {
         return Vec::new();
     };
     let why = match (&o.staleness, o.finding) {
-        (Staleness::OtherHead { .. }, _) => {
-            Some("it was made for another head: b re-binds it to this result".into())
-        }
+        (Staleness::OtherHead { .. }, _) => Some("it was made for another head: b re-binds it to this result".into()),
         (_, None) => Some("its finding is not in the loaded result".into()),
         (_, Some(i)) if matches!(app.submit.get(i), Some(SubmitState::Pending { .. })) => {
             Some("a decision for its finding is being sent".into())
@@ -168,13 +158,7 @@ fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {
 }
 
 fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
-    let Some(id) = app
-        .decide
-        .offer
-        .entries
-        .get(cursor)
-        .map(|o| o.entry.id.clone())
-    else {
+    let Some(id) = app.decide.offer.entries.get(cursor).map(|o| o.entry.id.clone()) else {
         return Vec::new();
     };
     if app.decide.offer.armed_drop.as_deref() != Some(id.as_str()) {
@@ -195,11 +179,7 @@ fn rebind(app: &mut App, cursor: usize) -> Vec<Effect> {
     let Some(o) = app.decide.offer.entries.get(cursor) else {
         return Vec::new();
     };
-    let Staleness::OtherHead {
-        draft_sha,
-        current_sha,
-    } = &o.staleness
-    else {
+    let Staleness::OtherHead { draft_sha, current_sha } = &o.staleness else {
         flash(
             app,
             Level::Info,

@@ -4,9 +4,7 @@
 //! frame never touches untrusted text again and costs the same at 10,000
 //! findings as at 10. Search haystacks are lower-cased here too.
 
-use crate::model::finding::{
-    Classification, Disposition, Finding, Origin, RiverStatus, Severity, ThreadTransition,
-};
+use crate::model::finding::{Classification, Disposition, Finding, Origin, RiverStatus, Severity, ThreadTransition};
 use crate::model::review::ReviewSet;
 use crate::sanitize::clean_line;
 
@@ -83,13 +81,7 @@ impl Row {
             ),
             Origin::River(r) => {
                 let class = r.severity.map_or("", |s| s.as_str());
-                (
-                    river_status_short(r.status),
-                    ThreadMark::NoThreads,
-                    false,
-                    class,
-                    false,
-                )
+                (river_status_short(r.status), ThreadMark::NoThreads, false, class, false)
             }
         };
         Row {
@@ -201,10 +193,7 @@ fn disposition_order(label: &str) -> usize {
     const ORDER: [&str; 9] = [
         "open", "disput", "fixed", "reject", "intent", "supers", "suppr", "verif", "",
     ];
-    ORDER
-        .iter()
-        .position(|l| *l == label)
-        .unwrap_or(ORDER.len())
+    ORDER.iter().position(|l| *l == label).unwrap_or(ORDER.len())
 }
 
 /// Short label of a classification (fits an 8-cell column).
@@ -232,13 +221,7 @@ pub fn location(finding: &Finding, max_chars: usize) -> String {
 fn headline(text: &str) -> String {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let mut out = clean_line(&first_chars(first, HEADLINE_CHARS));
-    if text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .nth(1)
-        .is_some()
-        || first.chars().nth(HEADLINE_CHARS).is_some()
-    {
+    if text.lines().filter(|l| !l.trim().is_empty()).nth(1).is_some() || first.chars().nth(HEADLINE_CHARS).is_some() {
         out.push('…');
     }
     out
@@ -266,26 +249,15 @@ mod tests {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
         assert_eq!(prepared.rows.len(), set.findings.len());
-        let ranks: Vec<Severity> = prepared
-            .ranked
-            .iter()
-            .map(|&i| prepared.rows[i].rank)
-            .collect();
+        let ranks: Vec<Severity> = prepared.ranked.iter().map(|&i| prepared.rows[i].rank).collect();
         let mut sorted = ranks.clone();
         sorted.sort();
         assert_eq!(ranks, sorted);
         for row in &prepared.rows {
-            assert!(
-                !row.headline.chars().any(char::is_control),
-                "{:?}",
-                row.headline
-            );
+            assert!(!row.headline.chars().any(char::is_control), "{:?}", row.headline);
             assert!(!row.location.chars().any(char::is_control));
         }
-        assert_eq!(
-            prepared.counts.per_rank.iter().sum::<usize>(),
-            set.findings.len()
-        );
+        assert_eq!(prepared.counts.per_rank.iter().sum::<usize>(), set.findings.len());
     }
 
     #[test]

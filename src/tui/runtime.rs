@@ -34,10 +34,7 @@ pub fn event_loop(
     runner: &mut Runner,
     rx: &Receiver<Msg>,
 ) -> anyhow::Result<()> {
-    let size = guard
-        .terminal()
-        .size()
-        .context("reading the terminal size")?;
+    let size = guard.terminal().size().context("reading the terminal size")?;
     for effect in update(app, Msg::Resize(size.width, size.height)) {
         runner.run(effect, guard);
     }

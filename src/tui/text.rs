@@ -128,27 +128,16 @@ mod tests {
     #[test]
     fn wraps_at_spaces() {
         let line = TextLine::one(Tone::Plain, "the quick brown fox jumps");
-        assert_eq!(
-            texts(&wrap(&[line], 10)),
-            ["the quick", "brown fox", "jumps"]
-        );
+        assert_eq!(texts(&wrap(&[line], 10)), ["the quick", "brown fox", "jumps"]);
     }
 
     #[test]
     fn breaks_long_words_and_keeps_tones() {
         let line = TextLine::one(Tone::Label, "claim: ").push(Tone::Plain, "abcdefghijkl");
         let wrapped = wrap(&[line], 8);
-        assert!(
-            wrapped.iter().all(|l| l.plain().width() <= 8),
-            "{:?}",
-            texts(&wrapped)
-        );
+        assert!(wrapped.iter().all(|l| l.plain().width() <= 8), "{:?}", texts(&wrapped));
         assert_eq!(
-            wrapped
-                .iter()
-                .map(TextLine::plain)
-                .collect::<String>()
-                .replace(' ', ""),
+            wrapped.iter().map(TextLine::plain).collect::<String>().replace(' ', ""),
             "claim:abcdefghijkl"
         );
         assert_eq!(wrapped[0].spans[0].0, Tone::Label);
@@ -165,10 +154,7 @@ mod tests {
     #[test]
     fn continuation_lines_keep_the_indent() {
         let line = TextLine::one(Tone::Plain, "  one two three four");
-        assert_eq!(
-            texts(&wrap(&[line], 10)),
-            ["  one two", "  three", "  four"]
-        );
+        assert_eq!(texts(&wrap(&[line], 10)), ["  one two", "  three", "  four"]);
     }
 
     #[test]

@@ -64,9 +64,7 @@ impl Theme {
             heading: fg(Color::Cyan).add_modifier(Modifier::BOLD),
             label: fg(Color::Blue).add_modifier(Modifier::BOLD),
             code: fg(Color::Green),
-            selected: Style::new()
-                .bg(Color::DarkGray)
-                .add_modifier(Modifier::BOLD),
+            selected: Style::new().bg(Color::DarkGray).add_modifier(Modifier::BOLD),
             focus: fg(Color::Cyan),
             mark: fg(Color::Magenta).add_modifier(Modifier::BOLD),
             accent: fg(Color::Magenta).add_modifier(Modifier::BOLD),
@@ -78,13 +76,7 @@ impl Theme {
         let none = Style::new();
         let bold = none.add_modifier(Modifier::BOLD);
         Theme {
-            severity: [
-                bold.add_modifier(Modifier::UNDERLINED),
-                bold,
-                none,
-                none,
-                none,
-            ],
+            severity: [bold.add_modifier(Modifier::UNDERLINED), bold, none, none, none],
             blocking: bold,
             warning: bold.add_modifier(Modifier::REVERSED),
             error: bold.add_modifier(Modifier::REVERSED),
@@ -101,11 +93,7 @@ impl Theme {
 
     /// The theme for this terminal: plain when `no_color`.
     pub fn for_terminal(no_color: bool) -> Theme {
-        if no_color {
-            Theme::plain()
-        } else {
-            Theme::colored()
-        }
+        if no_color { Theme::plain() } else { Theme::colored() }
     }
 
     /// The style of a rank.
@@ -180,8 +168,7 @@ enum StyleSpec {
 }
 
 fn color(name: &str) -> Result<Color, ThemeError> {
-    name.parse()
-        .map_err(|_| ThemeError::Color(name.to_string()))
+    name.parse().map_err(|_| ThemeError::Color(name.to_string()))
 }
 
 impl StyleSpec {
@@ -225,8 +212,7 @@ mod tests {
     fn plain_theme_has_no_colours() {
         let t = Theme::plain();
         let all = [
-            t.blocking, t.warning, t.error, t.dim, t.heading, t.label, t.code, t.selected, t.focus,
-            t.mark, t.accent,
+            t.blocking, t.warning, t.error, t.dim, t.heading, t.label, t.code, t.selected, t.focus, t.mark, t.accent,
         ];
         for s in all.iter().chain(t.severity.iter()) {
             assert_eq!(s.fg, None);

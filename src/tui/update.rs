@@ -27,10 +27,7 @@ pub enum SubmitOutcome {
     Recorded(Receipt),
     /// Refused by the protocol (permission, closed pull request ...);
     /// `stale_head` names the new head when the refusal was a moved head.
-    Rejected {
-        reason: String,
-        stale_head: Option<String>,
-    },
+    Rejected { reason: String, stale_head: Option<String> },
     /// The network or service failed (kept in the outbox for retry).
     Failed { reason: String },
 }
@@ -59,10 +56,7 @@ pub enum Msg {
     /// The checkout's HEAD was compared with the reviewed commit.
     Head(HeadLine),
     /// The checkout's answers for a finding's evidence items, in order.
-    EvidenceLoaded {
-        finding: usize,
-        items: Vec<LocalResult>,
-    },
+    EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
     /// A highlighted block is ready in the shared cache.
     Highlighted(HighlightKey),
     /// Time passed while background work runs (advances the spinner).
@@ -72,15 +66,9 @@ pub enum Msg {
     /// The evidence text came back from $EDITOR (or why not).
     EditedEvidence(Result<String, String>),
     /// The outbox was read: every entry, and how many files could not be read.
-    OutboxLoaded {
-        entries: Vec<Entry>,
-        unreadable: usize,
-    },
+    OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
     /// A refresh of result and threads finished; stale generations are ignored.
-    Refreshed {
-        generation: u64,
-        outcome: RefreshOutcome,
-    },
+    Refreshed { generation: u64, outcome: RefreshOutcome },
     /// A River suppression was revoked (what was written), or why not.
     Undone {
         finding: usize,
@@ -152,14 +140,8 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Tick => app.decide.spinner = app.decide.spinner.wrapping_add(1),
         Msg::Actor(result) => decide::actor(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
-        Msg::OutboxLoaded {
-            entries,
-            unreadable,
-        } => offer::loaded(app, entries, unreadable),
-        Msg::Refreshed {
-            generation,
-            outcome,
-        } => live::refreshed(app, generation, outcome),
+        Msg::OutboxLoaded { entries, unreadable } => offer::loaded(app, entries, unreadable),
+        Msg::Refreshed { generation, outcome } => live::refreshed(app, generation, outcome),
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
         Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
         _ => {}
@@ -182,13 +164,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         None => {
             let typed = match key.code {
-                KeyCode::Char(c)
-                    if !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    Some(c)
-                }
+                KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => Some(c),
                 _ => None,
             };
             if let (KeyMode::Input, Some(c)) = (mode, typed) {
@@ -216,12 +192,9 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
             _ => app.ui.mode = Mode::Help { scroll: 0 },
         },
         Action::ShowProblems => show_problems(app),
-        Action::Down
-        | Action::Up
-        | Action::PageDown
-        | Action::PageUp
-        | Action::Top
-        | Action::Bottom => nav::movement(app, action),
+        Action::Down | Action::Up | Action::PageDown | Action::PageUp | Action::Top | Action::Bottom => {
+            nav::movement(app, action)
+        }
         Action::FocusNext => nav::focus(app, app.ui.focus.next()),
         Action::FocusPrev => nav::focus(app, app.ui.focus.prev()),
         Action::OpenDetail => nav::focus(app, Pane::Detail),
@@ -278,29 +251,18 @@ fn back(app: &mut App) -> Vec<Effect> {
             app.ui.mode = Mode::Normal;
         }
         Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
-        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => {
-            app.ui.mode = Mode::Normal
-        }
+        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
     Vec::new()
 }
 
 fn show_problems(app: &mut App) {
-    let any = !app.doc.problems.is_empty()
-        || app
-            .doc
-            .set
-            .as_ref()
-            .is_some_and(|s| !s.angle_errors.is_empty());
+    let any = !app.doc.problems.is_empty() || app.doc.set.as_ref().is_some_and(|s| !s.angle_errors.is_empty());
     if any {
         app.ui.mode = Mode::Problems { scroll: 0 };
     } else {
-        flash(
-            app,
-            Level::Info,
-            "No validation problems and no angle errors.",
-        );
+        flash(app, Level::Info, "No validation problems and no angle errors.");
     }
 }
 
@@ -335,9 +297,7 @@ fn toggle_mark(app: &mut App) {
 fn mark_all(app: &mut App) {
     let visible = &app.browse.visible;
     let marks = &mut app.browse.marks;
-    let all = visible
-        .iter()
-        .all(|&i| marks.get(i).copied().unwrap_or(false));
+    let all = visible.iter().all(|&i| marks.get(i).copied().unwrap_or(false));
     for &i in visible {
         if let Some(m) = marks.get_mut(i) {
             *m = !all;

@@ -149,14 +149,35 @@ mod tests {
         use ThreadStatus as S;
         use ThreadTransition as T;
         assert_eq!(ThreadTransition::derive(S::Unknown, D::Fixed, true, true), T::Unknown);
-        assert_eq!(ThreadTransition::derive(S::NotPublished, D::StillOpen, false, false), T::NotPublished);
+        assert_eq!(
+            ThreadTransition::derive(S::NotPublished, D::StillOpen, false, false),
+            T::NotPublished
+        );
         assert_eq!(ThreadTransition::derive(S::Open, D::StillOpen, true, true), T::Reopened);
-        assert_eq!(ThreadTransition::derive(S::Open, D::StillOpen, true, false), T::Retained);
-        assert_eq!(ThreadTransition::derive(S::Open, D::StillOpen, false, true), T::Retained);
+        assert_eq!(
+            ThreadTransition::derive(S::Open, D::StillOpen, true, false),
+            T::Retained
+        );
+        assert_eq!(
+            ThreadTransition::derive(S::Open, D::StillOpen, false, true),
+            T::Retained
+        );
         assert_eq!(ThreadTransition::derive(S::Open, D::Disputed, true, true), T::Retained);
-        assert_eq!(ThreadTransition::derive(S::Open, D::Superseded, false, false), T::ResolutionPending);
-        assert_eq!(ThreadTransition::derive(S::Resolved, D::StillOpen, false, false), T::ResolvedExternally);
-        assert_eq!(ThreadTransition::derive(S::Resolved, D::Disputed, false, false), T::ResolvedExternally);
-        assert_eq!(ThreadTransition::derive(S::Resolved, D::IntentionalContract, false, false), T::ResolvedIntentionalContract);
+        assert_eq!(
+            ThreadTransition::derive(S::Open, D::Superseded, false, false),
+            T::ResolutionPending
+        );
+        assert_eq!(
+            ThreadTransition::derive(S::Resolved, D::StillOpen, false, false),
+            T::ResolvedExternally
+        );
+        assert_eq!(
+            ThreadTransition::derive(S::Resolved, D::Disputed, false, false),
+            T::ResolvedExternally
+        );
+        assert_eq!(
+            ThreadTransition::derive(S::Resolved, D::IntentionalContract, false, false),
+            T::ResolvedIntentionalContract
+        );
     }
 }

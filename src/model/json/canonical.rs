@@ -97,7 +97,12 @@ impl<'a> Decimal<'a> {
         let (mantissa, exp) = rest.split_once(['e', 'E']).unwrap_or((rest, "0"));
         let exp = exp.trim_start_matches('+').parse().unwrap_or(0);
         let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        Decimal { negative, int, frac, exp }
+        Decimal {
+            negative,
+            int,
+            frac,
+            exp,
+        }
     }
 
     /// The significant digits (into `out`) and p = position of the decimal
@@ -203,7 +208,6 @@ impl io::Write for StackText {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,7 +283,10 @@ mod tests {
     fn compact_layout_and_counting_agree() {
         let v = json!({"b": [1, 2.5, null, true], "a": {"x": "y\n"}});
         let bytes = to_canonical_vec(&v);
-        assert_eq!(String::from_utf8(bytes.clone()).unwrap(), r#"{"a":{"x":"y\n"},"b":[1,2.5,null,true]}"#);
+        assert_eq!(
+            String::from_utf8(bytes.clone()).unwrap(),
+            r#"{"a":{"x":"y\n"},"b":[1,2.5,null,true]}"#
+        );
         assert_eq!(canonical_len(&v), bytes.len());
         let big = json!({"s": "é".repeat(5000), "f": [0.1, 1e300, -0.0]});
         assert_eq!(canonical_len(&big), to_canonical_vec(&big).len());
@@ -293,7 +300,11 @@ mod tests {
             alpha: Option<&'static str>,
             mid: f64,
         }
-        let v = Ordered { zeta: 1, alpha: None, mid: 0.5 };
+        let v = Ordered {
+            zeta: 1,
+            alpha: None,
+            mid: 0.5,
+        };
         assert_eq!(to_canonical_vec(&v), br#"{"zeta":1,"alpha":null,"mid":0.5}"#.to_vec());
         assert_eq!(try_to_canonical_vec(&v).unwrap().len(), canonical_len(&v));
     }

@@ -69,7 +69,10 @@ pub(crate) fn count<T: Serialize + ?Sized>(value: &T) -> Option<usize> {
 pub(crate) fn count_lent<T: Serialize + ?Sized>(value: &T, raw: &str) -> Option<usize> {
     let mut n = 0usize;
     let start = raw.as_ptr() as usize;
-    let lent = Lent { start, end: start + raw.len() };
+    let lent = Lent {
+        start,
+        end: start + raw.len(),
+    };
     value.serialize(Counter { n: &mut n, lent }).ok().map(|()| n)
 }
 
@@ -165,7 +168,10 @@ impl Compound<'_> {
     }
 
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CountError> {
-        value.serialize(Counter { n: self.n, lent: self.lent })
+        value.serialize(Counter {
+            n: self.n,
+            lent: self.lent,
+        })
     }
 
     /// `"key":` then the value.
@@ -265,7 +271,11 @@ impl<'c> ser::Serializer for Counter<'c> {
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
         *self.n += 2;
-        Ok(Compound { n: self.n, lent: self.lent, first: true })
+        Ok(Compound {
+            n: self.n,
+            lent: self.lent,
+            first: true,
+        })
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_seq(Some(len))
@@ -282,11 +292,19 @@ impl<'c> ser::Serializer for Counter<'c> {
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":[...]}
         *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound { n: self.n, lent: self.lent, first: true })
+        Ok(Compound {
+            n: self.n,
+            lent: self.lent,
+            first: true,
+        })
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
         *self.n += 2;
-        Ok(Compound { n: self.n, lent: self.lent, first: true })
+        Ok(Compound {
+            n: self.n,
+            lent: self.lent,
+            first: true,
+        })
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_map(Some(len))
@@ -300,7 +318,11 @@ impl<'c> ser::Serializer for Counter<'c> {
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":{...}}
         *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound { n: self.n, lent: self.lent, first: true })
+        Ok(Compound {
+            n: self.n,
+            lent: self.lent,
+            first: true,
+        })
     }
 }
 

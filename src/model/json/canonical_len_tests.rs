@@ -23,16 +23,16 @@ fn any_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
         any::<u64>().prop_map(|n| json!(n)),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
         "\\PC{0,12}".prop_map(Value::String),
-        prop::collection::vec(0u8..0x30, 0..6)
-            .prop_map(|b| Value::String(b.into_iter().map(char::from).collect())),
+        prop::collection::vec(0u8..0x30, 0..6).prop_map(|b| Value::String(b.into_iter().map(char::from).collect())),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map("\\PC{0,6}", inner, 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map("\\PC{0,6}", inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }

@@ -27,13 +27,25 @@ pub(crate) enum Tok {
     /// Every other number, converted as serde_json converts it.
     F64(f64),
     /// A string without escapes: `text[at..at + len]`.
-    Raw { at: u32, len: u32 },
+    Raw {
+        at: u32,
+        len: u32,
+    },
     /// A string with escapes, decoded: `escaped[at..at + len]`.
-    Esc { at: u32, len: u32 },
+    Esc {
+        at: u32,
+        len: u32,
+    },
     /// An array of `len` items; `end` is the index of the token after it.
-    Arr { len: u32, end: u32 },
+    Arr {
+        len: u32,
+        end: u32,
+    },
     /// An object of `len` members; `end` is the index of the token after it.
-    Obj { len: u32, end: u32 },
+    Obj {
+        len: u32,
+        end: u32,
+    },
 }
 
 const _: () = assert!(std::mem::size_of::<Tok>() == 16);
@@ -70,7 +82,11 @@ impl<'s> Doc<'s> {
 
     /// A one-string document (the `escaped` buffer holds `s`).
     pub(crate) fn single_string(s: &str) -> Doc<'static> {
-        let mut doc = Doc { text: "", tape: Vec::with_capacity(1), escaped: String::new() };
+        let mut doc = Doc {
+            text: "",
+            tape: Vec::with_capacity(1),
+            escaped: String::new(),
+        };
         doc.set_single_string(s);
         doc
     }
@@ -80,7 +96,10 @@ impl<'s> Doc<'s> {
         self.tape.clear();
         self.escaped.clear();
         self.escaped.push_str(s);
-        self.tape.push(Tok::Esc { at: 0, len: s.len() as u32 });
+        self.tape.push(Tok::Esc {
+            at: 0,
+            len: s.len() as u32,
+        });
     }
 
     fn str_of(&self, tok: Tok) -> Option<&str> {
@@ -193,16 +212,32 @@ impl<'a> DocNode<'a> {
     /// The members of an object in document order (nothing for other values).
     pub fn members(&self) -> Members<'a> {
         match self.tok() {
-            Tok::Obj { len, .. } => Members { doc: self.doc, next: self.at + 1, left: len },
-            _ => Members { doc: self.doc, next: 0, left: 0 },
+            Tok::Obj { len, .. } => Members {
+                doc: self.doc,
+                next: self.at + 1,
+                left: len,
+            },
+            _ => Members {
+                doc: self.doc,
+                next: 0,
+                left: 0,
+            },
         }
     }
 
     /// The items of an array in order (nothing for other values).
     pub fn items(&self) -> Items<'a> {
         match self.tok() {
-            Tok::Arr { len, .. } => Items { doc: self.doc, next: self.at + 1, left: len },
-            _ => Items { doc: self.doc, next: 0, left: 0 },
+            Tok::Arr { len, .. } => Items {
+                doc: self.doc,
+                next: self.at + 1,
+                left: len,
+            },
+            _ => Items {
+                doc: self.doc,
+                next: 0,
+                left: 0,
+            },
         }
     }
 
@@ -230,9 +265,11 @@ impl<'a> DocNode<'a> {
             Tok::U64(_) | Tok::I64(_) | Tok::F64(_) => self.as_number().map_or(Value::Null, Value::Number),
             Tok::Raw { .. } | Tok::Esc { .. } => Value::String(self.as_str().unwrap_or_default().to_owned()),
             Tok::Arr { .. } => Value::Array(self.items().map(|v| v.to_value()).collect()),
-            Tok::Obj { .. } => {
-                Value::Object(self.members().map(|(k, v)| (k.to_owned(), v.to_value())).collect::<Map<_, _>>())
-            }
+            Tok::Obj { .. } => Value::Object(
+                self.members()
+                    .map(|(k, v)| (k.to_owned(), v.to_value()))
+                    .collect::<Map<_, _>>(),
+            ),
         }
     }
 }
@@ -254,7 +291,10 @@ impl<'a> Iterator for Members<'a> {
         }
         self.left -= 1;
         let name = self.doc.str_of(self.doc.tape[self.next as usize]).unwrap_or_default();
-        let value = DocNode { doc: self.doc, at: self.next + 1 };
+        let value = DocNode {
+            doc: self.doc,
+            at: self.next + 1,
+        };
         self.next = self.doc.after(self.next + 1);
         Some((name, value))
     }
@@ -282,7 +322,10 @@ impl<'a> Iterator for Items<'a> {
             return None;
         }
         self.left -= 1;
-        let item = DocNode { doc: self.doc, at: self.next };
+        let item = DocNode {
+            doc: self.doc,
+            at: self.next,
+        };
         self.next = self.doc.after(self.next);
         Some(item)
     }

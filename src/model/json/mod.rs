@@ -24,7 +24,9 @@ use super::problem::{Problem, push_pointer};
 use reader::{Fail, Reader};
 use serde_json::Value;
 
-pub use canonical::{CanonicalFormatter, canonical_len, canonical_len_lent, to_canonical_vec, try_to_canonical_vec, write_canonical};
+pub use canonical::{
+    CanonicalFormatter, canonical_len, canonical_len_lent, to_canonical_vec, try_to_canonical_vec, write_canonical,
+};
 pub use doc::{Doc, DocNode, Kind};
 
 /// The deepest nesting limit honoured; larger requests are lowered to it so
@@ -45,7 +47,10 @@ pub struct ReadLimits {
 impl Default for ReadLimits {
     /// 256 MiB and ReviewGate's nesting limit of 128.
     fn default() -> Self {
-        ReadLimits { max_bytes: 256 * 1024 * 1024, max_depth: 128 }
+        ReadLimits {
+            max_bytes: 256 * 1024 * 1024,
+            max_depth: 128,
+        }
     }
 }
 
@@ -63,7 +68,11 @@ pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> 
 /// [`Doc`] that lends its strings out of `bytes`.
 pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Problem> {
     if bytes.len() > limits.max_bytes {
-        let message = format!("the input is {} bytes; at most {} bytes are accepted", bytes.len(), limits.max_bytes);
+        let message = format!(
+            "the input is {} bytes; at most {} bytes are accepted",
+            bytes.len(),
+            limits.max_bytes
+        );
         return Err(Problem::new("size", "", message));
     }
     let text = match std::str::from_utf8(bytes) {
@@ -78,7 +87,9 @@ pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Pro
         ));
     }
     let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
-    Reader::new(text, depth).document().map_err(|fail| fail_problem(text, *fail))
+    Reader::new(text, depth)
+        .document()
+        .map_err(|fail| fail_problem(text, *fail))
 }
 
 fn utf8_problem(bytes: &[u8], offset: usize) -> Problem {
@@ -93,8 +104,16 @@ fn utf8_problem(bytes: &[u8], offset: usize) -> Problem {
 
 fn fail_problem(text: &str, fail: Fail) -> Problem {
     let (line, column) = line_column(text, fail.at);
-    let path = fail.tokens_rev.iter().rev().fold(String::new(), |path, token| push_pointer(&path, token));
-    Problem::new(fail.rule, path, format!("{} (line {line}, column {column})", fail.message))
+    let path = fail
+        .tokens_rev
+        .iter()
+        .rev()
+        .fold(String::new(), |path, token| push_pointer(&path, token));
+    Problem::new(
+        fail.rule,
+        path,
+        format!("{} (line {line}, column {column})", fail.message),
+    )
 }
 
 /// 1-based line and column (in characters) of a byte offset. Lines end at LF.

@@ -71,7 +71,11 @@ fn digit_at(b: &[u8], i: usize) -> Option<u64> {
 }
 
 fn missing_digit(b: &[u8], i: usize, what: &'static str) -> NumberError {
-    if i >= b.len() { NumberError::Eof { at: i } } else { NumberError::Grammar { at: i, what } }
+    if i >= b.len() {
+        NumberError::Eof { at: i }
+    } else {
+        NumberError::Grammar { at: i, what }
+    }
 }
 
 /// Reads the number literal starting at `start` (a `-` or a digit).
@@ -92,7 +96,10 @@ pub(crate) fn scan_number(b: &[u8], start: usize) -> Result<(Parsed, usize), Num
             significand = 0;
             i += 1;
             if digit_at(b, i).is_some() {
-                return Err(NumberError::Grammar { at: i, what: "a number may not have a leading zero" });
+                return Err(NumberError::Grammar {
+                    at: i,
+                    what: "a number may not have a leading zero",
+                });
             }
         }
         Some(d) => {
@@ -138,7 +145,10 @@ pub(crate) fn scan_number(b: &[u8], start: usize) -> Result<(Parsed, usize), Num
     if matches!(b.get(i), Some(b'e' | b'E')) {
         return scan_exponent(b, i + 1, positive, significand, exponent);
     }
-    Ok((Parsed::F64(from_parts(positive, significand, exponent).ok_or(NumberError::OutOfRange { at: start })?), i))
+    Ok((
+        Parsed::F64(from_parts(positive, significand, exponent).ok_or(NumberError::OutOfRange { at: start })?),
+        i,
+    ))
 }
 
 /// Reads the exponent digits starting at `i` (just after `e`/`E`).
@@ -180,7 +190,11 @@ fn scan_exponent(
         }
         exp = exp * 10 + d;
     }
-    let total = if positive_exp { exponent.saturating_add(exp) } else { exponent.saturating_sub(exp) };
+    let total = if positive_exp {
+        exponent.saturating_add(exp)
+    } else {
+        exponent.saturating_sub(exp)
+    };
     match from_parts(positive, significand, total) {
         Some(f) => Ok((Parsed::F64(f), i)),
         None => Err(NumberError::OutOfRange { at: start }),
@@ -194,7 +208,11 @@ fn integer_value(positive: bool, significand: u64) -> Parsed {
         return Parsed::U64(significand);
     }
     let negated = (significand as i64).wrapping_neg();
-    if negated >= 0 { Parsed::F64(-(significand as f64)) } else { Parsed::I64(negated) }
+    if negated >= 0 {
+        Parsed::F64(-(significand as f64))
+    } else {
+        Parsed::I64(negated)
+    }
 }
 
 /// significand × 10^exponent the way serde_json computes it; `None` when the

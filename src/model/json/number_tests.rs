@@ -77,7 +77,10 @@ const NUMBERS: &[(&str, Want)] = &[
     // Correctly rounded: 0x37364cfda3281e39.
     ("0.000000000000000000000000000000000000000001", F(0x37364cfda3281e38)),
     // Digits past the 19th are dropped. Correctly rounded: 0x3ff0000000000000.
-    ("1.00000000000000011102230246251565404236316680908203125", F(0x3ff0000000000001)),
+    (
+        "1.00000000000000011102230246251565404236316680908203125",
+        F(0x3ff0000000000001),
+    ),
     // Correctly rounded: 0x4340000000000000.
     ("9007199254740993.0", F(0x4340000000000001)),
     ("9007199254740993e0", F(0x4340000000000000)),
@@ -112,7 +115,10 @@ const NUMBERS: &[(&str, Want)] = &[
     ("1e2147483648", E),
     ("1e-2147483648", F(0x0000000000000000)),
     ("1e-2147483649", F(0x0000000000000000)),
-    ("100000000000000000000000000000000000000000000000000000000000e-340", F(0x05973c115074bc6a)),
+    (
+        "100000000000000000000000000000000000000000000000000000000000e-340",
+        F(0x05973c115074bc6a),
+    ),
     ("4.35e-1", F(0x3fdbd70a3d70a3d7)),
     ("3.0", F(0x4008000000000000)),
     ("-3.5e3", F(0xc0ab580000000000)),
@@ -176,7 +182,17 @@ fn thresholds_of_p9() {
 /// rounded, so serde_json in any configuration must give the same value.
 #[test]
 fn agrees_with_serde_json_where_conversion_is_exact() {
-    let significands = ["0", "1", "7", "42", "85", "123456789", "999999999999999", "314159265358979", "5"];
+    let significands = [
+        "0",
+        "1",
+        "7",
+        "42",
+        "85",
+        "123456789",
+        "999999999999999",
+        "314159265358979",
+        "5",
+    ];
     let mut checked = 0;
     for sig in significands {
         for point in 0..=sig.len() {
@@ -190,10 +206,16 @@ fn agrees_with_serde_json_where_conversion_is_exact() {
                 if int_part.len() > 1 && int_part.starts_with('0') {
                     continue;
                 }
-                let mut literals =
-                    vec![format!("{int_part}.{frac_part}e{exp}"), format!("-{int_part}.{frac_part}E{exp:+}")];
+                let mut literals = vec![
+                    format!("{int_part}.{frac_part}e{exp}"),
+                    format!("-{int_part}.{frac_part}E{exp:+}"),
+                ];
                 if frac_part.is_empty() {
-                    literals = vec![format!("{int_part}e{exp}"), format!("{int_part}"), format!("-{int_part}")];
+                    literals = vec![
+                        format!("{int_part}e{exp}"),
+                        format!("{int_part}"),
+                        format!("-{int_part}"),
+                    ];
                 }
                 for literal in literals {
                     let ours = read(&literal).unwrap_or_else(|p| panic!("{literal}: {p}"));
@@ -215,7 +237,19 @@ fn agrees_with_serde_json_where_conversion_is_exact() {
 #[test]
 fn integers_agree_with_serde_json() {
     let mut literals: Vec<String> = Vec::new();
-    for n in [0u64, 1, 9, 10, 255, 256, 4294967295, 4294967296, 9007199254740993, u64::MAX - 1, u64::MAX] {
+    for n in [
+        0u64,
+        1,
+        9,
+        10,
+        255,
+        256,
+        4294967295,
+        4294967296,
+        9007199254740993,
+        u64::MAX - 1,
+        u64::MAX,
+    ] {
         literals.push(n.to_string());
     }
     for n in [-1i64, -255, -9007199254740993, i64::MIN + 1, i64::MIN] {
@@ -225,6 +259,10 @@ fn integers_agree_with_serde_json() {
         let ours = read(&literal).unwrap_or_else(|p| panic!("{literal}: {p}"));
         let theirs: Value = serde_json::from_str(&literal).unwrap_or_else(|e| panic!("{literal}: {e}"));
         assert_eq!(ours, theirs, "{literal}");
-        assert_eq!((ours.is_u64(), ours.is_i64()), (theirs.is_u64(), theirs.is_i64()), "{literal}");
+        assert_eq!(
+            (ours.is_u64(), ours.is_i64()),
+            (theirs.is_u64(), theirs.is_i64()),
+            "{literal}"
+        );
     }
 }

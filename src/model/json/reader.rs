@@ -9,11 +9,11 @@
 mod fail;
 mod strings;
 
-pub(crate) use fail::Fail;
-use fail::{fail, number_fail, within};
 use super::doc::{Doc, Tok, token_str};
 use super::number::{Parsed, scan_number};
 use super::scan::skip_ws;
+pub(crate) use fail::Fail;
+use fail::{fail, number_fail, within};
 
 type Res<T> = Result<T, Box<Fail>>;
 
@@ -55,7 +55,11 @@ impl<'a> Reader<'a> {
     pub(crate) fn document(mut self) -> Res<Doc<'a>> {
         self.pos = skip_ws(self.bytes, 0);
         if self.pos >= self.bytes.len() {
-            let what = if self.bytes.is_empty() { "the input is empty" } else { "the input holds only white space" };
+            let what = if self.bytes.is_empty() {
+                "the input is empty"
+            } else {
+                "the input holds only white space"
+            };
             return Err(fail("P3", self.pos, format!("{what}: expected one JSON value")));
         }
         self.value()?;
@@ -63,7 +67,11 @@ impl<'a> Reader<'a> {
         if self.pos < self.bytes.len() {
             return Err(self.after_value_error("trailing characters after the JSON value"));
         }
-        Ok(Doc { text: self.text, tape: self.tape, escaped: self.escaped })
+        Ok(Doc {
+            text: self.text,
+            tape: self.tape,
+            escaped: self.escaped,
+        })
     }
 
     fn value(&mut self) -> Res<()> {
@@ -76,17 +84,33 @@ impl<'a> Reader<'a> {
             Some(b'n') => self.literal("null", Tok::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(&b) => Err(self.unexpected_value_start(b)),
-            None => Err(fail("P3", self.pos, "the input ends where a value should start (truncated)")),
+            None => Err(fail(
+                "P3",
+                self.pos,
+                "the input ends where a value should start (truncated)",
+            )),
         }
     }
 
     fn unexpected_value_start(&self, b: u8) -> Box<Fail> {
         let rest = &self.bytes[self.pos..];
         if b == b'+' || b == b'.' || rest.starts_with(b"NaN") || rest.starts_with(b"Infinity") {
-            let shown = if b == b'+' || b == b'.' { format!("'{}'", b as char) } else { "NaN/Infinity".into() };
-            return fail("P5", self.pos, format!("invalid number: {shown} is not allowed by the JSON number grammar"));
+            let shown = if b == b'+' || b == b'.' {
+                format!("'{}'", b as char)
+            } else {
+                "NaN/Infinity".into()
+            };
+            return fail(
+                "P5",
+                self.pos,
+                format!("invalid number: {shown} is not allowed by the JSON number grammar"),
+            );
         }
-        fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos)))
+        fail(
+            "P3",
+            self.pos,
+            format!("expected a JSON value, found {}", self.describe_at(self.pos)),
+        )
     }
 
     fn literal(&mut self, word: &'static str, tok: Tok) -> Res<()> {
@@ -97,9 +121,17 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         if end > self.bytes.len() && word.as_bytes().starts_with(&self.bytes[self.pos..]) {
-            return Err(fail("P3", self.bytes.len(), format!("the input ends inside `{word}` (truncated)")));
+            return Err(fail(
+                "P3",
+                self.bytes.len(),
+                format!("the input ends inside `{word}` (truncated)"),
+            ));
         }
-        Err(fail("P3", self.pos, format!("expected a JSON value, found {}", self.describe_at(self.pos))))
+        Err(fail(
+            "P3",
+            self.pos,
+            format!("expected a JSON value, found {}", self.describe_at(self.pos)),
+        ))
     }
 
     fn number(&mut self) -> Res<()> {
@@ -108,7 +140,11 @@ impl<'a> Reader<'a> {
         if let Some(&b) = self.bytes.get(end)
             && (b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
         {
-            return Err(fail("P5", end, format!("invalid number: unexpected {} after it", self.describe_at(end))));
+            return Err(fail(
+                "P5",
+                end,
+                format!("invalid number: unexpected {} after it", self.describe_at(end)),
+            ));
         }
         self.pos = end;
         let tok = match parsed {
@@ -128,7 +164,10 @@ impl<'a> Reader<'a> {
             return Err(fail(
                 "P15",
                 self.pos,
-                format!("nesting is too deep: {limit} levels reached (the limit is {})", limit - 1),
+                format!(
+                    "nesting is too deep: {limit} levels reached (the limit is {})",
+                    limit - 1
+                ),
             ));
         }
         Ok(())
@@ -273,7 +312,11 @@ fn name_hash(bytes: &[u8]) -> u64 {
         u64::from_le_bytes(lane)
     };
     let n = bytes.len();
-    let (head, tail) = if n <= 8 { (word(bytes), 0) } else { (word(&bytes[..8]), word(&bytes[n - 8..])) };
+    let (head, tail) = if n <= 8 {
+        (word(bytes), 0)
+    } else {
+        (word(&bytes[..8]), word(&bytes[n - 8..]))
+    };
     (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ tail.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(31))
         .wrapping_add(n as u64)
 }
@@ -291,5 +334,9 @@ fn first_repeat<'n>(count: usize, name: impl Fn(usize) -> &'n str) -> Option<usi
     order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)).then(a.cmp(&b)));
     // Within a run of equal names (sorted by position), the second is where
     // the repeat was first met; the earliest such over all runs is reported.
-    order.windows(2).filter(|w| name(w[0]) == name(w[1])).map(|w| w[1]).min()
+    order
+        .windows(2)
+        .filter(|w| name(w[0]) == name(w[1]))
+        .map(|w| w[1])
+        .min()
 }

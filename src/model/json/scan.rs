@@ -57,7 +57,10 @@ mod tests {
     use super::*;
 
     fn naive(bytes: &[u8], i: usize) -> usize {
-        bytes[i..].iter().position(|&b| is_special(b)).map_or(bytes.len(), |p| i + p)
+        bytes[i..]
+            .iter()
+            .position(|&b| is_special(b))
+            .map_or(bytes.len(), |p| i + p)
     }
 
     #[test]
@@ -72,7 +75,11 @@ mod tests {
                         bytes[at + 1] = 0xFF;
                     }
                     for start in 0..=at {
-                        assert_eq!(find_string_special(&bytes, start), at, "len {len} at {at} start {start}");
+                        assert_eq!(
+                            find_string_special(&bytes, start),
+                            at,
+                            "len {len} at {at} start {start}"
+                        );
                     }
                 }
             }
@@ -83,7 +90,11 @@ mod tests {
     fn agrees_with_a_plain_loop_on_all_byte_values() {
         let bytes: Vec<u8> = (0..=255u8).rev().chain(0..=255u8).chain([b'a'; 9]).collect();
         for start in 0..bytes.len() {
-            assert_eq!(find_string_special(&bytes, start), naive(&bytes, start), "start {start}");
+            assert_eq!(
+                find_string_special(&bytes, start),
+                naive(&bytes, start),
+                "start {start}"
+            );
         }
         let plain = "héllo wörld, no specials here at all 😀".as_bytes();
         assert_eq!(find_string_special(plain, 0), plain.len());

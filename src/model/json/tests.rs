@@ -52,7 +52,12 @@ fn p5_number_grammar() {
         let (rule, _) = rule_of(bad);
         assert!(rule == "P5" || rule == "P3", "{bad}: rule {rule}");
     }
-    for (bad, path) in [("NaN", ""), ("[1,+2]", "/1"), ("{\"a\":01}", "/a"), ("{\"c\":[-Infinity]}", "/c/0")] {
+    for (bad, path) in [
+        ("NaN", ""),
+        ("[1,+2]", "/1"),
+        ("{\"a\":01}", "/a"),
+        ("{\"c\":[-Infinity]}", "/c/0"),
+    ] {
         assert_eq!(rule_of(bad), ("P5".to_string(), path.to_string()), "{bad}");
     }
     // Truncated inside a number counts as truncation.
@@ -66,8 +71,17 @@ fn p1_invalid_utf8_names_the_byte_offset() {
     assert_eq!(p.rule, "P1");
     assert!(p.message.contains("offset 8"), "{}", p.message);
     assert!(p.message.contains("line 2"), "{}", p.message);
-    for bad in [&b"\xFF"[..], b"\"\xED\xA0\x80\"", b"\"\xC0\xAF\"", b"\"\xF4\x90\x80\x80\""] {
-        assert_eq!(read_strict(bad, &ReadLimits::default()).unwrap_err().rule, "P1", "{bad:?}");
+    for bad in [
+        &b"\xFF"[..],
+        b"\"\xED\xA0\x80\"",
+        b"\"\xC0\xAF\"",
+        b"\"\xF4\x90\x80\x80\"",
+    ] {
+        assert_eq!(
+            read_strict(bad, &ReadLimits::default()).unwrap_err().rule,
+            "P1",
+            "{bad:?}"
+        );
     }
 }
 
@@ -122,7 +136,10 @@ fn p3_exactly_one_value() {
 fn p4_duplicate_member_names_at_any_depth() {
     assert_eq!(rule_of(r#"{"a":1,"a":1}"#), ("P4".into(), "/a".into()));
     assert_eq!(rule_of(r#"{"a":{"b":1,"c":2,"b":3}}"#), ("P4".into(), "/a/b".into()));
-    assert_eq!(rule_of(r#"{"x":[{"k":1},{"k":2,"k":3}]}"#), ("P4".into(), "/x/1/k".into()));
+    assert_eq!(
+        rule_of(r#"{"x":[{"k":1},{"k":2,"k":3}]}"#),
+        ("P4".into(), "/x/1/k".into())
+    );
     assert_eq!(rule_of(r#"{"a/b~":{"c":1,"c":1}}"#), ("P4".into(), "/a~1b~0/c".into()));
     // Names compare after unescaping.
     assert_eq!(rule_of(r#"{"é":1,"\u00e9":2}"#), ("P4".into(), "/é".into()));
@@ -157,7 +174,10 @@ fn p6_strings() {
     assert_eq!(read("\"\u{7f}é\u{2028}\"").unwrap(), json!("\u{7f}é\u{2028}"));
     // Escapes mixed with long unescaped runs.
     let long = format!("\"{}\\n{}\\u0041{}\"", "a".repeat(100), "é".repeat(50), "z".repeat(9));
-    assert_eq!(read(&long).unwrap(), json!(format!("{}\n{}A{}", "a".repeat(100), "é".repeat(50), "z".repeat(9))));
+    assert_eq!(
+        read(&long).unwrap(),
+        json!(format!("{}\n{}A{}", "a".repeat(100), "é".repeat(50), "z".repeat(9)))
+    );
 }
 
 #[test]
@@ -169,18 +189,27 @@ fn p15_nesting_depth_follows_the_128_limit() {
     assert_eq!(p.path, "/0".repeat(127));
     let objects = format!("{}1{}", "{\"a\":".repeat(128), "}".repeat(128));
     assert_eq!(rule_of(&objects).0, "P15");
-    let tight = ReadLimits { max_depth: 3, ..ReadLimits::default() };
+    let tight = ReadLimits {
+        max_depth: 3,
+        ..ReadLimits::default()
+    };
     assert!(read_strict(b"[[1]]", &tight).is_ok());
     assert_eq!(read_strict(b"[[[1]]]", &tight).unwrap_err().rule, "P15");
     // Huge limits are lowered to what the stack can take; no overflow.
-    let unbounded = ReadLimits { max_depth: usize::MAX, ..ReadLimits::default() };
+    let unbounded = ReadLimits {
+        max_depth: usize::MAX,
+        ..ReadLimits::default()
+    };
     let deep = nest(100_000);
     assert_eq!(read_strict(deep.as_bytes(), &unbounded).unwrap_err().rule, "P15");
 }
 
 #[test]
 fn size_limit_is_checked_first() {
-    let limits = ReadLimits { max_bytes: 4, ..ReadLimits::default() };
+    let limits = ReadLimits {
+        max_bytes: 4,
+        ..ReadLimits::default()
+    };
     assert!(read_strict(b"[10]", &limits).is_ok());
     let p = read_strict(b"[100]", &limits).unwrap_err();
     assert_eq!((p.rule.as_str(), p.path.as_str()), ("size", ""));
@@ -261,7 +290,10 @@ fn same_shape(a: &Value, b: &Value) -> bool {
         }
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_shape(a, b)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|((ka, va), (kb, vb))| ka == kb && same_shape(va, vb))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_shape(va, vb))
         }
         _ => a == b,
     }
@@ -274,7 +306,10 @@ fn agrees_with_serde(bytes: &[u8]) -> Result<(), TestCaseError> {
     let theirs = serde_json::from_slice::<Value>(bytes);
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => prop_assert!(same_shape(a, b), "values differ: {a:?} vs {b:?}"),
-        (Ok(a), Err(e)) => prop_assert!(e.to_string().contains("out of range"), "accepted {a:?}; serde_json: {e}"),
+        (Ok(a), Err(e)) => prop_assert!(
+            e.to_string().contains("out of range"),
+            "accepted {a:?}; serde_json: {e}"
+        ),
         (Err(p), Ok(_)) => prop_assert!(["P4", "P9", "P15"].contains(&p.rule.as_str()), "rejected: {p}"),
         (Err(p), Err(_)) => prop_assert!(!p.rule.is_empty() && p.message.contains("line") || p.rule == "size"),
     }

@@ -19,7 +19,11 @@ pub(crate) enum Input {
     Heap(Vec<u8>),
     /// Read into `map[start..start + len]`.
     #[cfg(target_os = "linux")]
-    Mapped { map: memmap2::MmapMut, start: usize, len: usize },
+    Mapped {
+        map: memmap2::MmapMut,
+        start: usize,
+        len: usize,
+    },
 }
 
 impl AsRef<[u8]> for Input {
@@ -51,7 +55,8 @@ pub(crate) fn read_whole(file: std::fs::File, len: u64, limit: u64) -> std::io::
         let mut bytes = Vec::with_capacity(filled + 1);
         bytes.extend_from_slice(&mapped.bytes()[..filled]);
         bytes.push(probe[0]);
-        file.take(limit.saturating_sub(bytes.len() as u64)).read_to_end(&mut bytes)?;
+        file.take(limit.saturating_sub(bytes.len() as u64))
+            .read_to_end(&mut bytes)?;
         return Ok(Input::Heap(bytes));
     }
     // One byte more than the file has, so its end is seen without growing.
@@ -107,7 +112,11 @@ impl HugeBuffer {
     }
 
     fn into_input(self, filled: usize) -> Input {
-        Input::Mapped { map: self.map, start: self.start, len: filled.min(self.len) }
+        Input::Mapped {
+            map: self.map,
+            start: self.start,
+            len: filled.min(self.len),
+        }
     }
 }
 
@@ -118,7 +127,10 @@ fn huge_page_buffer(len: u64) -> Option<HugeBuffer> {
     let len = usize::try_from(len).ok()?;
     let rounded = len.checked_next_multiple_of(HUGE_PAGE)?;
     // One huge page more than needed, so an aligned start always fits.
-    let map = memmap2::MmapOptions::new().len(rounded.checked_add(HUGE_PAGE)?).map_anon().ok()?;
+    let map = memmap2::MmapOptions::new()
+        .len(rounded.checked_add(HUGE_PAGE)?)
+        .map_anon()
+        .ok()?;
     let start = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
     // Advice only: refused (no THP support) it changes nothing but speed.
     let _ = map.advise_range(memmap2::Advice::HugePage, start, rounded);

@@ -94,10 +94,16 @@ mod tests {
             handshake.wait();
             #[cfg(target_os = "linux")]
             {
-                let cores = (0..rustix::thread::CpuSet::MAX_CPU).filter(|&c| former.is_set(c)).count();
+                let cores = (0..rustix::thread::CpuSet::MAX_CPU)
+                    .filter(|&c| former.is_set(c))
+                    .count();
                 let now = rustix::thread::sched_getaffinity(None).expect("affinity");
                 let left = helper.join().expect("helper");
-                assert_eq!(left.is_some(), cores > 1, "moved off the helper's core when there is another");
+                assert_eq!(
+                    left.is_some(),
+                    cores > 1,
+                    "moved off the helper's core when there is another"
+                );
                 if let Some(core) = left {
                     assert!(!now.is_set(core), "still allowed on the helper's core");
                 }
@@ -107,6 +113,9 @@ mod tests {
             drop(handshake);
         });
         #[cfg(target_os = "linux")]
-        assert!(rustix::thread::sched_getaffinity(None).expect("affinity") == former, "former set restored");
+        assert!(
+            rustix::thread::sched_getaffinity(None).expect("affinity") == former,
+            "former set restored"
+        );
     }
 }

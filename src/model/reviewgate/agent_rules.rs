@@ -13,7 +13,11 @@ use std::collections::hash_map::Entry;
 /// `json::canonical_len`), else empty.
 pub(crate) fn check(report: &mut Report, r: &AgentResult<'_>, raw_len: Option<usize>, raw: &str) {
     if let Some(n) = raw_len.filter(|&n| n > MAX_BYTES) {
-        report.push("R1", "", format!("the file is {n} bytes; an agent result is at most {MAX_BYTES} bytes"));
+        report.push(
+            "R1",
+            "",
+            format!("the file is {n} bytes; an agent result is at most {MAX_BYTES} bytes"),
+        );
     }
     if canonical_len_within(r, MAX_BYTES, raw).is_none() {
         report.push(
@@ -26,7 +30,10 @@ pub(crate) fn check(report: &mut Report, r: &AgentResult<'_>, raw_len: Option<us
         report.push(
             "R3",
             "/schema_version",
-            format!("schema_version must be {SCHEMA_VERSION:?}, not {}", quote(r.schema_version)),
+            format!(
+                "schema_version must be {SCHEMA_VERSION:?}, not {}",
+                quote(r.schema_version)
+            ),
         );
     }
     report.non_blank("R4", "", "reviewed_sha", r.reviewed_sha);
@@ -66,12 +73,20 @@ fn status_triad(report: &mut Report, r: &AgentResult<'_>) {
                 report.push("R5", "/score", "a review_error result must have a null score");
             }
             if r.angle_errors.is_empty() {
-                report.push("R5", "/angle_errors", "a review_error result needs at least one angle error");
+                report.push(
+                    "R5",
+                    "/angle_errors",
+                    "a review_error result needs at least one angle error",
+                );
             }
         }
         RgStatus::Passed | RgStatus::NeedsChanges => {
             if !r.angle_errors.is_empty() {
-                report.push("R5", "/angle_errors", format!("a {} result has no angle errors", r.status.as_str()));
+                report.push(
+                    "R5",
+                    "/angle_errors",
+                    format!("a {} result has no angle errors", r.status.as_str()),
+                );
             }
             let ok = match (r.status, r.score) {
                 (RgStatus::Passed, Some(s)) => s == 5,
@@ -81,7 +96,11 @@ fn status_triad(report: &mut Report, r: &AgentResult<'_>) {
             if !ok {
                 let want = if r.status == RgStatus::Passed { "5" } else { "0..4" };
                 let got = r.score.map_or_else(|| "null".to_owned(), |s| s.to_string());
-                report.push("R5", "/score", format!("a {} result needs score {want}, not {got}", r.status.as_str()));
+                report.push(
+                    "R5",
+                    "/score",
+                    format!("a {} result needs score {want}, not {got}", r.status.as_str()),
+                );
             }
         }
     }
@@ -117,14 +136,20 @@ fn finding(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
         report.push(
             "R15",
             format!("{base}/blocking_reason"),
-            format!("only a still_open finding may block; this one is {}", f.disposition.as_str()),
+            format!(
+                "only a still_open finding may block; this one is {}",
+                f.disposition.as_str()
+            ),
         );
     }
     shared::records(report, &format!("{base}/prior_dispositions"), &f.prior_dispositions);
     if let Some(last) = f.prior_dispositions.last().filter(|l| l.disposition != f.disposition) {
         report.push(
             "R16",
-            format!("{base}/prior_dispositions/{}/disposition", f.prior_dispositions.len() - 1),
+            format!(
+                "{base}/prior_dispositions/{}/disposition",
+                f.prior_dispositions.len() - 1
+            ),
             format!(
                 "the last prior disposition is {} but the finding is {}",
                 last.disposition.as_str(),
@@ -143,14 +168,19 @@ fn thread(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
         ThreadStatus::Unknown | ThreadStatus::NotPublished if f.thread_outdated => report.push(
             "R18",
             format!("{base}/thread_outdated"),
-            format!("thread_outdated must be false when thread_status is {}", f.thread_status.as_str()),
+            format!(
+                "thread_outdated must be false when thread_status is {}",
+                f.thread_status.as_str()
+            ),
         ),
         _ => {}
     }
     match f.thread_status {
-        ThreadStatus::NotPublished if f.thread_id.is_some() => {
-            report.push("R18", format!("{base}/thread_id"), "a not_published finding has no thread_id")
-        }
+        ThreadStatus::NotPublished if f.thread_id.is_some() => report.push(
+            "R18",
+            format!("{base}/thread_id"),
+            "a not_published finding has no thread_id",
+        ),
         ThreadStatus::Open | ThreadStatus::Resolved if f.thread_id.is_none() => report.push(
             "R18",
             format!("{base}/thread_id"),
@@ -177,8 +207,15 @@ fn thread(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
 /// The R19 transition of a result finding.
 pub(crate) fn expected_transition(f: &ResultFinding<'_>) -> ThreadTransition {
     let earlier = f.prior_dispositions.len().saturating_sub(1);
-    let previously_settled = f.prior_dispositions[..earlier].iter().any(|r| r.disposition.is_settled());
-    ThreadTransition::derive(f.thread_status, f.disposition, previously_settled, f.reopening_evidence.is_some())
+    let previously_settled = f.prior_dispositions[..earlier]
+        .iter()
+        .any(|r| r.disposition.is_settled());
+    ThreadTransition::derive(
+        f.thread_status,
+        f.disposition,
+        previously_settled,
+        f.reopening_evidence.is_some(),
+    )
 }
 
 /// The canonical (§8) size of `r` when it is at most `limit` bytes; `None`
@@ -217,7 +254,12 @@ mod tests {
             .expect("fixtures")
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().starts_with("valid"))
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).expect("fixture")))
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).expect("fixture"),
+                )
+            })
             .collect();
         // Escapes, control characters and non-ASCII beside plain strings.
         let base = std::fs::read_to_string(dir.join("valid-thread-resolved-fixed.json")).expect("fixture");
@@ -233,13 +275,20 @@ mod tests {
             let doc = crate::model::json::read_doc(bytes, &Default::default()).expect("json");
             let Some(r) = crate::model::reviewgate::strict_doc::from_doc::<AgentResult>(doc.root()) else {
                 // Two "valid-" files are invalid by the schema and do not decode.
-                assert!(name.contains("positional") || name.contains("omitted"), "{name} does not decode");
+                assert!(
+                    name.contains("positional") || name.contains("omitted"),
+                    "{name} does not decode"
+                );
                 continue;
             };
             let exact = crate::model::json::to_canonical_vec(&r).len();
             assert_eq!(canonical_len_within(&r, usize::MAX, doc.root().raw_text()), Some(exact));
             counted += 1;
         }
-        assert_eq!(counted, texts.len() - 2, "every other file is counted, the escaped one included");
+        assert_eq!(
+            counted,
+            texts.len() - 2,
+            "every other file is counted, the escaped one included"
+        );
     }
 }

@@ -14,7 +14,11 @@ use std::collections::{HashMap, HashSet};
 /// `tracked_rules`).
 pub(crate) fn check(report: &mut Report, a: &Artifact<'_>) {
     if a.target_score.is_some() {
-        report.push("P14", "/target_score", "target_score is an input-only member; a review output may not carry it");
+        report.push(
+            "P14",
+            "/target_score",
+            "target_score is an input-only member; a review output may not carry it",
+        );
     }
     report.non_blank("A1", "", "reviewed_sha", a.reviewed_sha);
     if let Some(s) = a.score.filter(|&s| s > 5) {
@@ -44,7 +48,11 @@ pub(crate) fn check(report: &mut Report, a: &Artifact<'_>) {
             Entry::Occupied(first) => report.push(
                 "A17",
                 format!("{base}/id"),
-                format!("finding id {} is already used by /findings/{}", quote(f.id), first.get()),
+                format!(
+                    "finding id {} is already used by /findings/{}",
+                    quote(f.id),
+                    first.get()
+                ),
             ),
             Entry::Vacant(slot) => {
                 slot.insert(i);
@@ -61,15 +69,26 @@ fn status_rules(report: &mut Report, a: &Artifact<'_>) {
             report.push("A3", "/score", "a review_error output must have a null score");
         }
         if a.angle_errors.is_empty() {
-            report.push("A3", "/angle_errors", "a review_error output needs at least one angle error");
+            report.push(
+                "A3",
+                "/angle_errors",
+                "a review_error output needs at least one angle error",
+            );
         }
         return;
     }
     if !a.angle_errors.is_empty() {
-        report.push("A4", "/angle_errors", format!("a {} review has no angle errors", a.status.as_str()));
+        report.push(
+            "A4",
+            "/angle_errors",
+            format!("a {} review has no angle errors", a.status.as_str()),
+        );
     }
     for (i, f) in a.findings.iter().enumerate() {
-        if f.verification.as_ref().is_some_and(|v| v.state == VerificationState::Inconclusive) {
+        if f.verification
+            .as_ref()
+            .is_some_and(|v| v.state == VerificationState::Inconclusive)
+        {
             report.push(
                 "A4",
                 format!("/findings/{i}/verification/state"),
@@ -86,14 +105,22 @@ fn status_rules(report: &mut Report, a: &Artifact<'_>) {
     };
     let derived = compute_score(&a.findings);
     if score != derived {
-        report.push("A4", "/score", format!("score is {score} but the findings give {derived}"));
+        report.push(
+            "A4",
+            "/score",
+            format!("score is {score} but the findings give {derived}"),
+        );
     }
     let status = status_for_score(score);
     if a.status != status {
         report.push(
             "A4",
             "/status",
-            format!("score {score} means status {}, not {}", status.as_str(), a.status.as_str()),
+            format!(
+                "score {score} means status {}, not {}",
+                status.as_str(),
+                a.status.as_str()
+            ),
         );
     }
 }
@@ -114,7 +141,11 @@ fn semantic_context(report: &mut Report, c: &SemanticContext<'_>) {
         report.push(
             "A8",
             format!("{base}/selected_count"),
-            format!("selected_count is {} but there are {} excerpts", c.selected_count, c.excerpts.len()),
+            format!(
+                "selected_count is {} but there are {} excerpts",
+                c.selected_count,
+                c.excerpts.len()
+            ),
         );
     }
     for (i, e) in c.excerpts.iter().enumerate() {
@@ -152,7 +183,11 @@ fn angles(report: &mut Report, a: &Artifact<'_>, ids: &HashMap<&str, usize>) {
             Entry::Occupied(first) => report.push(
                 "A19",
                 format!("{base}/id"),
-                format!("angle id {} is already used by /angle_results/{}", quote(angle.id), first.get()),
+                format!(
+                    "angle id {} is already used by /angle_results/{}",
+                    quote(angle.id),
+                    first.get()
+                ),
             ),
             Entry::Vacant(slot) => {
                 slot.insert(i);
@@ -171,7 +206,10 @@ fn angles(report: &mut Report, a: &Artifact<'_>, ids: &HashMap<&str, usize>) {
             Some(&k) if !listed[k].contains(f.id) => report.push(
                 "A20",
                 format!("/angle_results/{k}/finding_ids"),
-                format!("finding {} (/findings/{i}) belongs to this angle but is not listed", quote(f.id)),
+                format!(
+                    "finding {} (/findings/{i}) belongs to this angle but is not listed",
+                    quote(f.id)
+                ),
             ),
             Some(_) => {}
         }
@@ -184,13 +222,20 @@ fn angles(report: &mut Report, a: &Artifact<'_>, ids: &HashMap<&str, usize>) {
             report.push(
                 "A23",
                 &path,
-                format!("angle {} already has an error at /angle_errors/{first}", quote(e.angle_id)),
+                format!(
+                    "angle {} already has an error at /angle_errors/{first}",
+                    quote(e.angle_id)
+                ),
             );
         } else {
             error_ids.insert(e.angle_id, i);
         }
         if angle_index.contains_key(e.angle_id) {
-            report.push("A23", &path, format!("angle {} cannot both succeed and fail", quote(e.angle_id)));
+            report.push(
+                "A23",
+                &path,
+                format!("angle {} cannot both succeed and fail", quote(e.angle_id)),
+            );
         }
     }
 }
@@ -208,10 +253,18 @@ fn angle_result<'a>(
     report.non_blank("A18", base, "verdict", angle.verdict);
     report.non_blank("A18", base, "model", angle.model);
     if angle.score > 5 {
-        report.push("A18", format!("{base}/score"), format!("an angle score must be 0..5, not {}", angle.score));
+        report.push(
+            "A18",
+            format!("{base}/score"),
+            format!("an angle score must be 0..5, not {}", angle.score),
+        );
     }
     if angle.status == RgStatus::ReviewError {
-        report.push("A18", format!("{base}/status"), "a completed angle cannot have status review_error");
+        report.push(
+            "A18",
+            format!("{base}/status"),
+            "a completed angle cannot have status review_error",
+        );
     }
     let mut listed = HashSet::with_capacity(angle.finding_ids.len());
     let mut owned = Vec::with_capacity(angle.finding_ids.len());
@@ -248,7 +301,12 @@ fn angle_result<'a>(
         report.push(
             "A21",
             format!("{base}/status"),
-            format!("angle score {} means status {}, not {}", angle.score, status.as_str(), angle.status.as_str()),
+            format!(
+                "angle score {} means status {}, not {}",
+                angle.score,
+                status.as_str(),
+                angle.status.as_str()
+            ),
         );
     }
     listed

@@ -216,7 +216,12 @@ pub enum ScopeKind {
 #[serde(deny_unknown_fields)]
 pub struct WireScope<'a> {
     pub kind: ScopeKind,
-    #[serde(borrow, default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        borrow,
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub repository: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub pull_request_number: Option<u64>,
@@ -226,8 +231,15 @@ impl<'a> WireScope<'a> {
     /// The wire form of a model scope.
     pub fn from_model(scope: &Scope) -> WireScope<'a> {
         match scope {
-            Scope::Local => WireScope { kind: ScopeKind::Local, repository: None, pull_request_number: None },
-            Scope::PullRequest { repository, pull_request_number } => WireScope {
+            Scope::Local => WireScope {
+                kind: ScopeKind::Local,
+                repository: None,
+                pull_request_number: None,
+            },
+            Scope::PullRequest {
+                repository,
+                pull_request_number,
+            } => WireScope {
                 kind: ScopeKind::PullRequest,
                 repository: Some(Cow::Owned(repository.clone())),
                 pull_request_number: Some(*pull_request_number),

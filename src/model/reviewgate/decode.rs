@@ -47,7 +47,9 @@ pub(crate) fn probe<'a, T: Deserialize<'a>>(
     deeper: impl FnOnce(&'a Map<String, Value>, &mut Vec<Problem>),
 ) {
     let trail = Trail::new(path);
-    let Err(err) = from_value::<T>(value, &trail) else { return };
+    let Err(err) = from_value::<T>(value, &trail) else {
+        return;
+    };
     let before = out.len();
     if let Value::Object(map) = value {
         deeper(map, out);
@@ -228,8 +230,15 @@ pub(crate) fn scan_integers(value: &Value, path: &str, out: &mut Vec<Problem>) {
 fn integer_fault(n: &serde_json::Number, width: Width) -> Option<String> {
     match n.as_u64() {
         Some(u) if u <= width.max() => None,
-        Some(u) => Some(format!("{u} does not fit this member's type ({}: at most {})", width.name(), width.max())),
-        None if n.is_i64() => Some(format!("{n} is negative; this member is an unsigned integer ({})", width.name())),
+        Some(u) => Some(format!(
+            "{u} does not fit this member's type ({}: at most {})",
+            width.name(),
+            width.max()
+        )),
+        None if n.is_i64() => Some(format!(
+            "{n} is negative; this member is an unsigned integer ({})",
+            width.name()
+        )),
         None => Some(format!(
             "{n} is not a {} integer: this member accepts only a plain integer literal that fits \
              (no fraction, exponent or minus sign)",
@@ -261,10 +270,25 @@ mod tests {
         assert_eq!(p.message, "unknown member \"extra\" (every object is closed)");
         assert_eq!(serde_problem("missing field `id`", "/x").rule, "P12");
         assert_eq!(serde_problem("invalid type: null, expected a string", "").rule, "P13");
-        assert_eq!(serde_problem("unknown variant `p2`, expected one of `P0`", "").rule, "P7");
-        assert_eq!(serde_problem("invalid type: floating point `3`, expected u8", "").rule, "P8");
-        assert_eq!(serde_problem("invalid value: integer `256`, expected u8", "").rule, "P8");
-        assert_eq!(serde_problem("invalid type: sequence, expected struct AgentResult", "").rule, "P10");
-        assert_eq!(serde_problem("invalid type: string \"x\", expected f64", "").rule, "type");
+        assert_eq!(
+            serde_problem("unknown variant `p2`, expected one of `P0`", "").rule,
+            "P7"
+        );
+        assert_eq!(
+            serde_problem("invalid type: floating point `3`, expected u8", "").rule,
+            "P8"
+        );
+        assert_eq!(
+            serde_problem("invalid value: integer `256`, expected u8", "").rule,
+            "P8"
+        );
+        assert_eq!(
+            serde_problem("invalid type: sequence, expected struct AgentResult", "").rule,
+            "P10"
+        );
+        assert_eq!(
+            serde_problem("invalid type: string \"x\", expected f64", "").rule,
+            "type"
+        );
     }
 }

@@ -72,7 +72,10 @@ pub(crate) fn tracked(report: &mut Report, a: &Artifact<'_>, finding_fps: &[Stri
             Entry::Occupied(first) => report.push(
                 "A27",
                 format!("{base}/semantic_fingerprint"),
-                format!("semantic_fingerprint is already tracked at /tracked_findings/{}", first.get()),
+                format!(
+                    "semantic_fingerprint is already tracked at /tracked_findings/{}",
+                    first.get()
+                ),
             ),
             Entry::Vacant(slot) => {
                 slot.insert(j);
@@ -113,7 +116,10 @@ fn history(
 fn open_set(report: &mut Report, a: &Artifact<'_>, finding_fps: &[String]) {
     let mut active: HashMap<&str, usize> = HashMap::new();
     for (i, f) in a.findings.iter().enumerate() {
-        let rejected = f.verification.as_ref().is_some_and(|v| v.state == VerificationState::Rejected);
+        let rejected = f
+            .verification
+            .as_ref()
+            .is_some_and(|v| v.state == VerificationState::Rejected);
         if let (false, Some(fp)) = (rejected, finding_fps.get(i)) {
             active.insert(fp.as_str(), i);
         }
@@ -124,7 +130,11 @@ fn open_set(report: &mut Report, a: &Artifact<'_>, finding_fps: &[String]) {
             open.insert(t.semantic_fingerprint, j);
         }
     }
-    let mut missing: Vec<usize> = active.iter().filter(|(fp, _)| !open.contains_key(*fp)).map(|(_, &i)| i).collect();
+    let mut missing: Vec<usize> = active
+        .iter()
+        .filter(|(fp, _)| !open.contains_key(*fp))
+        .map(|(_, &i)| i)
+        .collect();
     missing.sort_unstable();
     for i in missing {
         report.push(

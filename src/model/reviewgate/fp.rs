@@ -31,7 +31,12 @@ pub struct SourceFingerprint {
 
 /// F1 and F4 of every top-level and tracked finding, in that order.
 pub(crate) fn all(a: &Artifact<'_>, fps: &Fingerprints) -> Vec<SourceFingerprint> {
-    let top = a.findings.iter().zip(&fps.findings).enumerate().map(|(i, (f, fp))| (FindingSource::Findings, i, f, fp));
+    let top = a
+        .findings
+        .iter()
+        .zip(&fps.findings)
+        .enumerate()
+        .map(|(i, (f, fp))| (FindingSource::Findings, i, f, fp));
     let tracked = a
         .tracked_findings
         .iter()
@@ -79,7 +84,12 @@ pub(crate) fn semantic(
 
 /// F1 of an artifact finding.
 pub(crate) fn semantic_of(f: &ArtifactFinding<'_>) -> String {
-    semantic(f.classification, f.file, f.grounding.as_ref().map(|g| g.semantic_key), f.title)
+    semantic(
+        f.classification,
+        f.file,
+        f.grounding.as_ref().map(|g| g.semantic_key),
+        f.title,
+    )
 }
 
 /// F4: file (or `pr`), and with grounding its causal path and the sorted
@@ -91,7 +101,11 @@ pub(crate) fn code(file: Option<&str>, grounding: Option<&Grounding<'_>>) -> Str
             .evidence
             .iter()
             .chain(&g.related_tests)
-            .map(|e| CodeItem { path: e.path, side: e.side.as_str(), excerpt: e.excerpt })
+            .map(|e| CodeItem {
+                path: e.path,
+                side: e.side.as_str(),
+                excerpt: e.excerpt,
+            })
             .collect(),
     });
     code_fingerprint(file, grounding)

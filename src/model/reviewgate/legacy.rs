@@ -94,8 +94,13 @@ pub struct LegacyFinding<'a> {
 /// Top-level members only v3 has.
 const V3_TOP: [&str; 2] = ["tracked_findings", "disposition_updates"];
 /// Finding members only v3 has.
-const V3_FINDING: [&str; 5] =
-    ["classification", "evidence_gate_result", "blocking_reason", "grounding", "verification"];
+const V3_FINDING: [&str; 5] = [
+    "classification",
+    "evidence_gate_result",
+    "blocking_reason",
+    "grounding",
+    "verification",
+];
 /// Metrics members only v3 has.
 const V3_METRICS: [&str; 3] = ["timings", "semantic_context", "verifier_ms"];
 
@@ -130,12 +135,20 @@ pub(crate) fn check(report: &mut Report, a: &LegacyArtifact<'_>) {
                 report.push("A3", "/score", "a review_error output must have a null score");
             }
             if a.angle_errors.is_empty() {
-                report.push("A3", "/angle_errors", "a review_error output needs at least one angle error");
+                report.push(
+                    "A3",
+                    "/angle_errors",
+                    "a review_error output needs at least one angle error",
+                );
             }
         }
         (status, score) => {
             if !a.angle_errors.is_empty() {
-                report.push("A4", "/angle_errors", format!("a {} review has no angle errors", status.as_str()));
+                report.push(
+                    "A4",
+                    "/angle_errors",
+                    format!("a {} review has no angle errors", status.as_str()),
+                );
             }
             if score.is_none() {
                 report.push("A4", "/score", format!("a {} review needs a score", status.as_str()));
@@ -151,9 +164,12 @@ pub(crate) fn check(report: &mut Report, a: &LegacyArtifact<'_>) {
     }
     for (i, stage) in a.review_stages.iter().enumerate() {
         let base = format!("/review_stages/{i}");
-        for (field, value) in
-            [("name", stage.name), ("model", stage.model), ("status", stage.status), ("reason", stage.reason)]
-        {
+        for (field, value) in [
+            ("name", stage.name),
+            ("model", stage.model),
+            ("status", stage.status),
+            ("reason", stage.reason),
+        ] {
             report.non_blank("A6", &base, field, value);
         }
         report.opt_cost("A6", &base, "estimated_cost_usd", stage.estimated_cost_usd);
@@ -185,16 +201,27 @@ fn angles(report: &mut Report, a: &LegacyArtifact<'_>, ids: &HashMap<&str, usize
     let mut angle_ids: HashMap<&str, usize> = HashMap::new();
     for (k, angle) in a.angle_results.iter().enumerate() {
         let base = format!("/angle_results/{k}");
-        for (field, value) in
-            [("id", angle.id), ("name", angle.name), ("verdict", angle.verdict), ("model", angle.model)]
-        {
+        for (field, value) in [
+            ("id", angle.id),
+            ("name", angle.name),
+            ("verdict", angle.verdict),
+            ("model", angle.model),
+        ] {
             report.non_blank("A18", &base, field, value);
         }
         if angle.score > 5 {
-            report.push("A18", format!("{base}/score"), format!("an angle score must be 0..5, not {}", angle.score));
+            report.push(
+                "A18",
+                format!("{base}/score"),
+                format!("an angle score must be 0..5, not {}", angle.score),
+            );
         }
         if angle_ids.insert(angle.id, k).is_some() {
-            report.push("A19", format!("{base}/id"), format!("angle id {} is used twice", quote(angle.id)));
+            report.push(
+                "A19",
+                format!("{base}/id"),
+                format!("angle id {} is used twice", quote(angle.id)),
+            );
         }
         for (j, id) in angle.finding_ids.iter().enumerate() {
             let owner = ids.get(id).and_then(|&i| a.findings[i].angle_id);

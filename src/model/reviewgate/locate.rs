@@ -38,7 +38,9 @@ fn result_finding(v: &Value, path: &str, out: &mut Vec<Problem>) {
 }
 
 fn cost_summary(v: &Value, path: &str, out: &mut Vec<Problem>) {
-    probe::<CostSummary>(v, path, out, |m, out| items(m, path, "components", out, leaf::<CostComponent>));
+    probe::<CostSummary>(v, path, out, |m, out| {
+        items(m, path, "components", out, leaf::<CostComponent>)
+    });
 }
 
 fn verification(v: &Value, path: &str, out: &mut Vec<Problem>) {

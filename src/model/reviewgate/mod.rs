@@ -59,7 +59,10 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
                 );
             }
             report.problems.extend(problems);
-            return Checked { set: None, problems: report.problems };
+            return Checked {
+                set: None,
+                problems: report.problems,
+            };
         }
     };
     agent_checked(report, result, raw_len, "")
@@ -74,8 +77,16 @@ pub fn check_agent_result_doc(root: DocNode<'_>, raw_len: usize) -> Option<Check
 
 fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize, raw: &str) -> Checked {
     agent_rules::check(&mut report, &result, Some(raw_len), raw);
-    let set = model::review_set(result, Format::AgentResult, Projection::NotApplicable, &mut std::iter::empty());
-    Checked { set: Some(set), problems: report.problems }
+    let set = model::review_set(
+        result,
+        Format::AgentResult,
+        Projection::NotApplicable,
+        &mut std::iter::empty(),
+    );
+    Checked {
+        set: Some(set),
+        problems: report.problems,
+    }
 }
 
 /// Checks a v3 review output (rules A1–A31), projects it (J1–J7) and builds
@@ -118,13 +129,19 @@ fn artifact_checked(artifact: Artifact<'_>) -> Checked {
         .iter()
         .map(|s| {
             let source = s.finding(&artifact);
-            model::Extra { title: Some(source.title.to_owned()), code_fingerprint: Some(fp::code_of(source)) }
+            model::Extra {
+                title: Some(source.title.to_owned()),
+                code_fingerprint: Some(fp::code_of(source)),
+            }
         })
         .collect();
     // The typed views are not needed any more; free them before the model grows.
     drop(artifact);
     let set = model::review_set(projected.result, Format::ArtifactV3, state, &mut extras.into_iter());
-    Checked { set: Some(set), problems }
+    Checked {
+        set: Some(set),
+        problems,
+    }
 }
 
 /// Every §3 problem of a decoded v3 output.
@@ -143,7 +160,10 @@ pub fn check_legacy_artifact(value: &Value) -> Checked {
     };
     let mut report = Report::default();
     legacy::check(&mut report, &artifact);
-    Checked { set: Some(legacy::review_set(&artifact)), problems: report.problems }
+    Checked {
+        set: Some(legacy::review_set(&artifact)),
+        problems: report.problems,
+    }
 }
 
 /// True when a review-output object predates v3: it has findings and none
@@ -165,7 +185,11 @@ pub fn project<'a>(value: &'a Value, scope: &Scope) -> Result<AgentResult<'a>, V
     }
     let projected = projection::project_typed(&artifact, scope, fps);
     let problems = projection::check(&projected);
-    if problems.is_empty() { Ok(projected.result) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(projected.result)
+    } else {
+        Err(problems)
+    }
 }
 
 /// The semantic (F1) and code (F4) fingerprints of every finding of a v3

@@ -24,7 +24,11 @@ pub(crate) fn review_set(
     projection: Projection,
     extras: &mut dyn Iterator<Item = Extra>,
 ) -> ReviewSet {
-    let findings = r.findings.into_iter().enumerate().map(|(i, f)| finding(i, f, extras.next().unwrap_or_default()));
+    let findings = r
+        .findings
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| finding(i, f, extras.next().unwrap_or_default()));
     ReviewSet {
         format,
         scope: r.scope.to_model(),

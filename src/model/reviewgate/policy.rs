@@ -30,7 +30,10 @@ fn class_reason(c: Classification) -> Option<BlockingReason> {
 /// candidate whose evidence gate passed and whose verification is absent or
 /// verified; otherwise none.
 pub fn expected_blocking_reason(f: &ArtifactFinding<'_>) -> Option<BlockingReason> {
-    let verified_or_none = f.verification.as_ref().is_none_or(|v| v.state == VerificationState::Verified);
+    let verified_or_none = f
+        .verification
+        .as_ref()
+        .is_none_or(|v| v.state == VerificationState::Verified);
     if is_blocker_candidate(f) && f.evidence_gate_result == GateResult::Passed && verified_or_none {
         class_reason(f.classification)
     } else {
@@ -62,5 +65,9 @@ pub fn compute_score<'f, 'a: 'f>(findings: impl IntoIterator<Item = &'f Artifact
 
 /// A11: `passed` at or above the target score, `needs_changes` below it.
 pub fn status_for_score(score: u8) -> RgStatus {
-    if score >= TARGET_SCORE { RgStatus::Passed } else { RgStatus::NeedsChanges }
+    if score >= TARGET_SCORE {
+        RgStatus::Passed
+    } else {
+        RgStatus::NeedsChanges
+    }
 }

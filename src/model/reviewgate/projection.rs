@@ -55,7 +55,10 @@ pub(crate) fn project_typed<'a>(a: &Artifact<'a>, scope: &Scope, fps: Fingerprin
     let mut sources = Vec::new();
     if a.tracked_findings.is_empty() {
         for ((i, f), fp) in a.findings.iter().enumerate().zip(fps.findings) {
-            if f.verification.as_ref().is_some_and(|v| v.state == VerificationState::Rejected) {
+            if f.verification
+                .as_ref()
+                .is_some_and(|v| v.state == VerificationState::Rejected)
+            {
                 continue;
             }
             findings.push(result_finding(f, fp, Disposition::StillOpen, Vec::new()));
@@ -63,7 +66,12 @@ pub(crate) fn project_typed<'a>(a: &Artifact<'a>, scope: &Scope, fps: Fingerprin
         }
     } else {
         for ((j, t), fp) in a.tracked_findings.iter().enumerate().zip(fps.tracked) {
-            findings.push(result_finding(&t.finding, fp, t.disposition, t.disposition_history.clone()));
+            findings.push(result_finding(
+                &t.finding,
+                fp,
+                t.disposition,
+                t.disposition_history.clone(),
+            ));
             sources.push(Source::Tracked(j));
         }
     }
@@ -75,7 +83,10 @@ pub(crate) fn project_typed<'a>(a: &Artifact<'a>, scope: &Scope, fps: Fingerprin
         score: a.score,
         reviewed_sha: a.reviewed_sha,
         angle_errors: a.angle_errors.clone(),
-        costs: Costs { estimated_total_usd: a.estimated_cost_usd, summary: a.cost_summary.clone() },
+        costs: Costs {
+            estimated_total_usd: a.estimated_cost_usd,
+            summary: a.cost_summary.clone(),
+        },
         timings,
         findings,
     };
@@ -97,7 +108,11 @@ fn result_finding<'a>(
         severity: f.severity,
         confidence: f.confidence,
         classification: f.classification,
-        blocking_reason: if disposition == Disposition::StillOpen { f.blocking_reason } else { None },
+        blocking_reason: if disposition == Disposition::StillOpen {
+            f.blocking_reason
+        } else {
+            None
+        },
         verification: f.verification.clone(),
         path: f.file,
         line: f.line,
@@ -129,7 +144,11 @@ pub(crate) fn check(p: &Projected<'_>) -> Vec<Problem> {
             let message = format!(
                 "the agent-result projection breaks {} at {}: {}",
                 problem.rule,
-                if problem.path.is_empty() { "(document)" } else { &problem.path },
+                if problem.path.is_empty() {
+                    "(document)"
+                } else {
+                    &problem.path
+                },
                 problem.message
             );
             Problem::new("J6", source.unwrap_or_default(), message)

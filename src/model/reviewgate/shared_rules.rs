@@ -36,14 +36,22 @@ impl Report {
     /// Requires an optional string to be absent/null or non-blank.
     pub fn null_or_non_blank(&mut self, rule: &str, base: &str, field: &str, value: Option<&str>) {
         if value.is_some_and(is_blank) {
-            self.push(rule, format!("{base}/{field}"), format!("{field} must be null or not blank"));
+            self.push(
+                rule,
+                format!("{base}/{field}"),
+                format!("{field} must be null or not blank"),
+            );
         }
     }
 
     /// Requires a cost to be finite and ≥ 0 (`-0.0` passes).
     pub fn cost(&mut self, rule: &str, base: &str, field: &str, value: f64) {
         if !(value.is_finite() && value >= 0.0) {
-            self.push(rule, format!("{base}/{field}"), format!("{field} must be a finite number ≥ 0, not {value}"));
+            self.push(
+                rule,
+                format!("{base}/{field}"),
+                format!("{field} must be a finite number ≥ 0, not {value}"),
+            );
         }
     }
 
@@ -116,12 +124,27 @@ pub(crate) fn verification(report: &mut Report, base: &str, v: &Verification<'_>
         report.push(
             "S3",
             format!("{base}/conflicting_decisions"),
-            format!("{} conflicting decisions; at most {MAX_CONFLICTING} are allowed", v.conflicting_decisions.len()),
+            format!(
+                "{} conflicting decisions; at most {MAX_CONFLICTING} are allowed",
+                v.conflicting_decisions.len()
+            ),
         );
     }
     for (i, d) in v.conflicting_decisions.iter().enumerate() {
-        let Decision { state, reason, model, evidence } = d;
-        decision_rules(report, &format!("{base}/conflicting_decisions/{i}"), *state, reason, model, evidence);
+        let Decision {
+            state,
+            reason,
+            model,
+            evidence,
+        } = d;
+        decision_rules(
+            report,
+            &format!("{base}/conflicting_decisions/{i}"),
+            *state,
+            reason,
+            model,
+            evidence,
+        );
     }
 }
 
@@ -181,7 +204,11 @@ pub(crate) fn scope(report: &mut Report, base: &str, s: &WireScope<'_>) {
             }
             match s.pull_request_number {
                 None => report.push("S8", base, "a pull_request scope needs pull_request_number"),
-                Some(0) => report.push("S8", format!("{base}/pull_request_number"), "pull_request_number must be ≥ 1"),
+                Some(0) => report.push(
+                    "S8",
+                    format!("{base}/pull_request_number"),
+                    "pull_request_number must be ≥ 1",
+                ),
                 Some(_) => {}
             }
         }

@@ -39,7 +39,10 @@ pub(crate) struct Trail<'b> {
 impl<'b> Trail<'b> {
     /// A trail for a value found at pointer `base`.
     pub fn new(base: &'b str) -> Self {
-        Trail { base, failed_at: RefCell::new(None) }
+        Trail {
+            base,
+            failed_at: RefCell::new(None),
+        }
     }
 
     /// The pointer of the deepest failure (the base when none was recorded).
@@ -70,7 +73,11 @@ impl<'b> Trail<'b> {
 
 /// Decodes `value` as `T`; on failure, `trail` knows where.
 pub(crate) fn from_value<'a, T: de::Deserialize<'a>>(value: &'a Value, trail: &Trail<'_>) -> Result<T, Error> {
-    let result = T::deserialize(Strict { value, node: None, trail });
+    let result = T::deserialize(Strict {
+        value,
+        node: None,
+        trail,
+    });
     if result.is_err() {
         trail.record(None);
     }
@@ -86,11 +93,20 @@ struct Strict<'a, 'n> {
 
 impl<'a> Strict<'a, '_> {
     fn visit_object<V: Visitor<'a>>(self, map: &'a Map<String, Value>, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_map(Members { iter: map.iter(), pending: None, node: self.node, trail: self.trail })
+        visitor.visit_map(Members {
+            iter: map.iter(),
+            pending: None,
+            node: self.node,
+            trail: self.trail,
+        })
     }
 
     fn visit_array<V: Visitor<'a>>(self, list: &'a [Value], visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_seq(Items { iter: list.iter().enumerate(), node: self.node, trail: self.trail })
+        visitor.visit_seq(Items {
+            iter: list.iter().enumerate(),
+            node: self.node,
+            trail: self.trail,
+        })
     }
 }
 
@@ -239,11 +255,16 @@ impl<'a> MapAccess<'a> for Members<'a, '_> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.iter.next() else { return Ok(None) };
+        let Some((key, value)) = self.iter.next() else {
+            return Ok(None);
+        };
         self.pending = Some((key.as_str(), value));
         let result = seed.deserialize(BorrowedStrDeserializer::<Error>::new(key));
         if result.is_err() {
-            let node = Node { parent: self.node, step: Step::Key(key) };
+            let node = Node {
+                parent: self.node,
+                step: Step::Key(key),
+            };
             self.trail.record(Some(&node));
         }
         result.map(Some)
@@ -253,8 +274,15 @@ impl<'a> MapAccess<'a> for Members<'a, '_> {
         let Some((key, value)) = self.pending.take() else {
             return Err(de::Error::custom("a member value was requested before its name"));
         };
-        let node = Node { parent: self.node, step: Step::Key(key) };
-        let result = seed.deserialize(Strict { value, node: Some(&node), trail: self.trail });
+        let node = Node {
+            parent: self.node,
+            step: Step::Key(key),
+        };
+        let result = seed.deserialize(Strict {
+            value,
+            node: Some(&node),
+            trail: self.trail,
+        });
         if result.is_err() {
             self.trail.record(Some(&node));
         }
@@ -277,9 +305,18 @@ impl<'a> SeqAccess<'a> for Items<'a, '_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
-        let Some((index, value)) = self.iter.next() else { return Ok(None) };
-        let node = Node { parent: self.node, step: Step::Index(index) };
-        let result = seed.deserialize(Strict { value, node: Some(&node), trail: self.trail });
+        let Some((index, value)) = self.iter.next() else {
+            return Ok(None);
+        };
+        let node = Node {
+            parent: self.node,
+            step: Step::Index(index),
+        };
+        let result = seed.deserialize(Strict {
+            value,
+            node: Some(&node),
+            trail: self.trail,
+        });
         if result.is_err() {
             self.trail.record(Some(&node));
         }
@@ -324,8 +361,13 @@ mod tests {
         let trail = Trail::new("");
         let outer: Outer = from_value(&v, &trail).expect("valid");
         assert_eq!(outer.items, vec![Inner { name: "a", n: 1 }]);
-        let Value::String(s) = &v["items"][0]["name"] else { panic!() };
-        assert!(std::ptr::eq(outer.items[0].name.as_ptr(), s.as_ptr()), "strings are lent, not copied");
+        let Value::String(s) = &v["items"][0]["name"] else {
+            panic!()
+        };
+        assert!(
+            std::ptr::eq(outer.items[0].name.as_ptr(), s.as_ptr()),
+            "strings are lent, not copied"
+        );
     }
 
     #[test]
@@ -334,7 +376,10 @@ mod tests {
         assert_eq!(at, "/base/items/1/n");
         assert!(msg.contains("expected u8"), "{msg}");
         let (at, msg) = fail(&json!({"items": [{"name": "a", "n": 1, "x/y": 0}], "flag": true}));
-        assert_eq!((at.as_str(), msg.starts_with("unknown field")), ("/base/items/0/x~1y", true));
+        assert_eq!(
+            (at.as_str(), msg.starts_with("unknown field")),
+            ("/base/items/0/x~1y", true)
+        );
         let (at, msg) = fail(&json!({"items": [{"name": "a"}], "flag": true}));
         assert_eq!((at.as_str(), msg.as_str()), ("/base/items/0", "missing field `n`"));
     }
@@ -343,7 +388,10 @@ mod tests {
     fn structs_are_never_read_from_arrays() {
         let (at, msg) = fail(&json!({"items": [["a", 1]], "flag": true}));
         assert_eq!(at, "/base/items/0");
-        assert!(msg.starts_with("invalid type: sequence, expected struct Inner"), "{msg}");
+        assert!(
+            msg.starts_with("invalid type: sequence, expected struct Inner"),
+            "{msg}"
+        );
         let (at, _) = fail(&json!([[], true]));
         assert_eq!(at, "/base");
     }
@@ -354,7 +402,10 @@ mod tests {
         let trail = Trail::new("");
         assert_eq!(from_value::<Severity>(&json!("P2"), &trail).ok(), Some(Severity::P2));
         for bad in [json!({"P2": null}), json!(["P2"]), json!(null), json!(2)] {
-            assert!(from_value::<Severity>(&bad, &Trail::new("")).is_err(), "{bad} was read as a severity");
+            assert!(
+                from_value::<Severity>(&bad, &Trail::new("")).is_err(),
+                "{bad} was read as a severity"
+            );
         }
         let err = from_value::<Severity>(&json!(null), &Trail::new("")).expect_err("null");
         assert!(err.to_string().starts_with("invalid type: null"), "{err}");

@@ -37,12 +37,19 @@ impl<'de> Deserializer<'de> for Strict<'de> {
             Tok::F64(f) => visitor.visit_f64(f),
             Tok::Raw { .. } | Tok::Esc { .. } => visitor.visit_borrowed_str(node.as_str().unwrap_or_default()),
             Tok::Arr { .. } => visitor.visit_seq(ItemsAccess(node.items())),
-            Tok::Obj { .. } => visitor.visit_map(MembersAccess { members: node.members(), pending: None }),
+            Tok::Obj { .. } => visitor.visit_map(MembersAccess {
+                members: node.members(),
+                pending: None,
+            }),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        if self.0.is_null() { visitor.visit_none() } else { visitor.visit_some(self) }
+        if self.0.is_null() {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -95,7 +102,9 @@ impl<'a> MapAccess<'a> for MembersAccess<'a> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        let Some((name, value)) = self.members.next() else { return Ok(None) };
+        let Some((name, value)) = self.members.next() else {
+            return Ok(None);
+        };
         self.pending = Some(value);
         seed.deserialize(BorrowedStrDeserializer::<Error>::new(name)).map(Some)
     }

@@ -149,7 +149,10 @@ fn remove(v: &mut Value, pointer: &str) {
 }
 
 fn push(v: &mut Value, pointer: &str, item: Value) {
-    v.pointer_mut(pointer).and_then(Value::as_array_mut).unwrap_or_else(|| panic!("no array {pointer}")).push(item);
+    v.pointer_mut(pointer)
+        .and_then(Value::as_array_mut)
+        .unwrap_or_else(|| panic!("no array {pointer}"))
+        .push(item);
 }
 
 fn agent(v: &Value) -> Checked {

@@ -26,7 +26,13 @@ const TOP_KNOWN: [&str; 12] = [
 ];
 /// Newer top-level members River documents without a published shape.
 const TOP_NEWER_OPAQUE: [&str; 4] = ["executionManifest", "flow", "evidenceRequirements", "steps"];
-const PLAN_KNOWN: [&str; 5] = ["selectedSkills", "skippedSkills", "plannerMode", "plannerReasons", "impactTags"];
+const PLAN_KNOWN: [&str; 5] = [
+    "selectedSkills",
+    "skippedSkills",
+    "plannerMode",
+    "plannerReasons",
+    "impactTags",
+];
 const PLAN_NEWER_OPAQUE: [&str; 3] = ["executionOrder", "contextLift", "estimatedCost"];
 const EXTRA_CHARS: usize = 300;
 
@@ -40,8 +46,10 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
 
     let version = reader.string(top, "version").map(str::to_owned);
     if let Some(v) = version.as_deref().filter(|v| *v != "1") {
-        let message =
-            format!("`{}` is not a River review artifact version this reader knows (\"1\")", v.escape_debug());
+        let message = format!(
+            "`{}` is not a River review artifact version this reader knows (\"1\")",
+            v.escape_debug()
+        );
         reader.problem("river-enum", "/version", message);
     }
     let mut artifact = RiverArtifact {
@@ -54,7 +62,9 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
     let decisions: Vec<&str> = Decision::ALL.iter().map(|d| d.as_str()).collect();
     artifact.decision = reader.one_of(top, "decision", &decisions).and_then(Decision::parse);
     let signals: Vec<&str> = LoopSignal::ALL.iter().map(|d| d.as_str()).collect();
-    artifact.loop_signal = reader.one_of(top, "suggestedLoopSignal", &signals).and_then(LoopSignal::parse);
+    artifact.loop_signal = reader
+        .one_of(top, "suggestedLoopSignal", &signals)
+        .and_then(LoopSignal::parse);
 
     artifact.usage = reader.child(top, "usage", "/usage").map(|o| read_usage(reader, o));
     if let Some(trace) = reader.child(top, "trace", "/trace") {
@@ -65,7 +75,9 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
     if let Some(items) = reader.array(top, "findings") {
         artifact.findings = read_findings(reader, items, "/findings", FindingKind::Artifact);
     }
-    artifact.context = reader.child(top, "context", "/context").map(|o| read_context(reader, o));
+    artifact.context = reader
+        .child(top, "context", "/context")
+        .map(|o| read_context(reader, o));
     artifact.gate = reader.child(top, "gate", "/gate").map(|o| read_gate(reader, o));
     // `debug` is free-form by contract: only its type is checked.
     let _ = reader.child(top, "debug", "/debug");
@@ -78,7 +90,13 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
 }
 
 fn read_usage(reader: &mut Reader, o: Obj<'_>) -> Usage {
-    let known = ["provider", "model", "input_tokens", "output_tokens", "estimated_cost_usd"];
+    let known = [
+        "provider",
+        "model",
+        "input_tokens",
+        "output_tokens",
+        "estimated_cost_usd",
+    ];
     reader.members(o, &known, &[]);
     Usage {
         provider: reader.string(o, "provider").map(str::to_owned),
@@ -92,7 +110,16 @@ fn read_usage(reader: &mut Reader, o: Obj<'_>) -> Usage {
 fn read_gate(reader: &mut Reader, o: Obj<'_>) -> Gate {
     // Also known (newer gate members, kept as they are, not interpreted):
     // inputs, inputsHash, configSnapshot, observation, schemaVersion.
-    let known = ["decision", "reasonCode", "tier", "inputs", "inputsHash", "configSnapshot", "observation", "schemaVersion"];
+    let known = [
+        "decision",
+        "reasonCode",
+        "tier",
+        "inputs",
+        "inputsHash",
+        "configSnapshot",
+        "observation",
+        "schemaVersion",
+    ];
     reader.members(o, &known, &[]);
     Gate {
         decision: reader.one_of(o, "decision", &GATE_DECISIONS).map(str::to_owned),
@@ -102,8 +129,15 @@ fn read_gate(reader: &mut Reader, o: Obj<'_>) -> Gate {
 }
 
 fn read_context(reader: &mut Reader, o: Obj<'_>) -> Context {
-    let known =
-        ["repoRoot", "defaultBranch", "mergeBase", "changedFiles", "tokenEstimate", "rawTokenEstimate", "reduction"];
+    let known = [
+        "repoRoot",
+        "defaultBranch",
+        "mergeBase",
+        "changedFiles",
+        "tokenEstimate",
+        "rawTokenEstimate",
+        "reduction",
+    ];
     reader.members(o, &known, &[]);
     Context {
         repo_root: reader.string(o, "repoRoot").map(str::to_owned),

@@ -48,7 +48,10 @@ const EXTRA_CHARS: usize = 300;
 /// Reads one finding at `path`; problems and notices go to `reader`.
 pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: FindingKind) -> RiverFinding {
     let Some(obj) = reader.object(value, path) else {
-        return RiverFinding { fingerprint: river_fingerprint(None, None, None, None), ..RiverFinding::default() };
+        return RiverFinding {
+            fingerprint: river_fingerprint(None, None, None, None),
+            ..RiverFinding::default()
+        };
     };
     let mut known: Vec<&str> = COMMON.iter().chain(NEWER_OPAQUE.iter()).copied().collect();
     match kind {
@@ -73,12 +76,18 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
         scope: reader.one_of(obj, "scope", &FINDING_SCOPES).map(str::to_owned),
         ..RiverFinding::default()
     };
-    f.severity = reader.one_of(obj, "severity", &["info", "minor", "major", "critical"]).and_then(parse_severity);
-    f.status = reader.one_of(obj, "status", &["open", "suppressed", "verified"]).and_then(parse_status);
+    f.severity = reader
+        .one_of(obj, "severity", &["info", "minor", "major", "critical"])
+        .and_then(parse_severity);
+    f.status = reader
+        .one_of(obj, "status", &["open", "suppressed", "verified"])
+        .and_then(parse_status);
     if kind == FindingKind::Artifact {
         f.source_kind = reader.one_of(obj, "sourceKind", &SOURCE_KINDS).map(str::to_owned);
         f.agreement = reader.strings(obj, "agreement", true, true);
-        f.validated_status = reader.one_of(obj, "validatedStatus", &VALIDATED_STATUSES).map(str::to_owned);
+        f.validated_status = reader
+            .one_of(obj, "validatedStatus", &VALIDATED_STATUSES)
+            .map(str::to_owned);
     } else if let Some(a) = reader.number(obj, "actionability", 0.0, 1.0) {
         f.extra.push(("actionability".to_owned(), a.to_string()));
     }

@@ -42,14 +42,20 @@ pub use run_output::read_run_output;
 pub fn check_artifact(value: &Value) -> Checked {
     let mut reader = Reader::default();
     let set = read_artifact(&mut reader, value).map(|a| artifact_set(&a, reader.notices.clone()));
-    Checked { set, problems: reader.problems }
+    Checked {
+        set,
+        problems: reader.problems,
+    }
 }
 
 /// Checks `river run --output json` output and builds its model.
 pub fn check_run_output(value: &Value) -> Checked {
     let mut reader = Reader::default();
     let set = read_run_output(&mut reader, value).map(|r| run_set(&r, reader.notices.clone()));
-    Checked { set, problems: reader.problems }
+    Checked {
+        set,
+        problems: reader.problems,
+    }
 }
 
 /// The review status of an artifact `status` value (absent or unknown: error).
@@ -111,7 +117,11 @@ fn base_set(
         status,
         score: None,
         angle_errors: Vec::new(),
-        findings: findings.iter().enumerate().map(|(i, f)| finding::to_finding(i, f)).collect(),
+        findings: findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| finding::to_finding(i, f))
+            .collect(),
         river: None,
         projection: Projection::NotApplicable,
         notices,
@@ -146,7 +156,11 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
         info.usage = [("provider", u.provider.clone()), ("model", u.model.clone())]
             .into_iter()
             .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v)))
-            .chain(numbers.into_iter().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_string()))))
+            .chain(
+                numbers
+                    .into_iter()
+                    .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_string()))),
+            )
             .collect();
         set.estimated_cost_usd = u.estimated_cost_usd;
     }
@@ -156,7 +170,8 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
         info.planner_mode = p.planner_mode.clone();
         info.planner_reasons = p.planner_reasons.clone();
         info.impact_tags = p.impact_tags.clone();
-        info.extra.extend(p.extra.iter().map(|(k, v)| (format!("plan.{k}"), v.clone())));
+        info.extra
+            .extend(p.extra.iter().map(|(k, v)| (format!("plan.{k}"), v.clone())));
     }
     if let Some(c) = &a.context {
         info.repo_root = c.repo_root.clone();
@@ -168,8 +183,15 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
         info.reduction = c.reduction;
     }
     if let Some(g) = &a.gate {
-        let parts = [("decision", &g.decision), ("reasonCode", &g.reason_code), ("tier", &g.tier)];
-        info.gate = parts.into_iter().filter_map(|(k, v)| v.clone().map(|v| (k.to_owned(), v))).collect();
+        let parts = [
+            ("decision", &g.decision),
+            ("reasonCode", &g.reason_code),
+            ("tier", &g.tier),
+        ];
+        info.gate = parts
+            .into_iter()
+            .filter_map(|(k, v)| v.clone().map(|v| (k.to_owned(), v)))
+            .collect();
     }
     set.river = Some(info);
     set
@@ -178,7 +200,10 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
 /// The phase every issue shares (run output has no run-level phase).
 fn common_phase(issues: &[RiverFinding]) -> Option<String> {
     let first = issues.first()?.phase.clone()?;
-    issues.iter().all(|f| f.phase.as_deref() == Some(first.as_str())).then_some(first)
+    issues
+        .iter()
+        .all(|f| f.phase.as_deref() == Some(first.as_str()))
+        .then_some(first)
 }
 
 /// Builds the review set of a run output.
@@ -196,13 +221,21 @@ fn run_set(r: &RunOutput, notices: Vec<super::problem::Problem>) -> ReviewSet {
     };
     if let Some(s) = &r.summary {
         let counts = |label: &str, list: &[(String, u64)]| {
-            list.iter().map(|(k, n)| (format!("{label}.{k}"), n.to_string())).collect::<Vec<_>>()
+            list.iter()
+                .map(|(k, n)| (format!("{label}.{k}"), n.to_string()))
+                .collect::<Vec<_>>()
         };
         info.extra.extend(counts("issueCountBySeverity", &s.by_severity));
         info.extra.extend(counts("issueCountByPhase", &s.by_phase));
-        info.extra.extend(s.notes.iter().map(|n| ("notes".to_owned(), n.clone())));
-        info.extra.extend(s.risk.iter().map(|(k, v)| (format!("riskSummary.{k}"), v.clone())));
-        info.extra.extend(s.priority.iter().map(|(k, v)| (format!("prioritySummary.{k}"), v.clone())));
+        info.extra
+            .extend(s.notes.iter().map(|n| ("notes".to_owned(), n.clone())));
+        info.extra
+            .extend(s.risk.iter().map(|(k, v)| (format!("riskSummary.{k}"), v.clone())));
+        info.extra.extend(
+            s.priority
+                .iter()
+                .map(|(k, v)| (format!("prioritySummary.{k}"), v.clone())),
+        );
     }
     set.river = Some(info);
     set

@@ -148,7 +148,9 @@ impl Reader {
             return None;
         };
         let as_int = n.as_u64().or_else(|| {
-            n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64).map(|f| f as u64)
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+                .map(|f| f as u64)
         });
         match as_int {
             None if n.as_i64().is_some() => {
@@ -182,7 +184,10 @@ impl Reader {
         let value = obj.get(key)?;
         let path = obj.at(key);
         match value.as_u64().or_else(|| {
-            value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64).map(|f| f as u64)
+            value
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+                .map(|f| f as u64)
         }) {
             Some(v) => Some(v),
             None if value.is_number() => {
@@ -410,7 +415,12 @@ mod tests {
         let rules: Vec<_> = r.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
         assert_eq!(
             rules,
-            [("river-enum", "/p"), ("river-type", "/q"), ("river-unique", "/l/1"), ("river-range", "/l/2")]
+            [
+                ("river-enum", "/p"),
+                ("river-type", "/q"),
+                ("river-unique", "/l/1"),
+                ("river-range", "/l/2")
+            ]
         );
     }
 

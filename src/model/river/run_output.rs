@@ -15,29 +15,48 @@ const RISK_ACTIONS: [&str; 3] = ["comment_only", "escalate", "require_human_revi
 /// Reads a whole run output; problems and notices go to `reader`.
 pub fn read_run_output(reader: &mut Reader, value: &Value) -> Option<RunOutput> {
     let top = reader.object(value, "")?;
-    reader.members(top, &["issues", "summary", "decision", "suggestedLoopSignal"], &["issues", "summary"]);
+    reader.members(
+        top,
+        &["issues", "summary", "decision", "suggestedLoopSignal"],
+        &["issues", "summary"],
+    );
     let mut out = RunOutput::default();
     if let Some(items) = reader.array(top, "issues") {
         out.issues = read_findings(reader, items, "/issues", FindingKind::RunIssue);
     }
-    out.summary = reader.child(top, "summary", "/summary").map(|o| read_summary(reader, o));
+    out.summary = reader
+        .child(top, "summary", "/summary")
+        .map(|o| read_summary(reader, o));
     let decisions: Vec<&str> = Decision::ALL.iter().map(|d| d.as_str()).collect();
     out.decision = reader.one_of(top, "decision", &decisions).and_then(Decision::parse);
     let signals: Vec<&str> = LoopSignal::ALL.iter().map(|d| d.as_str()).collect();
-    out.loop_signal = reader.one_of(top, "suggestedLoopSignal", &signals).and_then(LoopSignal::parse);
+    out.loop_signal = reader
+        .one_of(top, "suggestedLoopSignal", &signals)
+        .and_then(LoopSignal::parse);
     Some(out)
 }
 
 /// Reads an object of counts whose members are exactly `keys` (all required).
 fn counts(reader: &mut Reader, o: Obj<'_>, keys: &[&str]) -> Vec<(String, u64)> {
     reader.members(o, keys, keys);
-    keys.iter().filter_map(|k| reader.count(o, k).map(|c| ((*k).to_owned(), c))).collect()
+    keys.iter()
+        .filter_map(|k| reader.count(o, k).map(|c| ((*k).to_owned(), c)))
+        .collect()
 }
 
 fn read_summary(reader: &mut Reader, o: Obj<'_>) -> RunSummary {
-    let known = ["issueCountBySeverity", "issueCountByPhase", "notes", "riskSummary", "prioritySummary"];
+    let known = [
+        "issueCountBySeverity",
+        "issueCountByPhase",
+        "notes",
+        "riskSummary",
+        "prioritySummary",
+    ];
     reader.members(o, &known, &["issueCountBySeverity", "issueCountByPhase"]);
-    let mut summary = RunSummary { notes: reader.string(o, "notes").map(str::to_owned), ..RunSummary::default() };
+    let mut summary = RunSummary {
+        notes: reader.string(o, "notes").map(str::to_owned),
+        ..RunSummary::default()
+    };
     if let Some(c) = reader.child(o, "issueCountBySeverity", "/summary/issueCountBySeverity") {
         summary.by_severity = counts(reader, c, &SEVERITIES);
     }
@@ -64,7 +83,9 @@ fn read_summary(reader: &mut Reader, o: Obj<'_>) -> RunSummary {
             }
         }
         if let Some(b) = reader.boolean(p, "requiresImmediateAttention") {
-            summary.priority.push(("requiresImmediateAttention".to_owned(), b.to_string()));
+            summary
+                .priority
+                .push(("requiresImmediateAttention".to_owned(), b.to_string()));
         }
     }
     summary

@@ -6,7 +6,10 @@ use serde_json::json;
 
 macro_rules! example {
     ($name:literal) => {
-        include_str!(concat!("../../../tests/fixtures/reference/river-review/examples/", $name))
+        include_str!(concat!(
+            "../../../tests/fixtures/reference/river-review/examples/",
+            $name
+        ))
     };
 }
 
@@ -27,7 +30,10 @@ fn exec_two_findings_opens() {
     let checked = check_artifact(&parse(example!("exec-two-findings.json")));
     assert_eq!(checked.problems, []);
     let set = checked.set.unwrap();
-    assert_eq!((set.format, set.status, set.scope.clone()), (Format::RiverArtifact, ReviewStatus::Ok, Scope::Local));
+    assert_eq!(
+        (set.format, set.status, set.scope.clone()),
+        (Format::RiverArtifact, ReviewStatus::Ok, Scope::Local)
+    );
     assert_eq!(set.reviewed_sha, None);
     assert_eq!(set.notices, []);
     // The first one is the fingerprint River Review itself wrote into its feedback example.
@@ -57,7 +63,9 @@ fn exec_two_findings_opens() {
 
 #[test]
 fn dry_run_without_findings_opens() {
-    let set = check_artifact(&parse(example!("exec-dry-run-no-findings.json"))).set.unwrap();
+    let set = check_artifact(&parse(example!("exec-dry-run-no-findings.json")))
+        .set
+        .unwrap();
     assert!(set.findings.is_empty());
     let i = info(&set);
     assert_eq!(i.decision, Some(Stated::Stated("auto-approve".into())));
@@ -81,11 +89,18 @@ fn full_artifact_fills_every_run_fact_and_derives_the_decision() {
     assert_eq!((i.planner_mode.as_deref(), i.planner_reasons.len()), (Some("prune"), 1));
     assert_eq!(i.impact_tags, ["security"]);
     assert_eq!(
-        (i.repo_root.as_deref(), i.default_branch.as_deref(), i.merge_base.as_deref()),
+        (
+            i.repo_root.as_deref(),
+            i.default_branch.as_deref(),
+            i.merge_base.as_deref()
+        ),
         (Some("/repo"), Some("main"), Some("abc123"))
     );
     assert_eq!(i.changed_files, ["src/foo.mjs"]);
-    assert_eq!((i.token_estimate, i.raw_token_estimate, i.reduction), (Some(100.0), Some(150.0), Some(33.0)));
+    assert_eq!(
+        (i.token_estimate, i.raw_token_estimate, i.reduction),
+        (Some(100.0), Some(150.0), Some(33.0))
+    );
     assert_eq!(i.timestamp.as_deref(), Some("2025-01-01T00:00:00Z"));
 }
 
@@ -101,7 +116,10 @@ fn run_output_opens() {
     assert_eq!(i.decision, Some(Stated::Stated("auto-approve".into())));
     assert_eq!(i.loop_signal, Some(Stated::Derived("CONVERGED".into())));
     assert!(i.extra.contains(&("prioritySummary.P3".to_owned(), "2".to_owned())));
-    assert!(i.extra.contains(&("issueCountBySeverity.minor".to_owned(), "2".to_owned())));
+    assert!(
+        i.extra
+            .contains(&("issueCountBySeverity.minor".to_owned(), "2".to_owned()))
+    );
 }
 
 /// The fingerprint test vectors of RIVER.md, read through an artifact.
@@ -132,11 +150,24 @@ fn fingerprint_vectors_through_an_artifact() {
     let set = checked.set.unwrap();
     assert_eq!(
         keys(&set),
-        ["333be486c0c537ac", "2d551902b02b28ee", "b95e284d0c8e10d6", "6e5a6fd694f79a5b", "83d0e791e107712f"]
+        [
+            "333be486c0c537ac",
+            "2d551902b02b28ee",
+            "b95e284d0c8e10d6",
+            "6e5a6fd694f79a5b",
+            "83d0e791e107712f"
+        ]
     );
     // The fourth lacks required members: still read (and keyed), but invalid.
-    let missing: Vec<_> = checked.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
-    assert_eq!(missing, [("river-required", "/findings/3"), ("river-required", "/findings/3")]);
+    let missing: Vec<_> = checked
+        .problems
+        .iter()
+        .map(|p| (p.rule.as_str(), p.path.as_str()))
+        .collect();
+    assert_eq!(
+        missing,
+        [("river-required", "/findings/3"), ("river-required", "/findings/3")]
+    );
 }
 
 #[test]
@@ -174,7 +205,10 @@ fn unknown_members_are_notices_and_known_newer_ones_are_shown() {
     assert_eq!(i.decision, Some(Stated::Derived("human-review-required".into())));
     assert_eq!(i.gate.len(), 3);
     assert!(i.gate.contains(&("tier".to_owned(), "cliff".to_owned())));
-    assert!(i.extra.contains(&("executionManifest".to_owned(), "{\"steps\":3}".to_owned())));
+    assert!(
+        i.extra
+            .contains(&("executionManifest".to_owned(), "{\"steps\":3}".to_owned()))
+    );
     assert!(i.extra.contains(&("plan.contextLift".to_owned(), "0.4".to_owned())));
     assert_eq!((i.provider.as_deref(), i.model.as_deref()), (Some("openai"), Some("m")));
     assert!(i.usage.contains(&("input_tokens".to_owned(), "10".to_owned())));
@@ -200,7 +234,11 @@ fn known_members_are_checked_strictly() {
         }, 7]
     });
     let checked = check_artifact(&doc);
-    let got: Vec<_> = checked.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
+    let got: Vec<_> = checked
+        .problems
+        .iter()
+        .map(|p| (p.rule.as_str(), p.path.as_str()))
+        .collect();
     let want = [
         ("river-enum", "/version"),
         ("river-format", "/timestamp"),
@@ -237,11 +275,17 @@ fn failed_run_keeps_a_stated_decision_but_derives_none() {
     let base = json!({"version": "1", "timestamp": "2026-01-01T00:00:00Z", "phase": "upstream", "status": "error"});
     let set = check_artifact(&base).set.unwrap();
     assert_eq!(set.status, ReviewStatus::Error);
-    assert_eq!((info(&set).decision.clone(), info(&set).loop_signal.clone()), (None, None));
+    assert_eq!(
+        (info(&set).decision.clone(), info(&set).loop_signal.clone()),
+        (None, None)
+    );
     let mut stated = base.clone();
     stated["decision"] = json!("human-review-required");
     let set = check_artifact(&stated).set.unwrap();
-    assert_eq!(info(&set).decision, Some(Stated::Stated("human-review-required".into())));
+    assert_eq!(
+        info(&set).decision,
+        Some(Stated::Stated("human-review-required".into()))
+    );
     assert_eq!(info(&set).loop_signal, Some(Stated::Derived("ESCALATE_HUMAN".into())));
 }
 
@@ -267,7 +311,11 @@ fn run_output_is_checked_strictly() {
         "decision": "auto-approve"
     });
     let checked = check_run_output(&doc);
-    let got: Vec<_> = checked.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
+    let got: Vec<_> = checked
+        .problems
+        .iter()
+        .map(|p| (p.rule.as_str(), p.path.as_str()))
+        .collect();
     assert_eq!(
         got,
         [

@@ -15,8 +15,12 @@ pub const CONFIDENCES: [&str; 3] = ["high", "medium", "low"];
 /// Finding `sourceKind` values.
 pub const SOURCE_KINDS: [&str; 3] = ["ai-review", "human-review", "self-review"];
 /// Finding `validatedStatus` values.
-pub const VALIDATED_STATUSES: [&str; 4] =
-    ["confirmed", "dismissed-hallucination", "dismissed-duplicate", "needs-human-judgment"];
+pub const VALIDATED_STATUSES: [&str; 4] = [
+    "confirmed",
+    "dismissed-hallucination",
+    "dismissed-duplicate",
+    "needs-human-judgment",
+];
 /// Newer finding `scope` values.
 pub const FINDING_SCOPES: [&str; 2] = ["in-diff", "pre-existing"];
 /// Plan `plannerMode` values.
@@ -39,8 +43,11 @@ pub enum Decision {
 
 impl Decision {
     /// Every value, in River's documented order.
-    pub const ALL: [Decision; 3] =
-        [Decision::AutoApprove, Decision::HumanReviewRecommended, Decision::HumanReviewRequired];
+    pub const ALL: [Decision; 3] = [
+        Decision::AutoApprove,
+        Decision::HumanReviewRecommended,
+        Decision::HumanReviewRequired,
+    ];
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {
@@ -69,8 +76,12 @@ pub enum LoopSignal {
 
 impl LoopSignal {
     /// Every value, in River's documented order.
-    pub const ALL: [LoopSignal; 4] =
-        [LoopSignal::NoSignal, LoopSignal::ReviseRequired, LoopSignal::Converged, LoopSignal::EscalateHuman];
+    pub const ALL: [LoopSignal; 4] = [
+        LoopSignal::NoSignal,
+        LoopSignal::ReviseRequired,
+        LoopSignal::Converged,
+        LoopSignal::EscalateHuman,
+    ];
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {

@@ -35,8 +35,13 @@ pub enum Axis {
 }
 
 impl Axis {
-    const ALL: [Axis; 5] =
-        [Axis::Readability, Axis::Extensibility, Axis::Performance, Axis::Security, Axis::Maintainability];
+    const ALL: [Axis; 5] = [
+        Axis::Readability,
+        Axis::Extensibility,
+        Axis::Performance,
+        Axis::Security,
+        Axis::Maintainability,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -50,7 +55,11 @@ impl Axis {
 
     /// Points taken from this axis for one finding of `severity`.
     fn deduction(self, severity: RiverSeverity) -> u32 {
-        let table = if self == Axis::Security { [50, 30, 15, 5] } else { [30, 20, 10, 3] };
+        let table = if self == Axis::Security {
+            [50, 30, 15, 5]
+        } else {
+            [30, 20, 10, 3]
+        };
         match severity {
             RiverSeverity::Critical => table[0],
             RiverSeverity::Major => table[1],
@@ -64,14 +73,46 @@ impl Axis {
 /// starts a word (ASCII letters, digits and `_` are word characters) and
 /// case-insensitively. `n1` must also end a word.
 const KEYWORDS: [(Axis, &[&str]); 5] = [
-    (Axis::Security, &["sec", "security", "auth", "authz", "authn", "injection", "xss", "csrf", "crypto"]),
+    (
+        Axis::Security,
+        &[
+            "sec",
+            "security",
+            "auth",
+            "authz",
+            "authn",
+            "injection",
+            "xss",
+            "csrf",
+            "crypto",
+        ],
+    ),
     (
         Axis::Performance,
-        &["perf", "performance", "nplusone", "n-plusone", "nplus-one", "n-plus-one", "slow", "query", "memory"],
+        &[
+            "perf",
+            "performance",
+            "nplusone",
+            "n-plusone",
+            "nplus-one",
+            "n-plus-one",
+            "slow",
+            "query",
+            "memory",
+        ],
     ),
-    (Axis::Extensibility, &["arch", "architecture", "depend", "layer", "fat", "coupling", "boundary"]),
-    (Axis::Readability, &["read", "readability", "naming", "complexity", "style", "clarity"]),
-    (Axis::Maintainability, &["test", "coverage", "maint", "maintainability", "doc", "comment"]),
+    (
+        Axis::Extensibility,
+        &["arch", "architecture", "depend", "layer", "fat", "coupling", "boundary"],
+    ),
+    (
+        Axis::Readability,
+        &["read", "readability", "naming", "complexity", "style", "clarity"],
+    ),
+    (
+        Axis::Maintainability,
+        &["test", "coverage", "maint", "maintainability", "doc", "comment"],
+    ),
 ];
 
 fn is_word(c: u8) -> bool {
@@ -137,7 +178,12 @@ pub fn score(findings: &[RiverFinding]) -> Score {
     let sum: u32 = axes.iter().sum();
     // The mean of five integers is never exactly .5, so rounding is unambiguous.
     let overall = ((sum * 2 + 5) / 10) as u8;
-    Score { overall, security: axes[3] as u8, critical, major }
+    Score {
+        overall,
+        security: axes[3] as u8,
+        critical,
+        major,
+    }
 }
 
 /// River's decision for a score.
@@ -153,7 +199,9 @@ pub fn decision_for(s: &Score) -> Decision {
 
 /// River's layer-1 loop signal, given the (stated or derived) decision.
 pub fn loop_signal_for(decision: Decision, findings: &[RiverFinding]) -> LoopSignal {
-    let severe = findings.iter().any(|f| matches!(f.severity, Some(RiverSeverity::Critical | RiverSeverity::Major)));
+    let severe = findings
+        .iter()
+        .any(|f| matches!(f.severity, Some(RiverSeverity::Critical | RiverSeverity::Major)));
     if decision == Decision::HumanReviewRequired {
         LoopSignal::EscalateHuman
     } else if severe {
@@ -170,13 +218,20 @@ mod tests {
     use super::*;
 
     fn f(rule: &str, severity: RiverSeverity) -> RiverFinding {
-        RiverFinding { rule_id: Some(rule.to_owned()), severity: Some(severity), ..RiverFinding::default() }
+        RiverFinding {
+            rule_id: Some(rule.to_owned()),
+            severity: Some(severity),
+            ..RiverFinding::default()
+        }
     }
 
     #[test]
     fn classification_follows_keyword_order_and_word_starts() {
         assert_eq!(classify(Some("rr-midstream-security-001"), None), Axis::Security);
-        assert_eq!(classify(Some("rr-midstream-logging-observability-001"), None), Axis::Maintainability);
+        assert_eq!(
+            classify(Some("rr-midstream-logging-observability-001"), None),
+            Axis::Maintainability
+        );
         // "sec" only at a word start: "insecure" does not count, "SecretScan" does.
         assert_eq!(classify(Some("insecure"), None), Axis::Maintainability);
         assert_eq!(classify(Some("x-SecretScan"), None), Axis::Security);
@@ -199,22 +254,34 @@ mod tests {
         let s = score(&two_minor);
         assert_eq!((s.overall, s.security), (96, 100));
         assert_eq!(decision_for(&s), Decision::AutoApprove);
-        assert_eq!(loop_signal_for(Decision::AutoApprove, &two_minor), LoopSignal::Converged);
+        assert_eq!(
+            loop_signal_for(Decision::AutoApprove, &two_minor),
+            LoopSignal::Converged
+        );
 
         let one_major = [f("rule-1", RiverSeverity::Major)];
         let s = score(&one_major);
         assert_eq!(s.overall, 96);
         assert_eq!(decision_for(&s), Decision::HumanReviewRecommended);
-        assert_eq!(loop_signal_for(Decision::HumanReviewRecommended, &one_major), LoopSignal::ReviseRequired);
+        assert_eq!(
+            loop_signal_for(Decision::HumanReviewRecommended, &one_major),
+            LoopSignal::ReviseRequired
+        );
 
         // A minor security finding drops security to 85 (< 95): recommended.
         let sec = [f("rr-security-x", RiverSeverity::Minor)];
         assert_eq!(decision_for(&score(&sec)), Decision::HumanReviewRecommended);
-        assert_eq!(loop_signal_for(Decision::HumanReviewRecommended, &sec), LoopSignal::NoSignal);
+        assert_eq!(
+            loop_signal_for(Decision::HumanReviewRecommended, &sec),
+            LoopSignal::NoSignal
+        );
 
         let crit = [f("rr-x", RiverSeverity::Critical)];
         assert_eq!(decision_for(&score(&crit)), Decision::HumanReviewRequired);
-        assert_eq!(loop_signal_for(Decision::HumanReviewRequired, &crit), LoopSignal::EscalateHuman);
+        assert_eq!(
+            loop_signal_for(Decision::HumanReviewRequired, &crit),
+            LoopSignal::EscalateHuman
+        );
 
         // Low overall without criticals: 8 major security findings floor the axis at 0 -> 80 overall;
         // add majors elsewhere to fall under 70.

@@ -48,10 +48,7 @@ fn minimal_legacy(status: &str, score: Value) -> Value {
 }
 
 fn messages(problems: &[Problem]) -> Vec<String> {
-    problems
-        .iter()
-        .map(|p| format!("{} {}", p.path, p.message))
-        .collect()
+    problems.iter().map(|p| format!("{} {}", p.path, p.message)).collect()
 }
 
 #[test]
@@ -60,7 +57,10 @@ fn every_schema_compiles_offline() {
     for (name, _) in FILES {
         assert_eq!(compiled(name).err(), None, "{name}");
     }
-    assert_eq!(closure("reviewgate-agent-result-v1.schema.json"), ["reviewgate-agent-result-v1.schema.json", "reviewgate-defs.schema.json"]);
+    assert_eq!(
+        closure("reviewgate-agent-result-v1.schema.json"),
+        ["reviewgate-agent-result-v1.schema.json", "reviewgate-defs.schema.json"]
+    );
     for (name, text) in FILES {
         let doc: Value = serde_json::from_str(text).expect("embedded schema is JSON");
         assert_eq!(doc["$id"], json!(format!("{SCHEMA_BASE}{name}")), "{name}");
@@ -87,11 +87,7 @@ fn unknown_member_points_at_the_member() {
     let problems = check(Format::AgentResult, &doc);
     assert_eq!(
         problems,
-        vec![Problem::new(
-            "schema",
-            "/findings/0/foo",
-            "unknown member `foo`"
-        )]
+        vec![Problem::new("schema", "/findings/0/foo", "unknown member `foo`")]
     );
 }
 
@@ -123,10 +119,7 @@ fn bounds_types_and_enums_read_plainly() {
         "{got:?}"
     );
     assert!(
-        got.contains(
-            &"/findings/0/line `line` must be an integer or null (got the string \"3\")"
-                .to_string()
-        ),
+        got.contains(&"/findings/0/line `line` must be an integer or null (got the string \"3\")".to_string()),
         "{got:?}"
     );
     assert_eq!(got.len(), 3);
@@ -138,9 +131,7 @@ fn conditional_rules_name_their_condition() {
     doc["scope"] = json!({"kind": "pull_request", "repository": "o/r", "pull_request_number": 0});
     assert_eq!(
         messages(&check(Format::AgentResult, &doc)),
-        vec![
-            "/scope/pull_request_number `pull_request_number` must be >= 1 (got 0) (when `kind` is `pull_request`)"
-        ]
+        vec!["/scope/pull_request_number `pull_request_number` must be >= 1 (got 0) (when `kind` is `pull_request`)"]
     );
 }
 
@@ -222,7 +213,13 @@ fn river_unknown_members_are_accepted_and_listed_as_notices() {
     let set = crate::model::river::check_artifact(&doc).set.expect("readable");
     let mut got: Vec<(&str, &str)> = set.notices.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
     got.sort();
-    assert_eq!(got, vec![("river-additive", "/findings/0/shinyNew"), ("river-additive", "/futureThing")]);
+    assert_eq!(
+        got,
+        vec![
+            ("river-additive", "/findings/0/shinyNew"),
+            ("river-additive", "/futureThing")
+        ]
+    );
     assert!(set.notices.iter().any(|n| n.message.contains("shinyNew")));
 }
 
@@ -248,19 +245,13 @@ fn reviewgate_unknown_members_are_errors_not_notices() {
 
 #[test]
 fn suppression_context_checks_fingerprint_shape() {
-    let good =
-        json!({"scope": "file", "active": true, "fingerprint": "0123456789abcdef", "extra": 1});
+    let good = json!({"scope": "file", "active": true, "fingerprint": "0123456789abcdef", "extra": 1});
     assert!(check_river_entry(RiverEntrySchema::SuppressionContext, &good).is_empty());
     let bad = json!({"scope": "file", "active": true, "fingerprint": "0123456789ABCDEF"});
-    let got = messages(&check_river_entry(
-        RiverEntrySchema::SuppressionContext,
-        &bad,
-    ));
+    let got = messages(&check_river_entry(RiverEntrySchema::SuppressionContext, &bad));
     assert_eq!(
         got,
-        vec![
-            "/fingerprint `fingerprint` must match the pattern `^[0-9a-f]{16}$` (got \"0123456789ABCDEF\")"
-        ]
+        vec!["/fingerprint `fingerprint` must match the pattern `^[0-9a-f]{16}$` (got \"0123456789ABCDEF\")"]
     );
 }
 
@@ -276,10 +267,7 @@ fn memory_entry_is_closed_but_its_context_is_free() {
     let mut dup = entry.clone();
     dup["metadata"]["tags"] = json!(["a", "a"]);
     dup["extra"] = json!(true);
-    assert_eq!(
-        check_river_entry(RiverEntrySchema::MemoryEntry, &dup).len(),
-        2
-    );
+    assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, &dup).len(), 2);
 }
 
 #[test]
@@ -305,10 +293,7 @@ fn many_problems_are_capped_with_a_summary() {
     doc["findings"] = Value::Array(bad);
     let problems = check(Format::AgentResult, &doc);
     assert_eq!(problems.len(), MAX_PROBLEMS + 1);
-    assert_eq!(
-        problems[MAX_PROBLEMS].message,
-        "... and 10 more schema problems"
-    );
+    assert_eq!(problems[MAX_PROBLEMS].message, "... and 10 more schema problems");
 }
 
 #[test]

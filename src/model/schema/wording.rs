@@ -18,17 +18,10 @@ pub(super) const UNKNOWN_MEMBER: &str = "unknown member";
 const MAX_SHOWN: usize = 60;
 
 /// Appends the problems one validation error stands for.
-pub(super) fn describe(
-    error: &ValidationError<'_>,
-    docs: &HashMap<String, Value>,
-    out: &mut Vec<Problem>,
-) {
+pub(super) fn describe(error: &ValidationError<'_>, docs: &HashMap<String, Value>, out: &mut Vec<Problem>) {
     let path = error.instance_path().as_str().to_string();
     let keyword = KeywordSite::of(error, docs);
-    let condition = keyword
-        .as_ref()
-        .and_then(|k| k.condition(docs))
-        .unwrap_or_default();
+    let condition = keyword.as_ref().and_then(|k| k.condition(docs)).unwrap_or_default();
     let instance: &Value = error.instance();
     let message = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
@@ -44,9 +37,7 @@ pub(super) fn describe(
             return;
         }
         ValidationErrorKind::Required { property } => {
-            let name = property
-                .as_str()
-                .map_or_else(|| property.to_string(), str::to_string);
+            let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
             let trigger = keyword
                 .as_ref()
                 .and_then(|k| k.dependency_trigger(docs, &name, instance));
@@ -55,8 +46,9 @@ pub(super) fn describe(
                 None => format!("missing required member `{name}`"),
             }
         }
-        kind => size_sentence(kind, instance, &subject(&path))
-            .unwrap_or_else(|| value_sentence(error, &subject(&path))),
+        kind => {
+            size_sentence(kind, instance, &subject(&path)).unwrap_or_else(|| value_sentence(error, &subject(&path)))
+        }
     };
     out.push(problem(path, format!("{message}{condition}")));
 }
@@ -66,34 +58,21 @@ fn size_sentence(kind: &ValidationErrorKind, instance: &Value, subject: &str) ->
     let chars = || char_count(instance);
     let items = || item_count(instance);
     Some(match kind {
-        ValidationErrorKind::MinLength { limit: 1 }
-        | ValidationErrorKind::MinItems { limit: 1 } => {
+        ValidationErrorKind::MinLength { limit: 1 } | ValidationErrorKind::MinItems { limit: 1 } => {
             format!("{subject} must not be empty")
         }
         ValidationErrorKind::MinLength { limit } => {
-            format!(
-                "{subject} must have at least {limit} characters (has {})",
-                chars()
-            )
+            format!("{subject} must have at least {limit} characters (has {})", chars())
         }
         ValidationErrorKind::MaxLength { limit } => {
-            format!(
-                "{subject} must have at most {limit} characters (has {})",
-                chars()
-            )
+            format!("{subject} must have at most {limit} characters (has {})", chars())
         }
         ValidationErrorKind::MinItems { limit } => {
-            format!(
-                "{subject} must have at least {limit} items (has {})",
-                items()
-            )
+            format!("{subject} must have at least {limit} items (has {})", items())
         }
         ValidationErrorKind::MaxItems { limit: 0 } => format!("{subject} must be empty"),
         ValidationErrorKind::MaxItems { limit } => {
-            format!(
-                "{subject} must have at most {limit} items (has {})",
-                items()
-            )
+            format!("{subject} must have at most {limit} items (has {})", items())
         }
         _ => return None,
     })
@@ -105,11 +84,7 @@ fn value_sentence(error: &ValidationError<'_>, subject: &str) -> String {
     let got = shown(instance);
     match error.kind() {
         ValidationErrorKind::Type { kind } => {
-            format!(
-                "{subject} must be {} (got {})",
-                expected_types(kind),
-                kind_of(instance)
-            )
+            format!("{subject} must be {} (got {})", expected_types(kind), kind_of(instance))
         }
         ValidationErrorKind::Constant { expected_value } => {
             format!("{subject} must be {} (got {got})", literal(expected_value))
@@ -212,31 +187,20 @@ impl KeywordSite {
 
     /// For a `dependentRequired` failure, the member present in `instance`
     /// whose presence demands the missing `property`.
-    fn dependency_trigger(
-        &self,
-        docs: &HashMap<String, Value>,
-        property: &str,
-        instance: &Value,
-    ) -> Option<String> {
+    fn dependency_trigger(&self, docs: &HashMap<String, Value>, property: &str, instance: &Value) -> Option<String> {
         let at = self.tokens.iter().rposition(|t| t == "dependentRequired")?;
         let dependencies = self.resolve(docs, &self.tokens[..=at])?.as_object()?;
         dependencies
             .iter()
             .find(|(trigger, needs)| {
                 instance.get(trigger.as_str()).is_some()
-                    && needs
-                        .as_array()
-                        .is_some_and(|list| list.iter().any(|n| n == property))
+                    && needs.as_array().is_some_and(|list| list.iter().any(|n| n == property))
             })
             .map(|(trigger, _)| trigger.clone())
     }
 
     /// The schema value at `tokens` inside this site's document.
-    fn resolve<'d>(
-        &self,
-        docs: &'d HashMap<String, Value>,
-        tokens: &[String],
-    ) -> Option<&'d Value> {
+    fn resolve<'d>(&self, docs: &'d HashMap<String, Value>, tokens: &[String]) -> Option<&'d Value> {
         let mut node = docs.get(&self.document)?;
         for token in tokens {
             node = match node {
@@ -250,17 +214,9 @@ impl KeywordSite {
 
     /// " (when `k` is `v`)" for a keyword under `then`, " (when `k` is not `v`)" under `else`.
     fn condition(&self, docs: &HashMap<String, Value>) -> Option<String> {
-        let branch = self
-            .tokens
-            .iter()
-            .rposition(|t| t == "then" || t == "else")?;
+        let branch = self.tokens.iter().rposition(|t| t == "then" || t == "else")?;
         let parent = self.resolve(docs, &self.tokens[..branch])?;
-        let (member, test) = parent
-            .get("if")?
-            .get("properties")?
-            .as_object()?
-            .iter()
-            .next()?;
+        let (member, test) = parent.get("if")?.get("properties")?.as_object()?.iter().next()?;
         let negated = self.tokens[branch] == "else";
         let values = match (test.get("const"), test.get("enum")) {
             (Some(c), _) => vec![c.clone()],
@@ -280,9 +236,7 @@ fn percent_decode(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%'
-            && let Some(byte) = text
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            && let Some(byte) = text.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())
         {
             out.push(byte);
             i += 3;

@@ -18,10 +18,7 @@ impl System {
     /// The statuses offered, in the order their system documents them.
     pub fn choices(self) -> Vec<Choice> {
         match self {
-            System::ReviewGate => SubmittedDisposition::ALL
-                .into_iter()
-                .map(Choice::ReviewGate)
-                .collect(),
+            System::ReviewGate => SubmittedDisposition::ALL.into_iter().map(Choice::ReviewGate).collect(),
             System::River => DecisionStatus::ALL.into_iter().map(Choice::River).collect(),
         }
     }
@@ -94,10 +91,7 @@ impl Choice {
 
 /// True for River's major and critical severities (suppressed only with accepted_risk).
 pub fn is_high(severity: Option<RiverSeverity>) -> bool {
-    matches!(
-        severity,
-        Some(RiverSeverity::Major | RiverSeverity::Critical)
-    )
+    matches!(severity, Some(RiverSeverity::Major | RiverSeverity::Critical))
 }
 
 fn reviewgate_template(d: SubmittedDisposition) -> &'static str {
@@ -126,12 +120,8 @@ fn reviewgate_template(d: SubmittedDisposition) -> &'static str {
 fn river_template(s: DecisionStatus) -> &'static str {
     match s {
         DecisionStatus::Accepted => "Valid finding; it will be fixed in <change>.",
-        DecisionStatus::FalsePositive => {
-            "Misdetection: <why the code is correct> (<path@sha#Lnn>)."
-        }
-        DecisionStatus::AcceptedRisk => {
-            "Real, and accepted by <who>: <the risk and why it is acceptable>."
-        }
+        DecisionStatus::FalsePositive => "Misdetection: <why the code is correct> (<path@sha#Lnn>).",
+        DecisionStatus::AcceptedRisk => "Real, and accepted by <who>: <the risk and why it is acceptable>.",
         DecisionStatus::WontFix => "Real, but not worth fixing: <cost against benefit>.",
         DecisionStatus::NotRelevant => "The rule does not apply to this code base: <why>.",
         DecisionStatus::Duplicate => "Duplicate of <the other finding or issue>.",
@@ -172,15 +162,9 @@ mod tests {
             wont.effect(Some(RiverSeverity::Minor)),
             "feedback accepted_risk + suppression wont_fix"
         );
-        assert!(
-            wont.effect(Some(RiverSeverity::Major))
-                .contains("no suppression")
-        );
+        assert!(wont.effect(Some(RiverSeverity::Major)).contains("no suppression"));
         let risk = Choice::River(DecisionStatus::AcceptedRisk);
-        assert!(
-            risk.effect(Some(RiverSeverity::Critical))
-                .contains("+ suppression")
-        );
+        assert!(risk.effect(Some(RiverSeverity::Critical)).contains("+ suppression"));
     }
 
     #[test]
@@ -189,11 +173,7 @@ mod tests {
         assert!(fixed.template(None).contains(LINK_PLACEHOLDER));
         let t = fixed.template(Some("src/a.rs@abc#L3"));
         assert!(t.contains("(src/a.rs@abc#L3)") && !t.contains(LINK_PLACEHOLDER));
-        for c in System::ReviewGate
-            .choices()
-            .into_iter()
-            .chain(System::River.choices())
-        {
+        for c in System::ReviewGate.choices().into_iter().chain(System::River.choices()) {
             assert!(!c.template(None).trim().is_empty(), "{}", c.name());
         }
     }

@@ -223,11 +223,7 @@ mod tests {
         }
         assert_eq!(r.rows[0], "ab␛c");
         assert!(r.rows.concat().contains("⟨U+202E⟩"));
-        assert_eq!(
-            r.cursor.row,
-            r.rows.len() - 1,
-            "cursor after the last character"
-        );
+        assert_eq!(r.cursor.row, r.rows.len() - 1, "cursor after the last character");
     }
 
     #[test]

@@ -79,11 +79,7 @@ fn from_last_sent(app: &App, targets: &[usize]) -> Option<Composer> {
         return None;
     }
     let (choice, evidence, system) = match app.decide.sent.get(one)? {
-        SentDecision::ReviewGate(d) => (
-            Choice::ReviewGate(d.status),
-            d.evidence.clone(),
-            System::ReviewGate,
-        ),
+        SentDecision::ReviewGate(d) => (Choice::ReviewGate(d.status), d.evidence.clone(), System::ReviewGate),
         SentDecision::River(r) => (Choice::River(r.status), r.evidence.clone(), System::River),
     };
     let mut c = Composer::new(vec![*one], system);
@@ -118,11 +114,7 @@ pub fn put_aside(app: &mut App) -> Vec<Effect> {
     } else {
         format!("these {n} findings")
     };
-    flash(
-        app,
-        Level::Info,
-        format!("Draft kept: press d on {what} to continue."),
-    );
+    flash(app, Level::Info, format!("Draft kept: press d on {what} to continue."));
     effects
 }
 
@@ -247,11 +239,7 @@ fn insert_permalink(app: &mut App) {
         None => match link(app, 0) {
             Some(t) => (t, 1),
             None => {
-                flash(
-                    app,
-                    Level::Warning,
-                    "This finding has no evidence location to link.",
-                );
+                flash(app, Level::Warning, "This finding has no evidence location to link.");
                 return;
             }
         },
@@ -275,12 +263,7 @@ pub fn preview(app: &mut App) -> Vec<Effect> {
 }
 
 fn check_and_show(app: &mut App) -> Vec<Effect> {
-    let Some((not_ready, system)) = app
-        .decide
-        .composer
-        .as_ref()
-        .map(|c| (c.not_ready(), c.system))
-    else {
+    let Some((not_ready, system)) = app.decide.composer.as_ref().map(|c| (c.not_ready(), c.system)) else {
         return Vec::new();
     };
     if let Some(why) = not_ready {
@@ -299,10 +282,7 @@ fn check_and_show(app: &mut App) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    app.ui.mode = Mode::Compose(Stage::Confirm {
-        scroll: 0,
-        yes: false,
-    });
+    app.ui.mode = Mode::Compose(Stage::Confirm { scroll: 0, yes: false });
     let github = system == System::ReviewGate;
     if github && app.decide.actor == Actor::Unknown {
         app.decide.actor = Actor::LookingUp;
@@ -338,11 +318,7 @@ pub fn edited(app: &mut App, result: Result<String, String>) {
             Level::Warning,
             "The composer was closed; the edited text was not used.",
         ),
-        (Err(why), _) => flash(
-            app,
-            Level::Warning,
-            format!("The editor's text was not used: {why}"),
-        ),
+        (Err(why), _) => flash(app, Level::Warning, format!("The editor's text was not used: {why}")),
     }
 }
 

@@ -118,9 +118,7 @@ impl Composer {
 
     /// True when the text is still exactly the last template.
     pub fn untouched_template(&self) -> bool {
-        self.template
-            .as_deref()
-            .is_some_and(|t| t == self.editor.text())
+        self.template.as_deref().is_some_and(|t| t == self.editor.text())
     }
 
     /// Chooses a status. An empty text, or one still equal to the previous
@@ -147,9 +145,7 @@ impl Composer {
             return Some("choose a status first".to_string());
         }
         match self.budget() {
-            Budget::Blank { .. } => {
-                Some("the evidence is blank: say what supports this decision".to_string())
-            }
+            Budget::Blank { .. } => Some("the evidence is blank: say what supports this decision".to_string()),
             Budget::Over { bytes, limit } => Some(format!(
                 "the evidence is {bytes} UTF-8 bytes; at most {limit} are allowed"
             )),
@@ -173,10 +169,7 @@ mod tests {
         assert!(c.evidence().starts_with("Fixed on the reviewed head"));
         assert!(c.untouched_template());
         c.pick(Choice::ReviewGate(S::Accepted), None);
-        assert!(
-            c.evidence().starts_with("Valid finding"),
-            "untouched: swapped"
-        );
+        assert!(c.evidence().starts_with("Valid finding"), "untouched: swapped");
         c.editor.insert(" mine");
         c.pick(Choice::ReviewGate(S::NeedsHuman), None);
         assert!(c.evidence().ends_with(" mine"), "written text is kept");

@@ -83,8 +83,7 @@ fn reviewgate(
     let Some(f) = c.targets.first().and_then(|&i| set.findings.get(i)) else {
         return;
     };
-    let checked =
-        Draft::for_finding(set, f.key.as_str(), status, &c.evidence()).and_then(Draft::check);
+    let checked = Draft::for_finding(set, f.key.as_str(), status, &c.evidence()).and_then(Draft::check);
     let checked = match checked {
         Ok(d) => d,
         Err(problems) => {
@@ -108,11 +107,7 @@ fn reviewgate(
     ));
     out.push(TextLine::one(Tone::Label, "ReviewGate records: ").push(
         Tone::Plain,
-        format!(
-            "{} (submitted {})",
-            status.canonical().as_str(),
-            status.as_str()
-        ),
+        format!("{} (submitted {})", status.canonical().as_str(), status.as_str()),
     ));
     let (actor, line) = actor_line(&app.decide.actor);
     out.push(line);
@@ -156,7 +151,10 @@ fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<Te
         Tone::Heading,
         "Written to River Review's files (.river/ under the repository root)",
     ));
-    out.push(TextLine::one(Tone::Dim, "root: --repo-root, else the review's context.repoRoot if it is a repository here, else the git top-level"));
+    out.push(TextLine::one(
+        Tone::Dim,
+        "root: --repo-root, else the review's context.repoRoot if it is a repository here, else the git top-level",
+    ));
     let rule = facts
         .rule_id
         .as_deref()
@@ -202,10 +200,7 @@ fn others(app: &App, c: &Composer, out: &mut Vec<TextLine>) {
     ));
     for &i in &c.targets {
         if let Some(f) = app.doc.findings().get(i) {
-            out.push(TextLine::one(
-                Tone::Plain,
-                format!("  {}", clean_line(f.key.as_str())),
-            ));
+            out.push(TextLine::one(Tone::Plain, format!("  {}", clean_line(f.key.as_str()))));
         }
     }
 }

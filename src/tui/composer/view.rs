@@ -44,15 +44,7 @@ fn regions(app: &App, stage: Stage) -> Regions {
 
 /// The preview wrapped to the composer's width.
 pub fn preview_lines(app: &App) -> Vec<TextLine> {
-    let width = regions(
-        app,
-        Stage::Confirm {
-            scroll: 0,
-            yes: false,
-        },
-    )
-    .body
-    .width;
+    let width = regions(app, Stage::Confirm { scroll: 0, yes: false }).body.width;
     wrap(&super::preview::lines(app), width)
 }
 
@@ -85,12 +77,9 @@ fn header_lines(app: &App, stage: Stage) -> Vec<TextLine> {
         [one] => {
             if let Some(row) = app.doc.prepared.rows.get(*one) {
                 out.push(
-                    TextLine::one(
-                        Tone::Severity(row.rank as u8),
-                        format!("{} ", row.rank.as_str()),
-                    )
-                    .push(Tone::Label, format!("{}  ", row.location))
-                    .push(Tone::Plain, row.headline.clone()),
+                    TextLine::one(Tone::Severity(row.rank as u8), format!("{} ", row.rank.as_str()))
+                        .push(Tone::Label, format!("{}  ", row.location))
+                        .push(Tone::Plain, row.headline.clone()),
                 );
             }
         }
@@ -213,10 +202,7 @@ fn editor(frame: &mut Frame, app: &App, c: &Composer, area: Rect) {
             if n != rows.cursor.row {
                 return Line::raw(row.as_str());
             }
-            let (start, end) = (
-                rows.cursor.start.min(row.len()),
-                rows.cursor.end.min(row.len()),
-            );
+            let (start, end) = (rows.cursor.start.min(row.len()), rows.cursor.end.min(row.len()));
             let at = if start == end { " " } else { &row[start..end] };
             Line::from(vec![
                 Span::raw(&row[..start]),

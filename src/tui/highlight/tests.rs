@@ -36,10 +36,7 @@ fn rust_is_styled_and_text_is_kept() {
     let out = h.highlight("src/main.rs", &lines);
     assert_eq!(text_of(&out), lines);
     let styles: std::collections::HashSet<Style> = out.iter().flatten().map(|(s, _)| *s).collect();
-    assert!(
-        styles.len() >= 3,
-        "keywords, strings and comments differ: {styles:?}"
-    );
+    assert!(styles.len() >= 3, "keywords, strings and comments differ: {styles:?}");
     // The ANSI theme uses palette colours only.
     for style in &styles {
         assert!(!matches!(style.fg, Some(Color::Rgb(..))), "{style:?}");
@@ -51,11 +48,7 @@ fn rust_is_styled_and_text_is_kept() {
 fn named_theme_gives_rgb_and_unknown_falls_back() {
     let nord = Highlighter::new(ThemeChoice::Named("nord".to_string()));
     let out = nord.highlight("a.rs", &owned(&["fn f() {}"]));
-    assert!(
-        out.iter()
-            .flatten()
-            .any(|(s, _)| matches!(s.fg, Some(Color::Rgb(..))))
-    );
+    assert!(out.iter().flatten().any(|(s, _)| matches!(s.fg, Some(Color::Rgb(..)))));
     let unknown = Highlighter::new(ThemeChoice::Named("no such theme".to_string()));
     assert!(unknown.is_styled());
 }
@@ -112,10 +105,7 @@ fn cache_answers_only_for_the_same_text_and_file_name() {
     assert!(Arc::ptr_eq(&first, &again));
     assert!(h.cached("a.py", &lines).is_none());
     assert!(h.cached("a.rs", &owned(&["let x = 2;"])).is_none());
-    assert_ne!(
-        h.key("a.rs", &lines),
-        h.key("a.rs", &owned(&["let x = 2;"]))
-    );
+    assert_ne!(h.key("a.rs", &lines), h.key("a.rs", &owned(&["let x = 2;"])));
 }
 
 #[test]
@@ -191,11 +181,7 @@ fn report_highlight_cost() {
         warm.sort();
         let lines = sample(lang, 1);
         let lookups = 1_000u32;
-        let cached = time(|| {
-            (0..lookups)
-                .filter(|_| h.cached(&path, &lines).is_some())
-                .count()
-        }) / lookups;
+        let cached = time(|| (0..lookups).filter(|_| h.cached(&path, &lines).is_some()).count()) / lookups;
         println!(
             "{lang}: load {load:?}; first 20 lines (regex compile) {cold:?}; next 20-line blocks min {:?} median {:?}; cached lookup {cached:?}",
             warm[0],

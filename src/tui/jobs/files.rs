@@ -37,14 +37,8 @@ pub fn load_outbox(tx: Sender<Msg>) {
 /// Removes a dropped entry (a quick local file operation).
 pub fn drop_entry(id: &str) -> Msg {
     match Outbox::open_default().and_then(|o| o.remove(id)) {
-        Ok(true) => Msg::Notice(
-            Level::Info,
-            format!("Dropped decision {id} from the outbox."),
-        ),
-        Ok(false) => Msg::Notice(
-            Level::Info,
-            format!("Decision {id} was no longer in the outbox."),
-        ),
+        Ok(true) => Msg::Notice(Level::Info, format!("Dropped decision {id} from the outbox.")),
+        Ok(false) => Msg::Notice(Level::Info, format!("Decision {id} was no longer in the outbox.")),
         Err(e) => Msg::Notice(Level::Warning, format!("Could not drop {id}: {e}")),
     }
 }
@@ -66,23 +60,17 @@ pub fn load_drafts(tx: Sender<Msg>) {
 /// Keeps a draft on disk (a small atomic write); a message only on failure.
 pub fn save_draft(draft: &StoredDraft) -> Option<Msg> {
     let result = DraftStore::open_default().and_then(|s| s.put(draft));
-    result.err().map(|e| {
-        Msg::Notice(
-            Level::Warning,
-            format!("The draft is kept on this screen only: {e}"),
-        )
-    })
+    result
+        .err()
+        .map(|e| Msg::Notice(Level::Warning, format!("The draft is kept on this screen only: {e}")))
 }
 
 /// Removes a kept draft; a message only on failure.
 pub fn delete_draft(id: &str) -> Option<Msg> {
     let result = DraftStore::open_default().and_then(|s| s.remove(id));
-    result.err().map(|e| {
-        Msg::Notice(
-            Level::Warning,
-            format!("A kept draft could not be removed: {e}"),
-        )
-    })
+    result
+        .err()
+        .map(|e| Msg::Notice(Level::Warning, format!("A kept draft could not be removed: {e}")))
 }
 
 /// Writes `text` to `name` in the current directory, atomically.
@@ -90,10 +78,7 @@ pub fn write_file(name: &str, text: &str) -> Msg {
     let path = match std::env::current_dir() {
         Ok(dir) => dir.join(name),
         Err(e) => {
-            return Msg::Notice(
-                Level::Warning,
-                format!("Cannot tell the current directory: {e}"),
-            );
+            return Msg::Notice(Level::Warning, format!("Cannot tell the current directory: {e}"));
         }
     };
     let shown = clean_line(&path.display().to_string());
@@ -109,8 +94,7 @@ fn temp_file(text: &str) -> std::io::Result<PathBuf> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    let path =
-        std::env::temp_dir().join(format!("triage-evidence-{}-{nanos}.md", std::process::id()));
+    let path = std::env::temp_dir().join(format!("triage-evidence-{}-{nanos}.md", std::process::id()));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -138,9 +122,7 @@ fn run_editor(path: &Path, guard: &mut TerminalGuard) -> Result<(), String> {
     match status {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("{program} exited with {s}")),
-        Err(e) => Err(format!(
-            "cannot start {program}: {e} (set $VISUAL or $EDITOR)"
-        )),
+        Err(e) => Err(format!("cannot start {program}: {e} (set $VISUAL or $EDITOR)")),
     }
 }
 
@@ -151,8 +133,7 @@ pub fn edit_text(text: &str, guard: &mut TerminalGuard) -> Msg {
         Err(e) => return Msg::EditedEvidence(Err(format!("cannot create a temporary file: {e}"))),
     };
     let result = run_editor(&path, guard).and_then(|()| {
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read the edited text back: {e}"))?;
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read the edited text back: {e}"))?;
         String::from_utf8(bytes).map_err(|_| "the edited text is not UTF-8".to_string())
     });
     let _ = std::fs::remove_file(&path);

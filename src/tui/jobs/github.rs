@@ -17,13 +17,7 @@ use std::collections::HashMap;
 use std::sync::mpsc::Sender;
 
 /// Starts sending `items` (kept first) on a thread of its own.
-pub fn submit(
-    ctx: &Context,
-    generation: u64,
-    items: Vec<SubmitItem>,
-    drafts: Vec<String>,
-    tx: Sender<Msg>,
-) {
+pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Vec<String>, tx: Sender<Msg>) {
     let api_url = ctx.pr.api_url.clone();
     let source = ctx.source.clone();
     std::thread::spawn(move || {
@@ -106,10 +100,7 @@ fn run(
             Err(why) => {
                 for k in &list {
                     if let Some(&f) = ids.get(&k.entry.id) {
-                        report(
-                            f,
-                            failed(format!("{why}; kept in the outbox as {}", k.entry.id)),
-                        );
+                        report(f, failed(format!("{why}; kept in the outbox as {}", k.entry.id)));
                     }
                 }
                 return;
@@ -183,14 +174,9 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
             })
         }
         Outcome::Rejected { reason, .. } => SubmitOutcome::Rejected {
-            reason: format!(
-                "{}; kept in the outbox as {id}{settle}",
-                sent.outcome.summary()
-            ),
+            reason: format!("{}; kept in the outbox as {id}{settle}", sent.outcome.summary()),
             stale_head: match reason {
-                Rejection::StaleHead { head, .. } | Rejection::HeadMoved { head, .. } => {
-                    Some(head.clone())
-                }
+                Rejection::StaleHead { head, .. } | Rejection::HeadMoved { head, .. } => Some(head.clone()),
                 _ => None,
             },
         },

@@ -16,9 +16,7 @@ use crate::github::{Client, ClientConfig};
 
 /// A runtime and a client for one job, or one sentence saying why not
 /// (no token, bad API base, no runtime).
-pub(crate) fn connect(
-    api_url: Option<&str>,
-) -> Result<(tokio::runtime::Runtime, ClientConfig), String> {
+pub(crate) fn connect(api_url: Option<&str>) -> Result<(tokio::runtime::Runtime, ClientConfig), String> {
     let config = ClientConfig::discover(api_url).map_err(|e| e.to_string())?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -15,19 +15,12 @@ use std::sync::mpsc::Sender;
 pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, tx: Sender<Msg>) {
     let pr = ctx.pr.clone();
     std::thread::spawn(move || {
-        let outcome = run(&pr, reviewed_sha.as_deref())
-            .unwrap_or_else(|reason| RefreshOutcome::Failed { reason });
-        let _ = tx.send(Msg::Refreshed {
-            generation,
-            outcome,
-        });
+        let outcome = run(&pr, reviewed_sha.as_deref()).unwrap_or_else(|reason| RefreshOutcome::Failed { reason });
+        let _ = tx.send(Msg::Refreshed { generation, outcome });
     });
 }
 
-fn run(
-    pr: &crate::cli::args::PrArgs,
-    reviewed_sha: Option<&str>,
-) -> Result<RefreshOutcome, String> {
+fn run(pr: &crate::cli::args::PrArgs, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
     let (_, request) = resolve_target(pr).map_err(|e| e.to_string())?;
     let (runtime, config) = super::connect(pr.api_url.as_deref())?;
     runtime.block_on(async {

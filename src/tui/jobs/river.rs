@@ -22,20 +22,14 @@ fn author() -> String {
 }
 
 fn root(flag: Option<&Path>, artifact_root: Option<&str>) -> Result<PathBuf, StoreError> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| StoreError::RepoRoot(format!("cannot read the current directory: {e}")))?;
     resolve_root(flag, artifact_root, &cwd).map(|(root, _)| root)
 }
 
 /// Writes each decision in turn on a thread of its own.
 /// The kept drafts `drafts` are removed once every decision is written.
-pub fn record_all(
-    ctx: &Context,
-    generation: u64,
-    items: Vec<RiverItem>,
-    drafts: Vec<String>,
-    tx: Sender<Msg>,
-) {
+pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts: Vec<String>, tx: Sender<Msg>) {
     let flag = ctx.repo_root.clone();
     std::thread::spawn(move || {
         let author = author();
@@ -43,9 +37,7 @@ pub fn record_all(
         for it in items {
             let d = &it.decision;
             let outcome = match root(flag.as_deref(), d.facts.repo_root.as_deref()) {
-                Err(e) => SubmitOutcome::Failed {
-                    reason: e.to_string(),
-                },
+                Err(e) => SubmitOutcome::Failed { reason: e.to_string() },
                 Ok(root) => {
                     let note = Note {
                         evidence: &d.evidence,
@@ -57,17 +49,9 @@ pub fn record_all(
                         note,
                         suppress: true,
                     };
-                    match record(
-                        &RiverPaths::new(&root),
-                        &d.facts,
-                        &input,
-                        now_millis(),
-                        false,
-                    ) {
+                    match record(&RiverPaths::new(&root), &d.facts, &input, now_millis(), false) {
                         Ok(r) => SubmitOutcome::Recorded(receipt(&r)),
-                        Err(e) => SubmitOutcome::Failed {
-                            reason: e.to_string(),
-                        },
+                        Err(e) => SubmitOutcome::Failed { reason: e.to_string() },
                     }
                 }
             };
@@ -128,22 +112,12 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Option<String>), tx:
                 author: &author,
                 pr: None,
             };
-            revoke(
-                &RiverPaths::new(&root),
-                &fingerprint,
-                &note,
-                now_millis(),
-                false,
-            )
+            revoke(&RiverPaths::new(&root), &fingerprint, &note, now_millis(), false)
         });
         let result = result
             .map(|r| {
                 let ids: Vec<&str> = r.revoked.iter().map(|(sid, _)| sid.as_str()).collect();
-                format!(
-                    "Revoked suppression {} in {}",
-                    ids.join(", "),
-                    r.index_file.display()
-                )
+                format!("Revoked suppression {} in {}", ids.join(", "), r.index_file.display())
             })
             .map_err(|e| e.to_string());
         let _ = tx.send(Msg::Undone { finding, result });

@@ -77,10 +77,7 @@ impl KeySpec {
             _ => match NAMED.iter().find(|(n, _)| *n == rest) {
                 Some((_, code)) => *code,
                 None => {
-                    let n: u8 = rest
-                        .strip_prefix('f')
-                        .and_then(|n| n.parse().ok())
-                        .ok_or_else(bad)?;
+                    let n: u8 = rest.strip_prefix('f').and_then(|n| n.parse().ok()).ok_or_else(bad)?;
                     if !(1..=24).contains(&n) {
                         return Err(bad());
                     }

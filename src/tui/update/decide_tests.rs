@@ -43,10 +43,7 @@ fn typing_edits_and_letters_are_text_not_commands() {
 fn paste_goes_in_exactly_with_line_breaks_as_new_lines() {
     let mut app = sample();
     compose(&mut app, 1, "");
-    update(
-        &mut app,
-        Msg::Paste("one\r\ntwo\u{1b}[31m\u{202e}\rthree".into()),
-    );
+    update(&mut app, Msg::Paste("one\r\ntwo\u{1b}[31m\u{202e}\rthree".into()));
     assert_eq!(evidence(&app), "one\ntwo\u{1b}[31m\u{202e}\nthree");
 }
 
@@ -66,12 +63,7 @@ fn the_byte_counter_over_the_limit_blocks_the_preview() {
     let effects = update(&mut app, ctrl('s'));
     assert!(without_saves(effects).is_empty(), "only the draft is kept");
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
-    let flash = app
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("4098") && flash.contains("4096"), "{flash}");
     update(&mut app, key(KeyCode::Backspace));
     update(&mut app, key(KeyCode::Backspace));
@@ -85,11 +77,7 @@ fn blank_or_untouched_template_evidence_is_not_ready() {
     typed(&mut app, "d");
     update(&mut app, key(KeyCode::Enter));
     update(&mut app, ctrl('s'));
-    assert_eq!(
-        app.ui.mode,
-        Mode::Compose(Stage::Evidence),
-        "template untouched"
-    );
+    assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence), "template untouched");
     if let Some(c) = app.decide.composer.as_mut() {
         c.editor.set_text(" \n\t");
     }
@@ -102,13 +90,7 @@ fn the_confirmation_defaults_to_no() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed in 1a2b3c: constant-time compare.");
     let effects = update(&mut app, ctrl('s'));
-    assert_eq!(
-        app.ui.mode,
-        Mode::Compose(Stage::Confirm {
-            scroll: 0,
-            yes: false
-        })
-    );
+    assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: false }));
     assert_eq!(
         without_saves(effects),
         vec![Effect::LookupActor],
@@ -119,20 +101,11 @@ fn the_confirmation_defaults_to_no() {
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
     update(&mut app, ctrl('s'));
     update(&mut app, key(KeyCode::Tab));
-    assert_eq!(
-        app.ui.mode,
-        Mode::Compose(Stage::Confirm {
-            scroll: 0,
-            yes: true
-        })
-    );
+    assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: true }));
     let effects = update(&mut app, key(KeyCode::Enter));
     let items = submitted(&effects);
     assert_eq!(items.len(), 1);
-    assert_eq!(
-        items[0].draft.evidence,
-        "Fixed in 1a2b3c: constant-time compare."
-    );
+    assert_eq!(items[0].draft.evidence, "Fixed in 1a2b3c: constant-time compare.");
     assert_eq!(items[0].draft.status, S::Fixed);
     assert_eq!(items[0].draft.reviewed_sha, fixture::SHA);
     let i = items[0].finding;
@@ -144,11 +117,7 @@ fn the_confirmation_defaults_to_no() {
 #[test]
 fn y_confirms_and_n_goes_back_to_the_text() {
     let mut app = sample();
-    compose(
-        &mut app,
-        5,
-        "Cannot tell whether the comparison is reachable.",
-    );
+    compose(&mut app, 5, "Cannot tell whether the comparison is reachable.");
     update(&mut app, ctrl('s'));
     typed(&mut app, "n");
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
@@ -187,13 +156,7 @@ fn an_empty_composer_leaves_no_draft() {
     update(&mut app, key(KeyCode::Esc));
     assert_eq!(app.ui.mode, Mode::Normal);
     assert!(app.decide.drafts.is_empty());
-    assert_eq!(
-        app.submit
-            .iter()
-            .filter(|s| **s == SubmitState::Draft)
-            .count(),
-        0
-    );
+    assert_eq!(app.submit.iter().filter(|s| **s == SubmitState::Draft).count(), 0);
 }
 
 #[test]
@@ -218,10 +181,7 @@ fn a_permalink_of_the_evidence_is_inserted_at_the_cursor() {
     let mut app = sample();
     compose(&mut app, 1, "see ");
     update(&mut app, ctrl('l'));
-    assert_eq!(
-        evidence(&app),
-        format!("see src/auth/session.rs@{}#L41", fixture::SHA)
-    );
+    assert_eq!(evidence(&app), format!("see src/auth/session.rs@{}#L41", fixture::SHA));
 }
 
 #[test]
@@ -229,24 +189,9 @@ fn text_from_the_external_editor_replaces_the_evidence() {
     let mut app = sample();
     compose(&mut app, 1, "short");
     let effects = update(&mut app, ctrl('o'));
-    assert_eq!(
-        effects,
-        vec![Effect::EditEvidence {
-            text: "short".into()
-        }]
-    );
-    update(
-        &mut app,
-        Msg::EditedEvidence(Ok("a much\nlonger text\n".into())),
-    );
+    assert_eq!(effects, vec![Effect::EditEvidence { text: "short".into() }]);
+    update(&mut app, Msg::EditedEvidence(Ok("a much\nlonger text\n".into())));
     assert_eq!(evidence(&app), "a much\nlonger text");
-    update(
-        &mut app,
-        Msg::EditedEvidence(Err("vi exited with 1".into())),
-    );
-    assert_eq!(
-        evidence(&app),
-        "a much\nlonger text",
-        "a failed edit changes nothing"
-    );
+    update(&mut app, Msg::EditedEvidence(Err("vi exited with 1".into())));
+    assert_eq!(evidence(&app), "a much\nlonger text", "a failed edit changes nothing");
 }

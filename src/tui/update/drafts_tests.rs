@@ -45,26 +45,15 @@ fn esc_saves_the_exact_text_bound_to_the_pull_request_and_head() {
     typed(&mut app, "second line ");
     let effects = update(&mut app, key(KeyCode::Esc));
     let [draft] = saved(&effects).try_into().expect("one SaveDraft");
-    assert_eq!(
-        draft.evidence,
-        "  Fixed in «retry.rs»,\tsee L41  \nsecond line "
-    );
+    assert_eq!(draft.evidence, "  Fixed in «retry.rs»,\tsee L41  \nsecond line ");
     assert_eq!(draft.origin, origin());
     assert_eq!(draft.reviewed_sha.as_deref(), Some(fixture::SHA));
     assert_eq!(draft.fingerprints, fp.into_iter().collect::<Vec<_>>());
     assert_eq!(draft.status.as_deref(), Some(S::ALL[0].as_str()));
-    assert_eq!(
-        draft.id,
-        draft_id(&origin(), Some(fixture::SHA), &draft.fingerprints)
-    );
+    assert_eq!(draft.id, draft_id(&origin(), Some(fixture::SHA), &draft.fingerprints));
     assert!(deleted(&effects).is_empty());
     assert_eq!(app.ui.mode, Mode::Normal);
-    let kept = app
-        .decide
-        .drafts
-        .values()
-        .next()
-        .and_then(|c| c.saved_as.clone());
+    let kept = app.decide.drafts.values().next().and_then(|c| c.saved_as.clone());
     assert_eq!(kept, Some(draft.id));
 }
 
@@ -154,12 +143,7 @@ fn restored_drafts_come_back_with_their_mark_and_text() {
     assert!(update(&mut app, msg).is_empty());
     assert_eq!(app.submit[i], SubmitState::Draft);
     assert_eq!(app.decide.drafts.len(), 1);
-    let flash = app
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(
         flash.contains("Restored 1 draft") && flash.contains("could not be read"),
         "{flash}"
@@ -201,21 +185,17 @@ fn a_draft_for_another_head_is_restored_stale_and_kept_under_its_head() {
     assert_eq!(saved(&effects)[0].id, draft.id);
     typed(&mut app, "d");
     update(&mut app, ctrl('s'));
-    assert!(matches!(
-        app.ui.mode,
-        Mode::Compose(Stage::Confirm { yes: false, .. })
-    ));
+    assert!(matches!(app.ui.mode, Mode::Compose(Stage::Confirm { yes: false, .. })));
     let effects = typed(&mut app, "y");
     let items = submitted(&effects);
-    assert_eq!(
-        items[0].draft.reviewed_sha,
-        fixture::SHA,
-        "bound to the loaded head"
-    );
+    assert_eq!(items[0].draft.reviewed_sha, fixture::SHA, "bound to the loaded head");
     let Some(Effect::Submit { drafts, .. }) = effects.first() else {
         panic!("no submit: {effects:?}");
     };
-    assert!(drafts.contains(&draft.id), "the stale draft goes once the decision is kept");
+    assert!(
+        drafts.contains(&draft.id),
+        "the stale draft goes once the decision is kept"
+    );
 }
 
 #[test]

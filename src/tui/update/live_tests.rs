@@ -13,9 +13,7 @@ fn key(code: KeyCode) -> Msg {
 }
 
 fn typed(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| update(app, key(KeyCode::Char(c))))
-        .collect()
+    text.chars().flat_map(|c| update(app, key(KeyCode::Char(c)))).collect()
 }
 
 fn sample() -> App {
@@ -25,8 +23,7 @@ fn sample() -> App {
 fn entry(app: &App, finding: usize, sha: Option<&str>, repo: Option<&str>) -> Entry {
     let set = app.doc.set.as_ref().expect("set");
     let fp = set.findings[finding].key.as_str();
-    let mut draft =
-        Draft::for_finding(set, fp, S::Fixed, "Fixed in the retry rewrite.").expect("draft");
+    let mut draft = Draft::for_finding(set, fp, S::Fixed, "Fixed in the retry rewrite.").expect("draft");
     if let Some(sha) = sha {
         draft.reviewed_sha = sha.into();
     }
@@ -52,10 +49,7 @@ fn offered(app: &mut App) -> (Entry, Entry) {
 
 #[test]
 fn startup_reads_the_outbox_only_for_a_submittable_review() {
-    assert_eq!(
-        crate::tui::offer::startup(&sample()),
-        vec![Effect::LoadOutbox]
-    );
+    assert_eq!(crate::tui::offer::startup(&sample()), vec![Effect::LoadOutbox]);
     let demo = fixture::app_on(crate::tui::demo_document(), (120, 40));
     assert!(crate::tui::offer::startup(&demo).is_empty());
     let river = fixture::app(fixture::river_set(), (120, 40));
@@ -67,13 +61,7 @@ fn kept_decisions_for_this_pull_request_are_offered_current_first() {
     let mut app = sample();
     let (current, stale) = offered(&mut app);
     assert_eq!(app.ui.mode, Mode::Outbox { cursor: 0 });
-    let ids: Vec<&str> = app
-        .decide
-        .offer
-        .entries
-        .iter()
-        .map(|o| o.entry.id.as_str())
-        .collect();
+    let ids: Vec<&str> = app.decide.offer.entries.iter().map(|o| o.entry.id.as_str()).collect();
     assert_eq!(
         ids,
         [current.id.as_str(), stale.id.as_str()],
@@ -98,40 +86,18 @@ fn a_stale_entry_cannot_be_retried_only_rebound_after_confirming() {
     let (_, stale) = offered(&mut app);
     typed(&mut app, "j");
     assert!(typed(&mut app, "r").is_empty());
-    assert!(
-        app.ui
-            .flash
-            .as_ref()
-            .is_some_and(|f| f.text.contains("another head"))
-    );
+    assert!(app.ui.flash.as_ref().is_some_and(|f| f.text.contains("another head")));
     let effects = typed(&mut app, "b");
-    assert_eq!(
-        app.ui.mode,
-        Mode::Compose(Stage::Confirm {
-            scroll: 0,
-            yes: false
-        })
-    );
-    assert_eq!(
-        super::script::without_saves(effects),
-        vec![Effect::LookupActor]
-    );
+    assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: false }));
+    assert_eq!(super::script::without_saves(effects), vec![Effect::LookupActor]);
     let c = app.decide.composer.as_ref().expect("composer");
     assert_eq!(c.replaces.as_deref(), Some(stale.id.as_str()));
-    assert!(
-        c.note
-            .as_deref()
-            .is_some_and(|n| n.contains("000000000000"))
-    );
+    assert!(c.note.as_deref().is_some_and(|n| n.contains("000000000000")));
     let effects = typed(&mut app, "y");
     let Some(Effect::Submit { items, .. }) = effects.first() else {
         panic!("{effects:?}")
     };
-    assert_eq!(
-        items[0].draft.reviewed_sha,
-        fixture::SHA,
-        "bound to the loaded head"
-    );
+    assert_eq!(items[0].draft.reviewed_sha, fixture::SHA, "bound to the loaded head");
     assert_eq!(items[0].replaces.as_deref(), Some(stale.id.as_str()));
 }
 
@@ -167,28 +133,16 @@ fn refresh_only_with_pr_and_a_moved_head_makes_the_result_stale() {
         &mut app,
         Msg::Refreshed {
             generation: generation + 7,
-            outcome: live::RefreshOutcome::Failed {
-                reason: "old".into(),
-            },
+            outcome: live::RefreshOutcome::Failed { reason: "old".into() },
         },
     );
-    assert_eq!(
-        app.live.refreshing,
-        Some(generation),
-        "another generation is ignored"
-    );
+    assert_eq!(app.live.refreshing, Some(generation), "another generation is ignored");
     let head = "1".repeat(40);
     let outcome = live::RefreshOutcome::HeadMoved {
         head: head.clone(),
         reason: "no run yet".into(),
     };
-    update(
-        &mut app,
-        Msg::Refreshed {
-            generation,
-            outcome,
-        },
-    );
+    update(&mut app, Msg::Refreshed { generation, outcome });
     assert_eq!(app.live.stale_head, Some(head));
     assert!(crate::tui::decide::send_blocked(&app).is_some_and(|w| w.contains("R")));
 }
@@ -209,22 +163,14 @@ fn a_refresh_keeps_selection_marks_and_drafts_by_fingerprint() {
     update(&mut app, key(KeyCode::Esc));
     let draft_text = app.decide.drafts.values().next().map(|c| c.evidence());
     typed(&mut app, "j");
-    let selected_key = app
-        .selected_finding()
-        .map(|f| f.key.clone())
-        .or(selected_key);
+    let selected_key = app.selected_finding().map(|f| f.key.clone()).or(selected_key);
     // The new result lists the findings in reverse order.
     let mut set = fixture::sample_set();
     set.findings.reverse();
     for (n, f) in set.findings.iter_mut().enumerate() {
         f.index = n;
     }
-    let doc = Document::new(
-        Source::File("new.json".into()),
-        Some(set.format),
-        Some(set),
-        Vec::new(),
-    );
+    let doc = Document::new(Source::File("new.json".into()), Some(set.format), Some(set), Vec::new());
     let Some(Effect::Refresh { generation, .. }) = typed(&mut app, "R").first().cloned() else {
         panic!("no refresh")
     };
@@ -232,13 +178,7 @@ fn a_refresh_keeps_selection_marks_and_drafts_by_fingerprint() {
         doc: Box::new(doc),
         threads_unavailable: Some("GraphQL refused".into()),
     };
-    update(
-        &mut app,
-        Msg::Refreshed {
-            generation,
-            outcome,
-        },
-    );
+    update(&mut app, Msg::Refreshed { generation, outcome });
     assert_eq!(app.selected_finding().map(|f| f.key.clone()), selected_key);
     let marked: Vec<_> = app
         .doc
@@ -252,10 +192,7 @@ fn a_refresh_keeps_selection_marks_and_drafts_by_fingerprint() {
     let (targets, c) = app.decide.drafts.iter().next().expect("draft kept");
     assert_eq!(Some(c.evidence()), draft_text);
     assert_eq!(app.submit[targets[0]], SubmitState::Draft);
-    assert_eq!(
-        app.live.threads_unavailable.as_deref(),
-        Some("GraphQL refused")
-    );
+    assert_eq!(app.live.threads_unavailable.as_deref(), Some("GraphQL refused"));
 }
 
 #[test]
@@ -272,13 +209,7 @@ fn unreadable_threads_make_every_finding_unknown() {
         observation,
         warning: "no run for the head".into(),
     };
-    update(
-        &mut app,
-        Msg::Refreshed {
-            generation,
-            outcome,
-        },
-    );
+    update(&mut app, Msg::Refreshed { generation, outcome });
     assert!(
         app.doc
             .findings()
@@ -287,11 +218,7 @@ fn unreadable_threads_make_every_finding_unknown() {
             .all(|r| r.thread.transition == crate::model::finding::ThreadTransition::Unknown)
     );
     assert!(
-        app.doc
-            .prepared
-            .rows
-            .iter()
-            .all(|r| r.thread.glyph() == "?"),
+        app.doc.prepared.rows.iter().all(|r| r.thread.glyph() == "?"),
         "rows rebuilt"
     );
     assert_eq!(

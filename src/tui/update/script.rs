@@ -14,9 +14,7 @@ pub fn ctrl(c: char) -> Msg {
 }
 
 pub fn typed(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| update(app, key(KeyCode::Char(c))))
-        .collect()
+    text.chars().flat_map(|c| update(app, key(KeyCode::Char(c)))).collect()
 }
 
 pub fn sample() -> App {
@@ -24,11 +22,7 @@ pub fn sample() -> App {
 }
 
 pub fn evidence(app: &App) -> String {
-    app.decide
-        .composer
-        .as_ref()
-        .map(|c| c.evidence())
-        .unwrap_or_default()
+    app.decide.composer.as_ref().map(|c| c.evidence()).unwrap_or_default()
 }
 
 /// Opens the composer on the selection, picks the status at `row`, and

@@ -28,10 +28,7 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
         panic!("no submit: {effects:?}");
     };
     assert_eq!(items.len(), 3);
-    let ranks: Vec<_> = items
-        .iter()
-        .map(|it| app.doc.findings()[it.finding].rank)
-        .collect();
+    let ranks: Vec<_> = items.iter().map(|it| app.doc.findings()[it.finding].rank).collect();
     let mut sorted = ranks.clone();
     sorted.sort();
     assert_eq!(ranks, sorted, "rank order");
@@ -57,28 +54,14 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
         );
     }
     assert!(app.decide.batch.is_none());
-    let flash = app
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(
         flash.starts_with("Sent 3 decisions: 1 recorded, 1 rejected, 1 failed"),
         "{flash}"
     );
-    assert!(matches!(
-        app.submit[items[0].finding],
-        SubmitState::Recorded(_)
-    ));
-    assert!(matches!(
-        app.submit[items[1].finding],
-        SubmitState::Failed { .. }
-    ));
-    assert!(matches!(
-        app.submit[items[2].finding],
-        SubmitState::Rejected { .. }
-    ));
+    assert!(matches!(app.submit[items[0].finding], SubmitState::Recorded(_)));
+    assert!(matches!(app.submit[items[1].finding], SubmitState::Failed { .. }));
+    assert!(matches!(app.submit[items[2].finding], SubmitState::Rejected { .. }));
 }
 
 #[test]
@@ -105,10 +88,7 @@ fn retry_sends_the_same_decision_under_a_new_generation() {
     let effects = typed(&mut app, "r");
     let again = submitted(&effects);
     assert_eq!(again.len(), 1);
-    assert_eq!(
-        again[0].draft, first[0].draft,
-        "the same decision (same outbox entry)"
-    );
+    assert_eq!(again[0].draft, first[0].draft, "the same decision (same outbox entry)");
     let SubmitState::Pending { generation: next } = app.submit[i] else {
         panic!("not pending")
     };
@@ -135,10 +115,7 @@ fn retry_sends_the_same_decision_under_a_new_generation() {
         },
     );
     assert!(matches!(app.submit[i], SubmitState::Recorded(_)));
-    assert!(
-        typed(&mut app, "r").is_empty(),
-        "nothing to retry once recorded"
-    );
+    assert!(typed(&mut app, "r").is_empty(), "nothing to retry once recorded");
 }
 
 #[test]
@@ -193,12 +170,7 @@ fn a_stale_head_rejection_turns_submission_off() {
         Mode::Compose(Stage::Evidence),
         "drafting works, sending does not"
     );
-    let flash = app
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("head moved"), "{flash}");
 }
 
@@ -207,23 +179,13 @@ fn demo_invalid_and_local_results_cannot_decide() {
     let mut demo = fixture::app_on(crate::tui::demo_document(), (120, 40));
     typed(&mut demo, "d");
     assert_eq!(demo.ui.mode, Mode::Normal);
-    let flash = demo
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = demo.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("bundled demo"), "{flash}");
     let mut set = fixture::sample_set();
     set.scope = crate::model::review::Scope::Local;
     let mut local = fixture::app(set, (120, 40));
     typed(&mut local, "d");
-    let flash = local
-        .ui
-        .flash
-        .as_ref()
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    let flash = local.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("local-scope"), "{flash}");
 }
 

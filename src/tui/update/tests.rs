@@ -14,9 +14,7 @@ fn key(code: KeyCode) -> Msg {
 
 /// Sends each character as a key press; returns every effect.
 fn typed(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| update(app, key(KeyCode::Char(c))))
-        .collect()
+    text.chars().flat_map(|c| update(app, key(KeyCode::Char(c)))).collect()
 }
 
 fn sample(size: (u16, u16)) -> App {
@@ -32,12 +30,7 @@ fn starts_on_the_repair_set_in_rank_order() {
     let app = sample((120, 40));
     assert_eq!(app.browse.view, View::Repair);
     let findings = app.doc.findings();
-    assert!(
-        app.browse
-            .visible
-            .iter()
-            .all(|&i| findings[i].in_repair_set())
-    );
+    assert!(app.browse.visible.iter().all(|&i| findings[i].in_repair_set()));
     assert_eq!(selected_rank(&app), Some(Severity::P0));
 }
 
@@ -59,11 +52,7 @@ fn vim_and_arrow_keys_move_within_bounds() {
     typed(&mut app, "g");
     assert_eq!(app.browse.cursor, 0);
     update(&mut app, key(KeyCode::PageDown));
-    assert_eq!(
-        app.browse.cursor,
-        n - 1,
-        "a page is longer than ten rows here"
-    );
+    assert_eq!(app.browse.cursor, n - 1, "a page is longer than ten rows here");
 }
 
 #[test]
@@ -190,12 +179,12 @@ fn path_filter_is_edited_in_the_menu() {
     update(&mut app, key(KeyCode::Esc));
     let findings = app.doc.findings();
     assert!(!app.browse.visible.is_empty());
-    assert!(app.browse.visible.iter().all(|&i| {
-        findings[i]
-            .path
-            .as_deref()
-            .is_some_and(|p| p.contains("src/"))
-    }));
+    assert!(
+        app.browse
+            .visible
+            .iter()
+            .all(|&i| { findings[i].path.as_deref().is_some_and(|p| p.contains("src/")) })
+    );
 }
 
 #[test]
@@ -255,10 +244,7 @@ fn o_on_a_local_review_explains_instead() {
     let mut hostile = fixture::sample_set();
     hostile.findings[1].path = Some("../../etc/passwd".into());
     let mut app = fixture::app(hostile, (120, 40));
-    assert!(
-        typed(&mut app, "e").is_empty(),
-        "no editor outside the checkout"
-    );
+    assert!(typed(&mut app, "e").is_empty(), "no editor outside the checkout");
 }
 
 #[test]
@@ -317,25 +303,17 @@ fn tab_cycles_panes_and_the_focused_pane_scrolls() {
     assert_eq!(app.ui.focus, Pane::Detail);
     let cursor = app.browse.cursor;
     typed(&mut app, "jjj");
-    assert_eq!(
-        app.browse.cursor, cursor,
-        "j scrolls the detail, not the list"
-    );
+    assert_eq!(app.browse.cursor, cursor, "j scrolls the detail, not the list");
     assert_eq!(app.ui.detail_scroll, 3);
     typed(&mut app, "G");
-    let page = usize::from(
-        crate::tui::layout::Areas::inner(crate::tui::layout::areas(&app).detail).height,
-    );
+    let page = usize::from(crate::tui::layout::Areas::inner(crate::tui::layout::areas(&app).detail).height);
     assert_eq!(
         app.ui.detail_scroll,
         app.detail.lines.len() - page,
         "bottom leaves a full page"
     );
     update(&mut app, key(KeyCode::Tab));
-    assert_eq!(
-        (app.ui.focus, app.ui.lower),
-        (Pane::Evidence, Pane::Evidence)
-    );
+    assert_eq!((app.ui.focus, app.ui.lower), (Pane::Evidence, Pane::Evidence));
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.ui.focus, Pane::List);
     update(&mut app, key(KeyCode::BackTab));
@@ -368,34 +346,23 @@ fn mouse_click_selects_and_wheel_scrolls() {
     };
     update(
         &mut app,
-        Msg::Mouse(click(
-            list.y + 1 + 3,
-            MouseEventKind::Down(MouseButton::Left),
-        )),
+        Msg::Mouse(click(list.y + 1 + 3, MouseEventKind::Down(MouseButton::Left))),
     );
     assert_eq!(app.browse.cursor, 3);
-    update(
-        &mut app,
-        Msg::Mouse(click(list.y + 2, MouseEventKind::ScrollDown)),
-    );
+    update(&mut app, Msg::Mouse(click(list.y + 2, MouseEventKind::ScrollDown)));
     assert_eq!(app.browse.cursor, 6);
     update(
         &mut app,
         Msg::Mouse(click(list.y + 30, MouseEventKind::Down(MouseButton::Left))),
     );
-    assert_eq!(
-        app.browse.cursor, 6,
-        "a click below the last row selects nothing"
-    );
+    assert_eq!(app.browse.cursor, 6, "a click below the last row selects nothing");
 }
 
 #[test]
 fn stale_submission_outcomes_are_dropped() {
     let mut app = sample((120, 40));
     app.submit[0] = SubmitState::Pending { generation: 2 };
-    let outcome = |reason: &str| SubmitOutcome::Failed {
-        reason: reason.into(),
-    };
+    let outcome = |reason: &str| SubmitOutcome::Failed { reason: reason.into() };
     update(
         &mut app,
         Msg::SubmitFinished {
@@ -438,17 +405,9 @@ fn evidence_is_requested_once_per_finding_and_filled_in() {
     app.evidence.dirty = true;
     let first = update(&mut app, Msg::Resize(120, 40));
     let selected = app.selected().unwrap_or(usize::MAX);
-    assert!(
-        matches!(first.as_slice(), [Effect::LoadEvidence { finding, .. }] if *finding == selected)
-    );
-    assert!(
-        update(&mut app, Msg::Resize(120, 41)).is_empty(),
-        "asked once"
-    );
-    assert!(matches!(
-        app.evidence.view.items[0].local,
-        LocalView::Pending
-    ));
+    assert!(matches!(first.as_slice(), [Effect::LoadEvidence { finding, .. }] if *finding == selected));
+    assert!(update(&mut app, Msg::Resize(120, 41)).is_empty(), "asked once");
+    assert!(matches!(app.evidence.view.items[0].local, LocalView::Pending));
     let local = LocalEvidence {
         revision: Revision::WorkingTree,
         found: ExcerptMatch::NotFound,
@@ -463,16 +422,10 @@ fn evidence_is_requested_once_per_finding_and_filled_in() {
             items: vec![Ok(local)],
         },
     );
-    assert!(
-        matches!(&app.evidence.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::NotFound)
-    );
+    assert!(matches!(&app.evidence.view.items[0].local, LocalView::Checked(c) if c.found == ExcerptMatch::NotFound));
     update(&mut app, Msg::Head(HeadLine::Same));
     assert_eq!(app.evidence.view.head, HeadLine::Same);
-    assert_eq!(
-        typed(&mut app, "j").len(),
-        1,
-        "the next finding is asked for"
-    );
+    assert_eq!(typed(&mut app, "j").len(), 1, "the next finding is asked for");
 }
 
 #[test]

@@ -28,18 +28,10 @@ pub fn problem_line(p: &Problem) -> TextLine {
 
 /// One angle error as a line: name (id): kind, retryable — message.
 pub fn angle_error_line(e: &AngleError) -> TextLine {
-    let retry = if e.retryable {
-        "retryable"
-    } else {
-        "not retryable"
-    };
+    let retry = if e.retryable { "retryable" } else { "not retryable" };
     TextLine::one(
         Tone::Label,
-        format!(
-            "{} ({})",
-            clean_line(&e.angle_name),
-            clean_line(&e.angle_id)
-        ),
+        format!("{} ({})", clean_line(&e.angle_name), clean_line(&e.angle_id)),
     )
     .push(Tone::Plain, format!(": {}, {retry}", clean_line(&e.kind)))
     .push(Tone::Dim, format!(" ({}) ", clean_line(&e.model)))
@@ -63,9 +55,7 @@ fn live_lines(app: &App, out: &mut Vec<TextLine>) {
             .set
             .as_ref()
             .and_then(|s| s.reviewed_sha.as_deref())
-            .map_or_else(String::new, |s| {
-                format!(" (this result reviewed {})", short(s))
-            });
+            .map_or_else(String::new, |s| format!(" (this result reviewed {})", short(s)));
         out.push(TextLine::one(
             Tone::Error,
             format!(
@@ -159,8 +149,6 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.settings.theme;
     let lines = lines(app);
     let shown: Vec<_> = lines.iter().map(|l| super::to_line(l, theme)).collect();
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.error);
+    let block = Block::default().borders(Borders::ALL).border_style(theme.error);
     frame.render_widget(Paragraph::new(shown).block(block), area);
 }

@@ -9,10 +9,7 @@ use ratatui::text::{Line, Span};
 fn title(name: &str, cache: &TextCache, scroll: usize, area: Rect, app: &App) -> Line<'static> {
     let height = usize::from(Areas::inner(area).height);
     let total = cache.lines.len();
-    let mut spans = vec![Span::styled(
-        format!(" {name} "),
-        app.settings.theme.heading,
-    )];
+    let mut spans = vec![Span::styled(format!(" {name} "), app.settings.theme.heading)];
     if total > height && height > 0 {
         let last = (scroll + height).min(total);
         spans.push(Span::raw(format!("{}-{last}/{total} ", scroll + 1)));
@@ -26,19 +23,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let scroll = app.ui.detail_scroll;
-    let block = super::pane_block(
-        title("Detail", &app.detail, scroll, area, app),
-        app,
-        Pane::Detail,
-    );
-    super::text_pane(
-        frame,
-        area,
-        block,
-        &app.detail.lines,
-        scroll,
-        &app.settings.theme,
-    );
+    let block = super::pane_block(title("Detail", &app.detail, scroll, area, app), app, Pane::Detail);
+    super::text_pane(frame, area, block, &app.detail.lines, scroll, &app.settings.theme);
 }
 
 /// Draws the evidence pane of the selected finding (prepared in `update`).

@@ -79,17 +79,11 @@ impl HeadLine {
         let id = |s: &str| clean(short(s), DEFAULT_TAB_WIDTH).into_owned();
         match self {
             HeadLine::NoCheckout => "· no local checkout".to_string(),
-            HeadLine::NoReviewedSha => {
-                "· local checkout; the review names no reviewed commit".to_string()
-            }
+            HeadLine::NoReviewedSha => "· local checkout; the review names no reviewed commit".to_string(),
             HeadLine::Pending => "… reading the checkout HEAD".to_string(),
             HeadLine::Same => "✓ checkout HEAD is the reviewed commit".to_string(),
             HeadLine::Different { head, reviewed } => {
-                format!(
-                    "! checkout HEAD {} differs from reviewed {}",
-                    id(head),
-                    id(reviewed)
-                )
+                format!("! checkout HEAD {} differs from reviewed {}", id(head), id(reviewed))
             }
             HeadLine::Unknown { reviewed } => {
                 format!("? checkout HEAD unknown (reviewed {})", id(reviewed))
@@ -162,29 +156,18 @@ pub fn context_job(path: &str, local: &LocalEvidence) -> HighlightJob {
 }
 
 /// The cached highlighting of `lines`, else the plain sanitised lines.
-fn styled_or_plain(
-    path: &str,
-    lines: &[String],
-    highlighter: Option<&Highlighter>,
-) -> Vec<StyledLine> {
+fn styled_or_plain(path: &str, lines: &[String], highlighter: Option<&Highlighter>) -> Vec<StyledLine> {
     if let Some(done) = highlighter.and_then(|h| h.cached(path, lines)) {
         return done.as_ref().clone();
     }
-    let clean: Vec<String> = lines
-        .iter()
-        .map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned())
-        .collect();
+    let clean: Vec<String> = lines.iter().map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned()).collect();
     plain_lines(&clean)
 }
 
 impl ExcerptView {
     /// Builds the view of one evidence item; uses highlighting only if it
     /// is already cached (never waits).
-    pub fn new(
-        evidence: &Evidence,
-        local: LocalView,
-        highlighter: Option<&Highlighter>,
-    ) -> ExcerptView {
+    pub fn new(evidence: &Evidence, local: LocalView, highlighter: Option<&Highlighter>) -> ExcerptView {
         let raw = excerpt_raw_lines(&evidence.excerpt);
         ExcerptView {
             path: clean(&evidence.path, DEFAULT_TAB_WIDTH).into_owned(),
@@ -199,11 +182,7 @@ impl ExcerptView {
 
 impl LocalView {
     /// The view of a checked excerpt; uses cached highlighting if ready.
-    pub fn checked(
-        path: &str,
-        local: &LocalEvidence,
-        highlighter: Option<&Highlighter>,
-    ) -> LocalView {
+    pub fn checked(path: &str, local: &LocalEvidence, highlighter: Option<&Highlighter>) -> LocalView {
         LocalView::Checked(CheckedView {
             found: local.found,
             revision: local.revision.clone(),
@@ -279,24 +258,17 @@ fn verdict<'a>(item: &ExcerptView, s: &Styles) -> Option<Line<'a>> {
     let (text, style) = match &item.local {
         LocalView::NoCheckout => return None,
         LocalView::Pending => ("… reading the local file".to_string(), s.dim()),
-        LocalView::Unavailable(why) => (
-            format!("! not checked: {}", clean(why, DEFAULT_TAB_WIDTH)),
-            s.warn(),
-        ),
+        LocalView::Unavailable(why) => (format!("! not checked: {}", clean(why, DEFAULT_TAB_WIDTH)), s.warn()),
         LocalView::Checked(c) => {
             let place = revision_words(&c.revision, item.side);
             match c.found {
-                ExcerptMatch::AtLine(n) => {
-                    (format!("✓ excerpt matches {place} at line {n}"), s.good())
-                }
+                ExcerptMatch::AtLine(n) => (format!("✓ excerpt matches {place} at line {n}"), s.good()),
                 ExcerptMatch::Moved { from, to } => (
                     format!("↪ excerpt moved: found at line {to} of {place}, not at line {from}"),
                     s.warn(),
                 ),
                 ExcerptMatch::NotFound => (
-                    format!(
-                        "✗ excerpt not found in {place} (white space ignored); stated line marked"
-                    ),
+                    format!("✗ excerpt not found in {place} (white space ignored); stated line marked"),
                     s.bad(),
                 ),
             }
@@ -323,10 +295,7 @@ fn code_lines<'a>(
         .map(|(i, spans)| {
             let (gutter, marked) = number(i);
             let gutter_style = if marked { s.marked() } else { s.dim() };
-            let mut out = vec![
-                Span::styled(gutter, gutter_style),
-                Span::styled(bar, s.dim()),
-            ];
+            let mut out = vec![Span::styled(gutter, gutter_style), Span::styled(bar, s.dim())];
             for (style, text) in spans {
                 let style = if marked {
                     style.add_modifier(Modifier::BOLD)
@@ -379,10 +348,7 @@ fn item_lines<'a>(item: &'a ExcerptView, s: &Styles) -> Vec<Line<'a>> {
             |i| {
                 let n = c.first_line + i;
                 let marked = c.marked.contains(&n);
-                (
-                    format!("{}{n:>width$}", if marked { "▶ " } else { "  " }),
-                    marked,
-                )
+                (format!("{}{n:>width$}", if marked { "▶ " } else { "  " }), marked)
             },
             s,
         ));
@@ -395,10 +361,7 @@ pub fn lines(data: &EvidenceView) -> Vec<Line<'_>> {
     let s = Styles { color: data.color };
     let mut out = vec![Line::styled(data.head.text(), head_style(&data.head, &s))];
     if data.items.is_empty() && data.stated.is_empty() {
-        out.push(Line::styled(
-            "No evidence excerpts for this finding.",
-            s.dim(),
-        ));
+        out.push(Line::styled("No evidence excerpts for this finding.", s.dim()));
     }
     for item in &data.items {
         out.push(Line::default());
@@ -406,16 +369,10 @@ pub fn lines(data: &EvidenceView) -> Vec<Line<'_>> {
     }
     if !data.stated.is_empty() {
         out.push(Line::default());
-        out.push(Line::styled(
-            "Evidence as stated (no place given):",
-            s.dim(),
-        ));
+        out.push(Line::styled("Evidence as stated (no place given):", s.dim()));
         for text in &data.stated {
             for line in clean_lines(text, DEFAULT_TAB_WIDTH) {
-                out.push(Line::from(vec![
-                    Span::raw("  "),
-                    Span::raw(Cow::Owned(line)),
-                ]));
+                out.push(Line::from(vec![Span::raw("  "), Span::raw(Cow::Owned(line))]));
             }
         }
     }

@@ -27,10 +27,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
             let mark = if on { "[x]" } else { "[ ]" };
             let mut spans = vec![
                 Span::raw(if n == cursor { "▶ " } else { "  " }),
-                Span::styled(
-                    format!("{mark} "),
-                    if on { theme.accent } else { theme.dim },
-                ),
+                Span::styled(format!("{mark} "), if on { theme.accent } else { theme.dim }),
                 Span::styled(format!("{:<15}", item.group()), theme.dim),
                 Span::raw(item.label()),
             ];
@@ -42,11 +39,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
                 ));
             }
             let line = Line::from(spans);
-            if n == cursor {
-                line.style(theme.selected)
-            } else {
-                line
-            }
+            if n == cursor { line.style(theme.selected) } else { line }
         })
         .collect();
     let title = Span::styled(" Filters ", theme.heading);

@@ -40,21 +40,12 @@ fn scope_text(scope: &Scope) -> String {
 }
 
 fn status_span(set: &ReviewSet, theme: &Theme) -> Span<'static> {
-    let score = set
-        .score
-        .map(|s| format!(" score {s}/5"))
-        .unwrap_or_default();
+    let score = set.score.map(|s| format!(" score {s}/5")).unwrap_or_default();
     match set.status {
-        ReviewStatus::ReviewError => {
-            Span::styled(" REVIEW ERROR: did not complete, not a pass ", theme.error)
-        }
-        ReviewStatus::Error => {
-            Span::styled(" RUN ERROR: did not complete, not a pass ", theme.error)
-        }
+        ReviewStatus::ReviewError => Span::styled(" REVIEW ERROR: did not complete, not a pass ", theme.error),
+        ReviewStatus::Error => Span::styled(" RUN ERROR: did not complete, not a pass ", theme.error),
         ReviewStatus::Passed => Span::styled(format!("passed{score}"), theme.heading),
-        ReviewStatus::NeedsChanges => {
-            Span::styled(format!("needs_changes{score}"), theme.severity[1])
-        }
+        ReviewStatus::NeedsChanges => Span::styled(format!("needs_changes{score}"), theme.severity[1]),
         other => Span::raw(format!("{}{score}", other.as_str())),
     }
 }
@@ -63,10 +54,7 @@ fn identity<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     let doc = &app.doc;
     let mut spans = vec![Span::styled("triage ", theme.heading)];
     if doc.source == Source::Demo {
-        spans.push(Span::styled(
-            " DEMO ",
-            theme.accent.add_modifier(Modifier::REVERSED),
-        ));
+        spans.push(Span::styled(" DEMO ", theme.accent.add_modifier(Modifier::REVERSED)));
         spans.push(Span::raw(" "));
     }
     if !doc.is_valid() {
@@ -82,9 +70,7 @@ fn identity<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         }
         spans.push(Span::styled(SEP, theme.dim));
     }
-    spans.push(Span::raw(
-        doc.format.map_or("unknown format", |f| f.label()),
-    ));
+    spans.push(Span::raw(doc.format.map_or("unknown format", |f| f.label())));
     match &doc.source {
         Source::File(name) => spans.push(Span::styled(format!("  {name}"), theme.dim)),
         Source::Stdin => spans.push(Span::styled("  (stdin)", theme.dim)),
@@ -98,11 +84,7 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     let mut spans = Vec::new();
     for sev in Severity::ALL {
         let n = c.per_rank[sev as usize];
-        let style = if n > 0 {
-            theme.severity(sev)
-        } else {
-            theme.dim
-        };
+        let style = if n > 0 { theme.severity(sev) } else { theme.dim };
         spans.push(Span::styled(format!("{} {n} ", sev.as_str()), style));
     }
     for (k, (label, n)) in c.per_disposition.iter().enumerate() {
@@ -112,10 +94,7 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         spans.push(Span::raw(format!("{label} {n} ")));
     }
     spans.push(Span::styled(SEP.trim_start(), theme.dim));
-    spans.push(Span::raw(format!(
-        "repair {} · blocking {}",
-        c.repair, c.blocking
-    )));
+    spans.push(Span::raw(format!("repair {} · blocking {}", c.repair, c.blocking)));
     let marked = app.mark_count();
     if marked > 0 {
         spans.push(Span::styled(format!(" · marked {marked}"), theme.mark));
@@ -123,19 +102,11 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     Line::from(spans)
 }
 
-fn stated(
-    label: &str,
-    value: &Option<Stated<String>>,
-    theme: &Theme,
-    spans: &mut Vec<Span<'static>>,
-) {
+fn stated(label: &str, value: &Option<Stated<String>>, theme: &Theme, spans: &mut Vec<Span<'static>>) {
     if let Some(v) = value {
         spans.push(Span::raw(format!("{label} {}", clean_line(v.value()))));
         if v.is_derived() {
-            spans.push(Span::styled(
-                " (derived)",
-                theme.dim.add_modifier(Modifier::ITALIC),
-            ));
+            spans.push(Span::styled(" (derived)", theme.dim.add_modifier(Modifier::ITALIC)));
         }
         spans.push(Span::styled(SEP, theme.dim));
     }

@@ -16,9 +16,7 @@ pub fn lines(app: &App) -> Vec<TextLine> {
     for mode in KeyMode::ALL {
         out.push(TextLine::one(Tone::Heading, mode.title()));
         for (keys, what) in app.keymap().help_rows(mode) {
-            out.push(
-                TextLine::one(Tone::Label, format!("  {keys:<KEYS$} ")).push(Tone::Plain, what),
-            );
+            out.push(TextLine::one(Tone::Label, format!("  {keys:<KEYS$} ")).push(Tone::Plain, what));
         }
         out.push(TextLine::blank());
     }
@@ -48,17 +46,10 @@ pub fn lines(app: &App) -> Vec<TextLine> {
             t.as_str()
         };
         out.push(
-            TextLine::one(
-                Tone::Label,
-                format!("  {}  ", ThreadMark::Transition(t).glyph()),
-            )
-            .push(Tone::Plain, name),
+            TextLine::one(Tone::Label, format!("  {}  ", ThreadMark::Transition(t).glyph())).push(Tone::Plain, name),
         );
     }
-    out.push(
-        TextLine::one(Tone::Label, "  ~  ")
-            .push(Tone::Plain, "the thread is outdated (the code moved on)"),
-    );
+    out.push(TextLine::one(Tone::Label, "  ~  ").push(Tone::Plain, "the thread is outdated (the code moved on)"));
     out.push(TextLine::blank());
     out.push(TextLine::one(
         Tone::Dim,

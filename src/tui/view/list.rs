@@ -33,13 +33,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::styled(empty_message(app), theme.dim));
     }
     let rows = usize::from(inner.height) / layout::row_height(app);
-    for (pos, &i) in b
-        .visible
-        .iter()
-        .enumerate()
-        .skip(b.offset)
-        .take(rows.max(1))
-    {
+    for (pos, &i) in b.visible.iter().enumerate().skip(b.offset).take(rows.max(1)) {
         let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else {
             continue;
         };
@@ -62,11 +56,7 @@ fn title(app: &App) -> Line<'static> {
     let theme = &app.settings.theme;
     let b = &app.browse;
     let total = app.doc.findings().len();
-    let position = if b.visible.is_empty() {
-        0
-    } else {
-        b.cursor + 1
-    };
+    let position = if b.visible.is_empty() { 0 } else { b.cursor + 1 };
     let mut spans = vec![
         Span::styled(format!(" {} ", b.view.title()), theme.heading),
         Span::raw(format!("{position}/{} of {total} ", b.visible.len())),
@@ -76,11 +66,7 @@ fn title(app: &App) -> Line<'static> {
         spans.push(Span::styled(format!("· {filters} "), theme.accent));
     }
     if !b.query.is_empty() || app.ui.mode == Mode::Search {
-        let cursor = if app.ui.mode == Mode::Search {
-            "▏"
-        } else {
-            ""
-        };
+        let cursor = if app.ui.mode == Mode::Search { "▏" } else { "" };
         spans.push(Span::styled(
             format!("/{}{cursor} ", crate::sanitize::clean_line(&b.query)),
             theme.accent,
@@ -120,9 +106,7 @@ fn empty_message(app: &App) -> String {
 fn thread_style(row: &Row, theme: &Theme) -> Style {
     match row.thread {
         ThreadMark::Transition(ThreadTransition::ResolvedExternally) => theme.warning,
-        ThreadMark::Transition(ThreadTransition::Reopened | ThreadTransition::Unknown) => {
-            theme.severity[2]
-        }
+        ThreadMark::Transition(ThreadTransition::Reopened | ThreadTransition::Unknown) => theme.severity[2],
         _ if row.outdated => theme.severity[2],
         _ => theme.dim,
     }
@@ -180,10 +164,7 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &
         Span::raw(" "),
         Span::raw(pad(decision.label.unwrap_or(row.disposition), 6)),
         Span::styled(row.thread.glyph(), thread_style(row, theme)),
-        Span::styled(
-            if row.outdated { "~ " } else { "  " },
-            thread_style(row, theme),
-        ),
+        Span::styled(if row.outdated { "~ " } else { "  " }, thread_style(row, theme)),
         Span::styled(pad(row.class, 8), theme.dim),
         Span::styled(
             pad(

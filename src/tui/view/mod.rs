@@ -48,9 +48,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             &problems::lines(&app.doc),
             scroll,
         ),
-        Mode::Filter { cursor } | Mode::PathInput { cursor } => {
-            filter_menu::render(frame, app, cursor)
-        }
+        Mode::Filter { cursor } | Mode::PathInput { cursor } => filter_menu::render(frame, app, cursor),
         Mode::Compose(stage) => super::composer::view::render(frame, app, stage),
         Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
         Mode::Ask(q) => ask::render(frame, app, q),
@@ -69,11 +67,7 @@ pub fn tone_style(theme: &Theme, tone: Tone) -> Style {
         Tone::Error => theme.error,
         Tone::Code => theme.code,
         Tone::Accent => theme.accent,
-        Tone::Severity(n) => theme
-            .severity
-            .get(usize::from(n))
-            .copied()
-            .unwrap_or_default(),
+        Tone::Severity(n) => theme.severity.get(usize::from(n)).copied().unwrap_or_default(),
     }
 }
 
@@ -95,10 +89,7 @@ pub fn pane_block<'a>(title: Line<'a>, app: &App, pane: Pane) -> Block<'a> {
     } else {
         app.settings.theme.dim
     };
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(style)
-        .title(title)
+    Block::default().borders(Borders::ALL).border_style(style).title(title)
 }
 
 /// Draws `lines` from `scroll` in a centred, bordered overlay.
@@ -121,14 +112,7 @@ fn overlay(frame: &mut Frame, app: &App, title: &str, lines: &[TextLine], scroll
 }
 
 /// Draws prepared lines from `scroll` into the inside of `block`.
-pub fn text_pane(
-    frame: &mut Frame,
-    area: Rect,
-    block: Block<'_>,
-    lines: &[TextLine],
-    scroll: usize,
-    theme: &Theme,
-) {
+pub fn text_pane(frame: &mut Frame, area: Rect, block: Block<'_>, lines: &[TextLine], scroll: usize, theme: &Theme) {
     let height = usize::from(layout::Areas::inner(area).height);
     let shown: Vec<Line> = lines
         .iter()

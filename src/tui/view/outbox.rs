@@ -23,10 +23,7 @@ pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
     let marker = if selected { "▶ " } else { "  " };
     let state = match &o.staleness {
         Staleness::Current => TextLine::one(Tone::Accent, format!("{marker}current ")),
-        Staleness::OtherHead {
-            draft_sha,
-            current_sha,
-        } => TextLine::one(
+        Staleness::OtherHead { draft_sha, current_sha } => TextLine::one(
             Tone::Warning,
             format!(
                 "{marker}STALE: made for {}, loaded {} ",
@@ -58,10 +55,7 @@ pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
         ),
     ));
     let evidence = e.draft.evidence.lines().next().unwrap_or("");
-    out.push(TextLine::one(
-        Tone::Plain,
-        format!("    {}", clean_line(evidence)),
-    ));
+    out.push(TextLine::one(Tone::Plain, format!("    {}", clean_line(evidence))));
     out
 }
 
@@ -85,15 +79,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
     let shown = (usize::from(body.height) / per).max(1);
     let offset = cursor.saturating_sub(shown - 1);
     let mut lines: Vec<Line> = Vec::new();
-    for (n, o) in app
-        .decide
-        .offer
-        .entries
-        .iter()
-        .enumerate()
-        .skip(offset)
-        .take(shown)
-    {
+    for (n, o) in app.decide.offer.entries.iter().enumerate().skip(offset).take(shown) {
         for (k, l) in entry_lines(o, n == cursor).into_iter().enumerate() {
             let line = owned_line(l, theme);
             lines.push(if n == cursor && k == 0 {

@@ -15,10 +15,7 @@ fn section<'a, T: 'a>(
     if items.len() == 0 {
         return;
     }
-    out.push(TextLine::one(
-        Tone::Heading,
-        format!("{title} ({})", items.len()),
-    ));
+    out.push(TextLine::one(Tone::Heading, format!("{title} ({})", items.len())));
     out.extend(items.map(line));
     out.push(TextLine::blank());
 }
@@ -40,20 +37,12 @@ pub fn lines(doc: &Document) -> Vec<TextLine> {
             angle_error_line,
         );
         if let Projection::Failed(problems) = &set.projection {
-            section(
-                &mut out,
-                "No agent-result projection",
-                problems.iter(),
-                problem_line,
-            );
+            section(&mut out, "No agent-result projection", problems.iter(), problem_line);
         }
         section(&mut out, "Notices", set.notices.iter(), problem_line);
     }
     if out.is_empty() {
-        out.push(TextLine::one(
-            Tone::Dim,
-            "No problems, angle errors or notices.",
-        ));
+        out.push(TextLine::one(Tone::Dim, "No problems, angle errors or notices."));
     }
     out
 }

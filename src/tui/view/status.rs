@@ -31,10 +31,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Mode::Ask(_) => " ASK ",
     };
     let mut spans = vec![
-        Span::styled(
-            mode,
-            theme.focus.add_modifier(ratatui::style::Modifier::REVERSED),
-        ),
+        Span::styled(mode, theme.focus.add_modifier(ratatui::style::Modifier::REVERSED)),
         Span::raw(" "),
     ];
     if let Some(work) = busy(app) {

@@ -116,4 +116,3 @@ impl ser::Serializer for KeyCounter<'_> {
         Err(key_error())
     }
 }
-

@@ -17,9 +17,13 @@ pub(crate) struct Fail {
     pub tokens_rev: Vec<String>,
 }
 
-
 pub(super) fn fail(rule: &'static str, at: usize, message: impl Into<String>) -> Box<Fail> {
-    Box::new(Fail { rule, at, message: message.into(), tokens_rev: Vec::new() })
+    Box::new(Fail {
+        rule,
+        at,
+        message: message.into(),
+        tokens_rev: Vec::new(),
+    })
 }
 
 /// Adds the member name or index of the frame an error passes through.
@@ -51,11 +55,19 @@ impl Reader<'_> {
 }
 
 pub(super) fn control_fail(at: usize, b: u8) -> Box<Fail> {
-    fail("P6", at, format!("raw control character U+{b:04X} inside a string (it must be escaped)"))
+    fail(
+        "P6",
+        at,
+        format!("raw control character U+{b:04X} inside a string (it must be escaped)"),
+    )
 }
 
 pub(super) fn lone_surrogate(at: usize, unit: u32) -> Box<Fail> {
-    fail("P6", at, format!("lone surrogate escape \\u{unit:04X}: a surrogate must be part of a high-low pair"))
+    fail(
+        "P6",
+        at,
+        format!("lone surrogate escape \\u{unit:04X}: a surrogate must be part of a high-low pair"),
+    )
 }
 
 pub(super) fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<Fail> {
@@ -63,7 +75,9 @@ pub(super) fn number_fail(err: NumberError, bytes: &[u8], start: usize) -> Box<F
         NumberError::Grammar { at, what } => fail("P5", at, format!("invalid number: {what}")),
         NumberError::Eof { at } => fail("P3", at, "the input ends inside a number (truncated)"),
         NumberError::OutOfRange { .. } => {
-            let end = bytes[start..].iter().position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
+            let end = bytes[start..]
+                .iter()
+                .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
             let literal = &bytes[start..end.map_or(bytes.len(), |e| start + e)];
             let shown: String = String::from_utf8_lossy(&literal[..literal.len().min(40)]).into_owned();
             fail("P9", start, format!("number {shown} is out of range for a double"))

@@ -19,7 +19,10 @@ impl<'a> Reader<'a> {
                 // Both ends are ASCII quotes in text already checked to be
                 // UTF-8, so the slice is always on character boundaries.
                 self.pos = i + 1;
-                let tok = Tok::Raw { at: start as u32, len: (i - start) as u32 };
+                let tok = Tok::Raw {
+                    at: start as u32,
+                    len: (i - start) as u32,
+                };
                 self.tape.push(tok);
                 Ok(tok)
             }
@@ -29,7 +32,10 @@ impl<'a> Reader<'a> {
                 self.escaped.push_str(head);
                 self.pos = i;
                 self.string_escaped()?;
-                let tok = Tok::Esc { at: at as u32, len: (self.escaped.len() - at) as u32 };
+                let tok = Tok::Esc {
+                    at: at as u32,
+                    len: (self.escaped.len() - at) as u32,
+                };
                 self.tape.push(tok);
                 Ok(tok)
             }
@@ -83,7 +89,11 @@ impl<'a> Reader<'a> {
             b'u' => return self.unicode_escape(at),
             _ => {
                 let found = self.describe_at(at + 1);
-                return Err(fail("P6", at, format!("invalid escape sequence: backslash followed by {found}")));
+                return Err(fail(
+                    "P6",
+                    at,
+                    format!("invalid escape sequence: backslash followed by {found}"),
+                ));
             }
         };
         Ok(c)
@@ -123,7 +133,11 @@ impl<'a> Reader<'a> {
                 Some(d) => value = value * 16 + d,
                 None => {
                     let found = self.describe_at(i);
-                    return Err(fail("P6", i, format!("invalid \\u escape: expected a hex digit, found {found}")));
+                    return Err(fail(
+                        "P6",
+                        i,
+                        format!("invalid \\u escape: expected a hex digit, found {found}"),
+                    ));
                 }
             }
         }
@@ -133,6 +147,8 @@ impl<'a> Reader<'a> {
 
     /// A text slice between two ASCII delimiters (always on char boundaries).
     pub(super) fn slice(&self, start: usize, end: usize) -> Res<&'a str> {
-        self.text.get(start..end).ok_or_else(|| fail("P1", start, "string is not valid UTF-8"))
+        self.text
+            .get(start..end)
+            .ok_or_else(|| fail("P1", start, "string is not valid UTF-8"))
     }
 }

@@ -8,7 +8,11 @@ fn only(mutate: impl FnOnce(&mut Value), rule: &str, path: &str) {
     mutate(&mut v);
     let c = agent(&v);
     assert_eq!(rules(&c), BTreeSet::from([rule.to_owned()]), "{:#?}", c.problems);
-    assert!(c.problems.iter().any(|p| p.path == path), "no problem at {path}: {:#?}", c.problems);
+    assert!(
+        c.problems.iter().any(|p| p.path == path),
+        "no problem at {path}: {:#?}",
+        c.problems
+    );
 }
 
 #[test]
@@ -25,13 +29,25 @@ fn r2_canonical_size_counts_defaults() {
     // The base writes every member, so its compact form is its canonical size.
     put(&mut v, "/findings/1/suggested_fix", json!("x"));
     let base_len = serde_json::to_vec(&v).expect("json").len();
-    put(&mut v, "/findings/1/suggested_fix", json!("x".repeat(1 + MAX_BYTES - base_len)));
+    put(
+        &mut v,
+        "/findings/1/suggested_fix",
+        json!("x".repeat(1 + MAX_BYTES - base_len)),
+    );
     assert!(agent(&v).problems.is_empty(), "exactly {MAX_BYTES} bytes is allowed");
-    put(&mut v, "/findings/1/suggested_fix", json!("x".repeat(2 + MAX_BYTES - base_len)));
+    put(
+        &mut v,
+        "/findings/1/suggested_fix",
+        json!("x".repeat(2 + MAX_BYTES - base_len)),
+    );
     assert_eq!(rules(&agent(&v)), BTreeSet::from(["R2".to_owned()]));
     // Omitted thread members are written back (R20) and count: `"unknown"`
     // twice and `false` are 3 bytes longer than `"open"`, `"retained"`, `true`.
-    put(&mut v, "/findings/1/suggested_fix", json!("x".repeat(1 + MAX_BYTES - base_len - 2)));
+    put(
+        &mut v,
+        "/findings/1/suggested_fix",
+        json!("x".repeat(1 + MAX_BYTES - base_len - 2)),
+    );
     assert!(agent(&v).problems.is_empty());
     remove(&mut v, "/findings/0/thread_outdated");
     put(&mut v, "/findings/0/thread_status", json!("unknown"));
@@ -45,7 +61,11 @@ fn r2_canonical_size_counts_defaults() {
 
 #[test]
 fn r3_to_r7_top_level() {
-    only(|v| put(v, "/schema_version", json!("reviewgate-agent-result/v2")), "R3", "/schema_version");
+    only(
+        |v| put(v, "/schema_version", json!("reviewgate-agent-result/v2")),
+        "R3",
+        "/schema_version",
+    );
     only(|v| put(v, "/reviewed_sha", json!("\u{3000}")), "R4", "/reviewed_sha");
     only(|v| put(v, "/score", json!(5)), "R5", "/score");
     only(|v| put(v, "/status", json!("passed")), "R5", "/score");
@@ -58,12 +78,32 @@ fn r3_to_r7_top_level() {
         "R5",
         "/angle_errors",
     );
-    only(|v| put(v, "/scope", json!({"kind": "local", "repository": "o/r"})), "S8", "/scope");
-    only(|v| put(v, "/scope/pull_request_number", json!(0)), "S8", "/scope/pull_request_number");
+    only(
+        |v| put(v, "/scope", json!({"kind": "local", "repository": "o/r"})),
+        "S8",
+        "/scope",
+    );
+    only(
+        |v| put(v, "/scope/pull_request_number", json!(0)),
+        "S8",
+        "/scope/pull_request_number",
+    );
     only(|v| put(v, "/scope/repository", json!(" ")), "S8", "/scope/repository");
-    only(|v| put(v, "/costs/estimated_total_usd", json!(-1)), "R7", "/costs/estimated_total_usd");
-    only(|v| put(v, "/costs/summary/components/0/model", json!("")), "S4", "/costs/summary/components/0/model");
-    only(|v| put(v, "/costs/summary/current_run_usd", json!(-0.5)), "S4", "/costs/summary/current_run_usd");
+    only(
+        |v| put(v, "/costs/estimated_total_usd", json!(-1)),
+        "R7",
+        "/costs/estimated_total_usd",
+    );
+    only(
+        |v| put(v, "/costs/summary/components/0/model", json!("")),
+        "S4",
+        "/costs/summary/components/0/model",
+    );
+    only(
+        |v| put(v, "/costs/summary/current_run_usd", json!(-0.5)),
+        "S4",
+        "/costs/summary/current_run_usd",
+    );
 }
 
 #[test]
@@ -85,16 +125,32 @@ fn r5_accepts_each_status_shape() {
 #[test]
 fn r10_to_r13_findings() {
     only(|v| put(v, "/findings/0/id", json!(" ")), "R10", "/findings/0/id");
-    only(|v| put(v, "/findings/0/suggested_fix", json!("\n")), "R10", "/findings/0/suggested_fix");
+    only(
+        |v| put(v, "/findings/0/suggested_fix", json!("\n")),
+        "R10",
+        "/findings/0/suggested_fix",
+    );
     only(
         |v| put(v, "/findings/1/semantic_fingerprint", json!("defect:src.a.rs:key.one")),
         "R11",
         "/findings/1/semantic_fingerprint",
     );
-    only(|v| put(v, "/findings/0/confidence", json!(1.0000001)), "R12", "/findings/0/confidence");
+    only(
+        |v| put(v, "/findings/0/confidence", json!(1.0000001)),
+        "R12",
+        "/findings/0/confidence",
+    );
     only(|v| put(v, "/findings/0/line", json!(0)), "R12", "/findings/0/line");
-    only(|v| put(v, "/findings/0/evidence/0/excerpt", json!("  ")), "R13", "/findings/0/evidence/0/excerpt");
-    only(|v| put(v, "/findings/0/evidence/0/line", json!(0)), "R13", "/findings/0/evidence/0/line");
+    only(
+        |v| put(v, "/findings/0/evidence/0/excerpt", json!("  ")),
+        "R13",
+        "/findings/0/evidence/0/excerpt",
+    );
+    only(
+        |v| put(v, "/findings/0/evidence/0/line", json!(0)),
+        "R13",
+        "/findings/0/evidence/0/line",
+    );
 }
 
 #[test]
@@ -107,14 +163,26 @@ fn r10_allows_repeated_ids_and_zero_width_text() {
 
 #[test]
 fn r14_verification() {
-    only(|v| put(v, "/findings/0/verification/state", json!("rejected")), "R14", "/findings/0/blocking_reason");
-    only(|v| put(v, "/findings/0/verification/state", json!("inconclusive")), "R14", "/findings/0/blocking_reason");
+    only(
+        |v| put(v, "/findings/0/verification/state", json!("rejected")),
+        "R14",
+        "/findings/0/blocking_reason",
+    );
+    only(
+        |v| put(v, "/findings/0/verification/state", json!("inconclusive")),
+        "R14",
+        "/findings/0/blocking_reason",
+    );
     only(
         |v| put(v, "/findings/0/verification/reason", json!("é".repeat(4001))),
         "S2",
         "/findings/0/verification/reason",
     );
-    only(|v| put(v, "/findings/0/verification/evidence", json!([])), "S2", "/findings/0/verification/evidence");
+    only(
+        |v| put(v, "/findings/0/verification/evidence", json!([])),
+        "S2",
+        "/findings/0/verification/evidence",
+    );
     only(
         |v| put(v, "/findings/0/verification/evidence/0/path", json!("")),
         "S2",
@@ -123,7 +191,11 @@ fn r14_verification() {
     only(
         |v| {
             let decision = json!({"state": "inconclusive", "reason": "unsure", "model": "m2", "evidence": []});
-            put(v, "/findings/0/verification/conflicting_decisions", json!(vec![decision; 9]));
+            put(
+                v,
+                "/findings/0/verification/conflicting_decisions",
+                json!(vec![decision; 9]),
+            );
         },
         "S3",
         "/findings/0/verification/conflicting_decisions",
@@ -143,13 +215,21 @@ fn r14_verification() {
 
 #[test]
 fn r15_r16_dispositions() {
-    only(|v| put(v, "/findings/1/blocking_reason", json!("validated_security")), "R15", "/findings/1/blocking_reason");
+    only(
+        |v| put(v, "/findings/1/blocking_reason", json!("validated_security")),
+        "R15",
+        "/findings/1/blocking_reason",
+    );
     only(
         |v| put(v, "/findings/1/prior_dispositions/1/disposition", json!("disputed")),
         "R16",
         "/findings/1/prior_dispositions/1/disposition",
     );
-    only(|v| remove(v, "/findings/1/prior_dispositions/1/submission_id"), "S7", "/findings/1/prior_dispositions/1");
+    only(
+        |v| remove(v, "/findings/1/prior_dispositions/1/submission_id"),
+        "S7",
+        "/findings/1/prior_dispositions/1",
+    );
     only(
         |v| put(v, "/findings/1/prior_dispositions/1/submission_id", json!(0)),
         "S7",
@@ -162,13 +242,24 @@ fn r15_r16_dispositions() {
     );
     let mut v = agent_base();
     put(&mut v, "/findings/1/prior_dispositions", json!([]));
-    assert!(agent(&v).problems.is_empty(), "an empty history goes with any disposition");
+    assert!(
+        agent(&v).problems.is_empty(),
+        "an empty history goes with any disposition"
+    );
 }
 
 #[test]
 fn r17_to_r19_threads() {
-    only(|v| put(v, "/findings/0/thread_id", json!("\u{2028}")), "R17", "/findings/0/thread_id");
-    only(|v| put(v, "/findings/0/reopening_evidence", json!(" ")), "R17", "/findings/0/reopening_evidence");
+    only(
+        |v| put(v, "/findings/0/thread_id", json!("\u{2028}")),
+        "R17",
+        "/findings/0/thread_id",
+    );
+    only(
+        |v| put(v, "/findings/0/reopening_evidence", json!(" ")),
+        "R17",
+        "/findings/0/reopening_evidence",
+    );
     only(
         |v| {
             put(v, "/findings/0/thread_status", json!("unknown"));
@@ -185,7 +276,11 @@ fn r17_to_r19_threads() {
         "R18",
         "/findings/1/thread_id",
     );
-    only(|v| put(v, "/findings/0/thread_id", json!(null)), "R18", "/findings/0/thread_id");
+    only(
+        |v| put(v, "/findings/0/thread_id", json!(null)),
+        "R18",
+        "/findings/0/thread_id",
+    );
     only(
         |v| put(v, "/findings/0/thread_transition", json!("resolution_pending")),
         "R19",
@@ -226,14 +321,23 @@ fn r19_reopened_is_derived() {
 #[test]
 fn r20_defaults_for_older_files() {
     let mut v = agent_base();
-    for member in ["thread_status", "thread_transition", "thread_outdated", "reopening_evidence", "verification"] {
+    for member in [
+        "thread_status",
+        "thread_transition",
+        "thread_outdated",
+        "reopening_evidence",
+        "verification",
+    ] {
         remove(&mut v, &format!("/findings/0/{member}"));
     }
     let c = agent(&v);
     assert!(c.problems.is_empty(), "{:#?}", c.problems);
     let set = c.set.expect("model");
     let rg = set.findings[0].reviewgate().expect("reviewgate finding");
-    assert_eq!((rg.thread.status, rg.thread.transition), (ThreadStatus::Unknown, ThreadTransition::Unknown));
+    assert_eq!(
+        (rg.thread.status, rg.thread.transition),
+        (ThreadStatus::Unknown, ThreadTransition::Unknown)
+    );
     // Null is not a default: it is rejected (P13).
     let mut v = agent_base();
     put(&mut v, "/findings/0/thread_status", json!(null));
@@ -245,8 +349,16 @@ fn p8_integer_literals() {
     for bad in [json!(3.0), json!(-0.0), json!(-3), json!(1e0)] {
         only(|v| put(v, "/score", bad), "P8", "/score");
     }
-    only(|v| put(v, "/findings/0/line", json!(4294967296u64)), "P8", "/findings/0/line");
-    only(|v| put(v, "/scope/pull_request_number", json!(18446744073709551616.0)), "P8", "/scope/pull_request_number");
+    only(
+        |v| put(v, "/findings/0/line", json!(4294967296u64)),
+        "P8",
+        "/findings/0/line",
+    );
+    only(
+        |v| put(v, "/scope/pull_request_number", json!(18446744073709551616.0)),
+        "P8",
+        "/scope/pull_request_number",
+    );
     only(|v| put(v, "/score", json!(256)), "P8", "/score");
     let mut v = agent_base();
     put(&mut v, "/findings/0/line", json!(u32::MAX));
@@ -254,7 +366,13 @@ fn p8_integer_literals() {
     let c = agent(&v);
     assert!(c.problems.is_empty());
     let scope = c.set.expect("model").scope;
-    assert_eq!(scope, Scope::PullRequest { repository: "o/r".into(), pull_request_number: 9007199254740993 });
+    assert_eq!(
+        scope,
+        Scope::PullRequest {
+            repository: "o/r".into(),
+            pull_request_number: 9007199254740993
+        }
+    );
 }
 
 #[test]
@@ -267,19 +385,41 @@ fn p8_float_members_accept_integers() {
 
 #[test]
 fn strict_typed_reading() {
-    only(|v| put(v, "/findings/0/evidence/0/extra", json!(1)), "P11", "/findings/0/evidence/0/extra");
+    only(
+        |v| put(v, "/findings/0/evidence/0/extra", json!(1)),
+        "P11",
+        "/findings/0/evidence/0/extra",
+    );
     only(|v| put(v, "/timings/total_ms", json!(1)), "P11", "/timings/total_ms");
     only(|v| remove(v, "/findings/1/path"), "P12", "/findings/1");
     only(|v| remove(v, "/score"), "P12", "");
     only(|v| remove(v, "/costs/summary"), "P12", "/costs");
-    only(|v| put(v, "/findings/0/severity", json!("p2")), "P7", "/findings/0/severity");
-    only(|v| put(v, "/findings/0/confidence", json!("0.86")), "type", "/findings/0/confidence");
+    only(
+        |v| put(v, "/findings/0/severity", json!("p2")),
+        "P7",
+        "/findings/0/severity",
+    );
+    only(
+        |v| put(v, "/findings/0/confidence", json!("0.86")),
+        "type",
+        "/findings/0/confidence",
+    );
     only(
         |v| put(v, "/findings/0/prior_dispositions/0/submitted_disposition", json!(null)),
         "P13",
         "/findings/0/prior_dispositions/0/submitted_disposition",
     );
-    let array = json!(["reviewgate-agent-result/v1", ["local"], "passed", 5, "abc", [], [null, null], null, []]);
+    let array = json!([
+        "reviewgate-agent-result/v1",
+        ["local"],
+        "passed",
+        5,
+        "abc",
+        [],
+        [null, null],
+        null,
+        []
+    ]);
     let c = agent(&array);
     assert_eq!(rules(&c), BTreeSet::from(["P10".to_owned()]));
 }
@@ -291,7 +431,12 @@ fn every_faulty_finding_is_reported() {
     put(&mut v, "/findings/1/line", json!(2.5));
     let c = agent(&v);
     let paths: BTreeSet<&str> = c.problems.iter().map(|p| p.path.as_str()).collect();
-    assert_eq!(paths, BTreeSet::from(["/findings/0/extra", "/findings/1/line"]), "{:#?}", c.problems);
+    assert_eq!(
+        paths,
+        BTreeSet::from(["/findings/0/extra", "/findings/1/line"]),
+        "{:#?}",
+        c.problems
+    );
     assert!(c.set.is_none());
 }
 
@@ -305,7 +450,10 @@ fn model_of_an_agent_result() {
     assert_eq!(set.projection, Projection::NotApplicable);
     let f = &set.findings[1];
     assert_eq!(f.key.as_str(), "defect:src.b.rs:key.two");
-    assert_eq!((f.index, f.rank, f.title.as_deref()), (1, crate::model::finding::Severity::P3, None));
+    assert_eq!(
+        (f.index, f.rank, f.title.as_deref()),
+        (1, crate::model::finding::Severity::P3, None)
+    );
     let rg = f.reviewgate().expect("reviewgate finding");
     assert_eq!(rg.disposition, Disposition::Fixed);
     assert_eq!(rg.history.len(), 2);

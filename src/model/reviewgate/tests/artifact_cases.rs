@@ -8,7 +8,11 @@ fn only(base: fn() -> Value, mutate: impl FnOnce(&mut Value), rule: &str, path: 
     mutate(&mut v);
     let c = artifact(&v);
     assert_eq!(rules(&c), BTreeSet::from([rule.to_owned()]), "{:#?}", c.problems);
-    assert!(c.problems.iter().any(|p| p.path == path), "no problem at {path}: {:#?}", c.problems);
+    assert!(
+        c.problems.iter().any(|p| p.path == path),
+        "no problem at {path}: {:#?}",
+        c.problems
+    );
 }
 
 fn semantic_context() -> Value {
@@ -25,17 +29,42 @@ fn angle_error(id: &str) -> Value {
 
 #[test]
 fn p14_and_top_level() {
-    only(plain_base, |v| put(v, "/target_score", json!(5)), "P14", "/target_score");
-    only(plain_base, |v| put(v, "/reviewed_sha", json!("\u{2003}")), "A1", "/reviewed_sha");
-    only(plain_base, |v| put(v, "/estimated_cost_usd", json!(-0.01)), "A5", "/estimated_cost_usd");
+    only(
+        plain_base,
+        |v| put(v, "/target_score", json!(5)),
+        "P14",
+        "/target_score",
+    );
+    only(
+        plain_base,
+        |v| put(v, "/reviewed_sha", json!("\u{2003}")),
+        "A1",
+        "/reviewed_sha",
+    );
+    only(
+        plain_base,
+        |v| put(v, "/estimated_cost_usd", json!(-0.01)),
+        "A5",
+        "/estimated_cost_usd",
+    );
     only(
         plain_base,
         |v| put(v, "/cost_summary/components/1/label", json!(" ")),
         "S4",
         "/cost_summary/components/1/label",
     );
-    only(plain_base, |v| put(v, "/review_stages/0/reason", json!("")), "A6", "/review_stages/0/reason");
-    only(plain_base, |v| put(v, "/metrics/current_run_cost_usd", json!(-1)), "A7", "/metrics/current_run_cost_usd");
+    only(
+        plain_base,
+        |v| put(v, "/review_stages/0/reason", json!("")),
+        "A6",
+        "/review_stages/0/reason",
+    );
+    only(
+        plain_base,
+        |v| put(v, "/metrics/current_run_cost_usd", json!(-1)),
+        "A7",
+        "/metrics/current_run_cost_usd",
+    );
     // A whitespace-only verdict passes (schema checks only).
     let mut v = plain_base();
     put(&mut v, "/verdict", json!(" "));
@@ -54,7 +83,12 @@ fn a2_to_a4_status_and_score() {
     only(plain_base, |v| put(v, "/score", json!(4)), "A4", "/score");
     only(plain_base, |v| put(v, "/score", json!(null)), "A4", "/score");
     only(plain_base, |v| put(v, "/status", json!("passed")), "A4", "/status");
-    only(plain_base, |v| put(v, "/angle_errors", json!([angle_error("tests")])), "A4", "/angle_errors");
+    only(
+        plain_base,
+        |v| put(v, "/angle_errors", json!([angle_error("tests")])),
+        "A4",
+        "/angle_errors",
+    );
     only(
         plain_base,
         |v| {
@@ -104,8 +138,18 @@ fn a8_semantic_context() {
     let mut v = plain_base();
     with(|_| {})(&mut v);
     assert!(artifact(&v).problems.is_empty());
-    only(plain_base, with(|c| put(c, "/selected_count", json!(2))), "A8", "/metrics/semantic_context/selected_count");
-    only(plain_base, with(|c| put(c, "/parser", json!(" "))), "A8", "/metrics/semantic_context/parser");
+    only(
+        plain_base,
+        with(|c| put(c, "/selected_count", json!(2))),
+        "A8",
+        "/metrics/semantic_context/selected_count",
+    );
+    only(
+        plain_base,
+        with(|c| put(c, "/parser", json!(" "))),
+        "A8",
+        "/metrics/semantic_context/parser",
+    );
     only(
         plain_base,
         with(|c| put(c, "/excerpts/0/end_line", json!(0))),
@@ -125,12 +169,22 @@ fn a8_semantic_context() {
         "/metrics/semantic_context/excerpts/0/relation",
     );
     // Null is not allowed for semantic_context (P13), absence is.
-    only(plain_base, |v| put(v, "/metrics/semantic_context", json!(null)), "P13", "/metrics/semantic_context");
+    only(
+        plain_base,
+        |v| put(v, "/metrics/semantic_context", json!(null)),
+        "P13",
+        "/metrics/semantic_context",
+    );
 }
 
 #[test]
 fn a13_to_a17_findings() {
-    only(plain_base, |v| put(v, "/findings/1/confidence", json!(1.5)), "A13", "/findings/1/confidence");
+    only(
+        plain_base,
+        |v| put(v, "/findings/1/confidence", json!(1.5)),
+        "A13",
+        "/findings/1/confidence",
+    );
     only(
         plain_base,
         |v| put(v, "/findings/0/blocking_reason", json!("validated_defect")),
@@ -173,7 +227,12 @@ fn a13_to_a17_findings() {
         "S2",
         "/findings/0/verification/reason",
     );
-    only(plain_base, |v| put(v, "/findings/1/id", json!("rg_001")), "A17", "/findings/1/id");
+    only(
+        plain_base,
+        |v| put(v, "/findings/1/id", json!("rg_001")),
+        "A17",
+        "/findings/1/id",
+    );
     // A rejected verification means no blocker and no projection of that finding.
     let mut v = plain_base();
     let verification = json!({"state": "rejected", "reason": "not reachable", "model": "m",
@@ -196,13 +255,28 @@ fn a14_threshold_is_inclusive() {
     assert!(artifact(&v).problems.is_empty());
     put(&mut v, "/findings/0/confidence", json!(0.8499999999999999));
     let c = artifact(&v);
-    assert_eq!(rules(&c), BTreeSet::from(["A14".to_owned(), "A4".to_owned()]), "{:#?}", c.problems);
+    assert_eq!(
+        rules(&c),
+        BTreeSet::from(["A14".to_owned(), "A4".to_owned()]),
+        "{:#?}",
+        c.problems
+    );
 }
 
 #[test]
 fn a18_to_a23_angles() {
-    only(angles_base, |v| put(v, "/angle_results/0/verdict", json!(" ")), "A18", "/angle_results/0/verdict");
-    only(angles_base, |v| put(v, "/angle_results/1/status", json!("review_error")), "A18", "/angle_results/1/status");
+    only(
+        angles_base,
+        |v| put(v, "/angle_results/0/verdict", json!(" ")),
+        "A18",
+        "/angle_results/0/verdict",
+    );
+    only(
+        angles_base,
+        |v| put(v, "/angle_results/1/status", json!("review_error")),
+        "A18",
+        "/angle_results/1/status",
+    );
     only(
         angles_base,
         |v| {
@@ -234,9 +308,24 @@ fn a18_to_a23_angles() {
         "A20",
         "/angle_results/1/finding_ids",
     );
-    only(angles_base, |v| put(v, "/angle_results/1/score", json!(5)), "A21", "/angle_results/1/score");
-    only(angles_base, |v| put(v, "/angle_results/0/status", json!("needs_changes")), "A21", "/angle_results/0/status");
-    only(plain_base, |v| put(v, "/findings/0/angle_id", json!("general")), "A22", "/findings/0/angle_id");
+    only(
+        angles_base,
+        |v| put(v, "/angle_results/1/score", json!(5)),
+        "A21",
+        "/angle_results/1/score",
+    );
+    only(
+        angles_base,
+        |v| put(v, "/angle_results/0/status", json!("needs_changes")),
+        "A21",
+        "/angle_results/0/status",
+    );
+    only(
+        plain_base,
+        |v| put(v, "/findings/0/angle_id", json!("general")),
+        "A22",
+        "/findings/0/angle_id",
+    );
     let errors = |v: &mut Value, list: Value| {
         put(v, "/status", json!("review_error"));
         put(v, "/score", json!(null));
@@ -248,7 +337,12 @@ fn a18_to_a23_angles() {
         "A23",
         "/angle_errors/1/angle_id",
     );
-    only(angles_base, |v| errors(v, json!([angle_error("general")])), "A23", "/angle_errors/0/angle_id");
+    only(
+        angles_base,
+        |v| errors(v, json!([angle_error("general")])),
+        "A23",
+        "/angle_errors/0/angle_id",
+    );
     only(
         angles_base,
         |v| {
@@ -283,7 +377,13 @@ fn a24_to_a30_tracked() {
     );
     only(
         tracked_base,
-        |v| put(v, "/tracked_findings/1/disposition_history/0/disposition", json!("fixed")),
+        |v| {
+            put(
+                v,
+                "/tracked_findings/1/disposition_history/0/disposition",
+                json!("fixed"),
+            )
+        },
         "A26",
         "/tracked_findings/1/disposition_history/0/disposition",
     );
@@ -309,7 +409,12 @@ fn a24_to_a30_tracked() {
         "/tracked_findings/2/semantic_fingerprint",
     );
     only(tracked_base, |v| remove(v, "/tracked_findings/1"), "A29", "/findings/1");
-    only(tracked_base, |v| remove(v, "/findings/1"), "A29", "/tracked_findings/1/semantic_fingerprint");
+    only(
+        tracked_base,
+        |v| remove(v, "/findings/1"),
+        "A29",
+        "/tracked_findings/1/semantic_fingerprint",
+    );
     only(
         tracked_base,
         |v| put(v, "/tracked_findings/1/finding/detail", json!("edited")),
@@ -374,7 +479,12 @@ fn a29_is_skipped_for_review_error() {
 
 #[test]
 fn strict_typed_reading() {
-    only(plain_base, |v| put(v, "/extra_field", json!(true)), "P11", "/extra_field");
+    only(
+        plain_base,
+        |v| put(v, "/extra_field", json!(true)),
+        "P11",
+        "/extra_field",
+    );
     only(
         plain_base,
         |v| put(v, "/findings/0/grounding/extra_field", json!(1)),
@@ -388,10 +498,20 @@ fn strict_typed_reading() {
         "/findings/0/grounding/evidence/0/extra_field",
     );
     only(plain_base, |v| remove(v, "/score"), "P12", "");
-    only(plain_base, |v| remove(v, "/findings/1/classification"), "P12", "/findings/1");
+    only(
+        plain_base,
+        |v| remove(v, "/findings/1/classification"),
+        "P12",
+        "/findings/1",
+    );
     only(plain_base, |v| put(v, "/status", json!("failed")), "P7", "/status");
     only(plain_base, |v| put(v, "/findings", json!(null)), "P13", "/findings");
-    only(plain_base, |v| put(v, "/metrics/timings/startup_ms", json!(20.0)), "P8", "/metrics/timings/startup_ms");
+    only(
+        plain_base,
+        |v| put(v, "/metrics/timings/startup_ms", json!(20.0)),
+        "P8",
+        "/metrics/timings/startup_ms",
+    );
     only(
         plain_base,
         |v| put(v, "/findings/0/grounding/evidence/0/line", json!(-0.0)),
@@ -404,8 +524,18 @@ fn strict_typed_reading() {
         "P7",
         "/findings/0/grounding/resolution_disposition",
     );
-    only(plain_base, |v| put(v, "/findings/0/scope", json!(["line"])), "type", "/findings/0/scope");
-    only(plain_base, |v| put(v, "/metrics/timings", json!([1, 2, 3, 4])), "P10", "/metrics/timings");
+    only(
+        plain_base,
+        |v| put(v, "/findings/0/scope", json!(["line"])),
+        "type",
+        "/findings/0/scope",
+    );
+    only(
+        plain_base,
+        |v| put(v, "/metrics/timings", json!([1, 2, 3, 4])),
+        "P10",
+        "/metrics/timings",
+    );
     only(
         plain_base,
         |v| {

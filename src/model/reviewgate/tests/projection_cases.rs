@@ -9,7 +9,10 @@ fn projection_matches_the_rules() {
     let result = project(&v, &Scope::Local).expect("projects");
     assert_eq!(result.findings.len(), 2);
     assert_eq!(result.findings[0].thread_status, ThreadStatus::NotPublished);
-    let pr = Scope::PullRequest { repository: "o/r".into(), pull_request_number: 12 };
+    let pr = Scope::PullRequest {
+        repository: "o/r".into(),
+        pull_request_number: 12,
+    };
     let result = project(&v, &pr).expect("projects");
     let bytes = canonical_projection(&result);
     let text = String::from_utf8(bytes).expect("utf-8");
@@ -18,9 +21,20 @@ fn projection_matches_the_rules() {
     let back: Value = serde_json::from_str(&text).expect("json");
     let c = check_agent_result(&back, text.len());
     assert!(c.problems.is_empty(), "{:#?}", c.problems);
-    let fps: Vec<String> = c.set.expect("model").findings.iter().map(|f| f.key.as_str().to_owned()).collect();
-    let from_artifact: Vec<String> =
-        artifact(&v).set.expect("model").findings.iter().map(|f| f.key.as_str().to_owned()).collect();
+    let fps: Vec<String> = c
+        .set
+        .expect("model")
+        .findings
+        .iter()
+        .map(|f| f.key.as_str().to_owned())
+        .collect();
+    let from_artifact: Vec<String> = artifact(&v)
+        .set
+        .expect("model")
+        .findings
+        .iter()
+        .map(|f| f.key.as_str().to_owned())
+        .collect();
     assert_eq!(fps, from_artifact);
 }
 
@@ -37,7 +51,10 @@ fn j6_failed_projection_keeps_the_artifact_valid() {
     match &set.projection {
         Projection::Failed(problems) => {
             assert_eq!(problems.len(), 1, "{problems:#?}");
-            assert_eq!((problems[0].rule.as_str(), problems[0].path.as_str()), ("J6", "/findings/2"));
+            assert_eq!(
+                (problems[0].rule.as_str(), problems[0].path.as_str()),
+                ("J6", "/findings/2")
+            );
             assert!(problems[0].message.contains("R11"), "{}", problems[0].message);
         }
         other => panic!("expected a failed projection, got {other:?}"),
@@ -72,9 +89,15 @@ fn model_of_an_artifact() {
     assert_eq!(set.scope, Scope::Local);
     assert_eq!(set.estimated_cost_usd, Some(0.08));
     let f = &set.findings[0];
-    assert_eq!(f.key.as_str(), "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression");
+    assert_eq!(
+        f.key.as_str(),
+        "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression"
+    );
     assert_eq!(f.title.as_deref(), Some("Missing regression test for retry exhaustion"));
-    assert_eq!(f.claim.as_deref(), Some("The changed retry-exhaustion behavior has no regression coverage."));
+    assert_eq!(
+        f.claim.as_deref(),
+        Some("The changed retry-exhaustion behavior has no regression coverage.")
+    );
     assert_eq!(f.evidence.len(), 1);
     let rg = f.reviewgate().expect("reviewgate");
     assert_eq!(
@@ -111,7 +134,10 @@ fn legacy_outputs_are_told_apart_and_read() {
     assert_eq!(set.projection, Projection::NotApplicable);
     assert_eq!(set.findings[0].key.as_str(), "defect:src.x.rs:thing.is.off");
     let rg = set.findings[0].reviewgate().expect("reviewgate");
-    assert_eq!((rg.disposition, rg.thread.status), (Disposition::StillOpen, ThreadStatus::Unknown));
+    assert_eq!(
+        (rg.disposition, rg.thread.status),
+        (Disposition::StillOpen, ThreadStatus::Unknown)
+    );
     let mut bad = legacy.clone();
     put(&mut bad, "/findings/0/classification", json!("defect"));
     assert_eq!(rules(&check_legacy_artifact(&bad)), BTreeSet::from(["P11".to_owned()]));
@@ -150,11 +176,20 @@ fn fingerprints_of_every_finding() {
             (FindingSource::TrackedFindings, 1, "rg_002"),
         ]
     );
-    assert_eq!(fps[1].semantic_fingerprint, "suggestion:app.webhooks.retry.py:helper.name.is.slightly.vague");
-    assert_eq!(fps[1].code_fingerprint, "4161a20949a7260c26eeb3668dec480ffed4ab6351940745f03718c33781f0e4");
+    assert_eq!(
+        fps[1].semantic_fingerprint,
+        "suggestion:app.webhooks.retry.py:helper.name.is.slightly.vague"
+    );
+    assert_eq!(
+        fps[1].code_fingerprint,
+        "4161a20949a7260c26eeb3668dec480ffed4ab6351940745f03718c33781f0e4"
+    );
     assert_eq!(fps[0].code_fingerprint, fps[2].code_fingerprint);
     let mut broken = tracked_base();
     put(&mut broken, "/findings/0/line", json!(1.5));
     let problems = finding_fingerprints(&broken).expect_err("undecodable");
-    assert_eq!((problems[0].rule.as_str(), problems[0].path.as_str()), ("P8", "/findings/0/line"));
+    assert_eq!(
+        (problems[0].rule.as_str(), problems[0].path.as_str()),
+        ("P8", "/findings/0/line")
+    );
 }

@@ -45,10 +45,7 @@ fn items() -> Vec<SubmitItem> {
 
 fn config(base: &str) -> ClientConfig {
     let api = ApiBase::parse(base).unwrap_or_else(|e| panic!("{e}"));
-    let mut config = ClientConfig::new(
-        api,
-        Token::new("ghp_test").unwrap_or_else(|e| panic!("{e}")),
-    );
+    let mut config = ClientConfig::new(api, Token::new("ghp_test").unwrap_or_else(|e| panic!("{e}")));
     config.timeout = Duration::from_secs(5);
     config.retry = RetryPolicy {
         max_attempts: 2,
@@ -58,16 +55,8 @@ fn config(base: &str) -> ClientConfig {
     config
 }
 
-async fn mount(
-    server: &MockServer,
-    verb: &str,
-    route: &str,
-    answer: ResponseTemplate,
-    times: Option<u64>,
-) {
-    let mock = Mock::given(method(verb))
-        .and(path(route))
-        .respond_with(answer);
+async fn mount(server: &MockServer, verb: &str, route: &str, answer: ResponseTemplate, times: Option<u64>) {
+    let mock = Mock::given(method(verb)).and(path(route)).respond_with(answer);
     let mock = match times {
         Some(n) => mock.up_to_n_times(n),
         None => mock,
@@ -80,8 +69,7 @@ async fn mount(
 fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize, SubmitOutcome)> {
     let seen = Mutex::new(Vec::new());
     let kept_counts = Mutex::new(Vec::new());
-    let report =
-        |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
+    let report = |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
     let connect = move || {
         let config = connect?;
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -115,14 +103,7 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
     let pull = json!({"number": 42, "state": "open", "head": {"sha": SHA}, "base": {"repo": {"full_name": REPO}}});
     let ok = |body| ResponseTemplate::new(200).set_body_json(body);
     mount(&server, "GET", "/user", ok(json!({"login": ACTOR})), None).await;
-    mount(
-        &server,
-        "GET",
-        &permission,
-        ok(json!({"permission": "write"})),
-        None,
-    )
-    .await;
+    mount(&server, "GET", &permission, ok(json!({"permission": "write"})), None).await;
     mount(&server, "GET", &pulls, ok(pull), None).await;
     let comment = json!({"id": 1, "body": "x", "user": {"login": ACTOR}});
     mount(
@@ -148,12 +129,11 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
     let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let check = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let base = server.uri();
-    let seen = tokio::task::spawn_blocking(move || {
-        std::thread::spawn(move || run_job(outbox, Ok(config(&base)))).join()
-    })
-    .await
-    .unwrap_or_else(|e| panic!("{e}"))
-    .unwrap_or_else(|_| panic!("the job panicked"));
+    let seen =
+        tokio::task::spawn_blocking(move || std::thread::spawn(move || run_job(outbox, Ok(config(&base)))).join())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|_| panic!("the job panicked"));
 
     assert_eq!(seen.len(), 2, "{seen:?}");
     let (first, second) = (&seen[0], &seen[1]);
@@ -173,11 +153,7 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
     };
     assert_eq!(second.0, 7);
     let left = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
-    assert_eq!(
-        left.len(),
-        1,
-        "the recorded one left the outbox, the failed one stayed"
-    );
+    assert_eq!(left.len(), 1, "the recorded one left the outbox, the failed one stayed");
     assert_eq!(left[0].draft.fingerprint, "defect:b.rs:two");
     assert_eq!(left[0].attempts, 1);
     assert!(
@@ -195,11 +171,7 @@ fn without_a_token_every_decision_is_kept_and_the_screen_says_how_to_send_it() {
     let seen = run_job(outbox, no_token);
     assert_eq!(seen.len(), 2);
     let kept = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
-    assert_eq!(
-        kept.len(),
-        2,
-        "both decisions are on disk although nothing was sent"
-    );
+    assert_eq!(kept.len(), 2, "both decisions are on disk although nothing was sent");
     for (_, outcome) in &seen {
         let SubmitOutcome::Failed { reason } = outcome else {
             panic!("{outcome:?}")

@@ -24,9 +24,7 @@ fn item(finding: usize, status: DecisionStatus) -> RiverItem {
 fn outcomes(rx: &mpsc::Receiver<Msg>, n: usize) -> Vec<(usize, SubmitOutcome)> {
     (0..n)
         .filter_map(|_| match rx.recv() {
-            Ok(Msg::SubmitFinished {
-                finding, outcome, ..
-            }) => Some((finding, outcome)),
+            Ok(Msg::SubmitFinished { finding, outcome, .. }) => Some((finding, outcome)),
             _ => None,
         })
         .collect()
@@ -49,10 +47,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     let SubmitOutcome::Recorded(minor) = &seen[0].1 else {
         panic!("{seen:?}")
     };
-    assert!(
-        minor.suppressed && minor.shown_as == Some("suppr"),
-        "{minor:?}"
-    );
+    assert!(minor.suppressed && minor.shown_as == Some("suppr"), "{minor:?}");
     assert!(minor.summary.contains("suppression") && minor.summary.contains("index.json"));
     let SubmitOutcome::Recorded(major) = &seen[1].1 else {
         panic!("{seen:?}")
@@ -73,8 +68,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         .unwrap_or_default();
     let jsonl: Vec<&String> = logs.iter().filter(|n| n.ends_with(".jsonl")).collect();
     assert_eq!(jsonl.len(), 1, "one monthly feedback log: {logs:?}");
-    let lines = std::fs::read_to_string(root.path().join(".river/feedback").join(jsonl[0]))
-        .unwrap_or_default();
+    let lines = std::fs::read_to_string(root.path().join(".river/feedback").join(jsonl[0])).unwrap_or_default();
     assert_eq!(lines.lines().count(), 2, "both decisions give feedback");
 
     let fp = fixture::river_set().findings[1].key.as_str().to_string();
@@ -88,9 +82,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     }
     undo(&ctx, 1, (fp, None), tx);
     match rx.recv() {
-        Ok(Msg::Undone {
-            result: Err(why), ..
-        }) => assert!(why.contains("no active suppression"), "{why}"),
+        Ok(Msg::Undone { result: Err(why), .. }) => assert!(why.contains("no active suppression"), "{why}"),
         other => panic!("{other:?}"),
     }
 }

@@ -21,12 +21,7 @@ fn evidence(path: &str, line: u32, excerpt: &str, reason: &str) -> Evidence {
     }
 }
 
-fn local(
-    found: ExcerptMatch,
-    first_line: usize,
-    lines: &[&str],
-    marked: RangeInclusive<usize>,
-) -> LocalEvidence {
+fn local(found: ExcerptMatch, first_line: usize, lines: &[&str], marked: RangeInclusive<usize>) -> LocalEvidence {
     LocalEvidence {
         revision: Revision::WorkingTree,
         found,
@@ -38,20 +33,14 @@ fn local(
 
 fn draw(data: &EvidenceView, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("backend");
-    terminal
-        .draw(|frame| render(frame, frame.area(), data))
-        .expect("draw");
+    terminal.draw(|frame| render(frame, frame.area(), data)).expect("draw");
     terminal.backend().buffer().clone()
 }
 
 fn rows(buffer: &Buffer) -> Vec<String> {
     let area = buffer.area;
     (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-        })
+        .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>())
         .collect()
 }
 
@@ -66,21 +55,11 @@ fn find_row(buffer: &Buffer, needle: &str) -> (u16, String) {
 }
 
 fn sample_view(color: bool) -> EvidenceView {
-    let ev = evidence(
-        "src/retry.rs",
-        3,
-        "if attempts > max {",
-        "the loop never ends",
-    );
+    let ev = evidence("src/retry.rs", 3, "if attempts > max {", "the loop never ends");
     let checked = local(
         ExcerptMatch::AtLine(3),
         1,
-        &[
-            "fn retry() {",
-            "    loop {",
-            "    if attempts > max {",
-            "    }",
-        ],
+        &["fn retry() {", "    loop {", "    if attempts > max {", "    }"],
         3..=3,
     );
     let moved_ev = evidence("src/b.rs", 10, "call()", "moved");
@@ -93,24 +72,11 @@ fn sample_view(color: bool) -> EvidenceView {
     let missing_ev = evidence("src/c.rs", 5, "gone()", "deleted");
     let missing = local(ExcerptMatch::NotFound, 4, &["a", "b", "c"], 5..=5);
     EvidenceView {
-        head: HeadLine::from_match(
-            &HeadMatch::Different {
-                head: HEAD.to_string(),
-            },
-            REVIEWED,
-        ),
+        head: HeadLine::from_match(&HeadMatch::Different { head: HEAD.to_string() }, REVIEWED),
         items: vec![
             ExcerptView::new(&ev, LocalView::checked(&ev.path, &checked, None), None),
-            ExcerptView::new(
-                &moved_ev,
-                LocalView::checked(&moved_ev.path, &moved, None),
-                None,
-            ),
-            ExcerptView::new(
-                &missing_ev,
-                LocalView::checked(&missing_ev.path, &missing, None),
-                None,
-            ),
+            ExcerptView::new(&moved_ev, LocalView::checked(&moved_ev.path, &moved, None), None),
+            ExcerptView::new(&missing_ev, LocalView::checked(&missing_ev.path, &missing, None), None),
         ],
         stated: Vec::new(),
         scroll: 0,
@@ -121,18 +87,9 @@ fn sample_view(color: bool) -> EvidenceView {
 
 #[test]
 fn head_lines_say_how_the_checkout_relates() {
+    assert_eq!(HeadLine::Same.text(), "✓ checkout HEAD is the reviewed commit");
     assert_eq!(
-        HeadLine::Same.text(),
-        "✓ checkout HEAD is the reviewed commit"
-    );
-    assert_eq!(
-        HeadLine::from_match(
-            &HeadMatch::Different {
-                head: HEAD.to_string()
-            },
-            REVIEWED
-        )
-        .text(),
+        HeadLine::from_match(&HeadMatch::Different { head: HEAD.to_string() }, REVIEWED).text(),
         "! checkout HEAD abc1234 differs from reviewed def5678"
     );
     assert_eq!(HeadLine::NoCheckout.text(), "· no local checkout");
@@ -185,9 +142,7 @@ fn outcomes_are_coloured_and_marked_lines_emphasised() {
 #[test]
 fn pending_unavailable_and_no_checkout() {
     let ev = evidence("a.rs", 1, "x", "r");
-    let err = crate::checkout::CheckoutError::OldSideUnavailable(
-        crate::checkout::OldUnavailable::NoReviewedSha,
-    );
+    let err = crate::checkout::CheckoutError::OldSideUnavailable(crate::checkout::OldUnavailable::NoReviewedSha);
     let data = EvidenceView {
         items: vec![
             ExcerptView::new(&ev, LocalView::Pending, None),
@@ -199,9 +154,7 @@ fn pending_unavailable_and_no_checkout() {
     let text = rows(&draw(&data, 90, 30)).join("\n");
     assert!(text.contains("· no local checkout"));
     assert!(text.contains("… reading the local file"));
-    assert!(
-        text.contains("! not checked: old side not available: the review names no reviewed commit")
-    );
+    assert!(text.contains("! not checked: old side not available: the review names no reviewed commit"));
     let empty = rows(&draw(&EvidenceView::default(), 60, 6)).join("\n");
     assert!(empty.contains("No evidence excerpts for this finding."));
 }
@@ -211,25 +164,13 @@ fn highlighting_is_used_once_cached() {
     let h = Highlighter::new(ThemeChoice::Ansi);
     let ev = evidence("src/main.rs", 1, "fn main() { let s = \"x\"; }", "r");
     let before = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&h));
-    assert!(
-        before
-            .excerpt
-            .iter()
-            .flatten()
-            .all(|(s, _)| *s == Style::default())
-    );
+    assert!(before.excerpt.iter().flatten().all(|(s, _)| *s == Style::default()));
     let job = excerpt_job(&ev);
     h.highlight(&job.path, &job.lines);
     let after = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&h));
-    let styles: std::collections::HashSet<Style> =
-        after.excerpt.iter().flatten().map(|(s, _)| *s).collect();
+    let styles: std::collections::HashSet<Style> = after.excerpt.iter().flatten().map(|(s, _)| *s).collect();
     assert!(styles.len() > 1, "{styles:?}");
-    let text: String = after
-        .excerpt
-        .iter()
-        .flatten()
-        .map(|(_, t)| t.as_str())
-        .collect();
+    let text: String = after.excerpt.iter().flatten().map(|(_, t)| t.as_str()).collect();
     assert_eq!(text, ev.excerpt);
 }
 
@@ -258,11 +199,7 @@ fn hostile_text_never_reaches_a_cell() {
             reviewed: "\u{202e}def5678".to_string(),
         },
         items: vec![
-            ExcerptView::new(
-                &ev,
-                LocalView::checked(&ev.path, &raw_context, Some(&h)),
-                Some(&h),
-            ),
+            ExcerptView::new(&ev, LocalView::checked(&ev.path, &raw_context, Some(&h)), Some(&h)),
             ExcerptView::new(&ev, LocalView::unavailable(&err), None),
             // Built by hand from raw text: the view still cleans it.
             ExcerptView {
@@ -281,11 +218,7 @@ fn hostile_text_never_reaches_a_cell() {
     };
     let buffer = draw(&data, 120, 60);
     for cell in buffer.content() {
-        assert!(
-            !cell.symbol().chars().any(is_forbidden),
-            "cell {:?}",
-            cell.symbol()
-        );
+        assert!(!cell.symbol().chars().any(is_forbidden), "cell {:?}", cell.symbol());
     }
     let text = rows(&buffer).join("\n");
     assert!(text.contains("src/␛[2Jevil⟨U+202E⟩.rs:2"), "{text}");
