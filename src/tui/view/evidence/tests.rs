@@ -2,11 +2,15 @@
 //! and without colour, and hostile text never reaching a cell.
 
 use super::*;
+use crate::checkout::{ExcerptMatch, HeadMatch, LocalEvidence, Revision};
+use crate::model::finding::{Evidence, Side};
 use crate::sanitize::is_forbidden;
-use crate::tui::highlight::ThemeChoice;
+use crate::tui::highlight::{Highlighter, ThemeChoice};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier, Style};
+use std::ops::RangeInclusive;
 
 const HEAD: &str = "abc1234aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const REVIEWED: &str = "def5678bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
