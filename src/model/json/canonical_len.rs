@@ -150,6 +150,18 @@ struct Counter<'c> {
     lent: Lent,
 }
 
+impl<'c> Counter<'c> {
+    /// Opens a container whose opening and closing text is `brackets` bytes.
+    fn open(self, brackets: usize) -> Result<Compound<'c>, CountError> {
+        *self.n += brackets;
+        Ok(Compound {
+            n: self.n,
+            lent: self.lent,
+            first: true,
+        })
+    }
+}
+
 /// A container being counted: its brackets are counted when it opens, a
 /// comma before every element but the first.
 struct Compound<'c> {
@@ -270,12 +282,7 @@ impl<'c> ser::Serializer for Counter<'c> {
         value.serialize(self)
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
-        *self.n += 2;
-        Ok(Compound {
-            n: self.n,
-            lent: self.lent,
-            first: true,
-        })
+        self.open(2)
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_seq(Some(len))
@@ -291,20 +298,10 @@ impl<'c> ser::Serializer for Counter<'c> {
         _len: usize,
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":[...]}
-        *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound {
-            n: self.n,
-            lent: self.lent,
-            first: true,
-        })
+        self.open(2 + string_len(variant) + 1 + 2)
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'c>, CountError> {
-        *self.n += 2;
-        Ok(Compound {
-            n: self.n,
-            lent: self.lent,
-            first: true,
-        })
+        self.open(2)
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'c>, CountError> {
         self.serialize_map(Some(len))
@@ -317,12 +314,7 @@ impl<'c> ser::Serializer for Counter<'c> {
         _len: usize,
     ) -> Result<Compound<'c>, CountError> {
         // {"variant":{...}}
-        *self.n += 2 + string_len(variant) + 1 + 2;
-        Ok(Compound {
-            n: self.n,
-            lent: self.lent,
-            first: true,
-        })
+        self.open(2 + string_len(variant) + 1 + 2)
     }
 }
 
