@@ -95,11 +95,7 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
     }
     let file = open(path)?;
     let len = file.metadata().map_or(0, |m| m.len());
-    let mut bytes = Vec::with_capacity(len.saturating_add(1).min(limit) as usize);
-    file.take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_error(path, e))?;
-    Ok(bytes)
+    input::read_heap(file, len, limit).map_err(|e| io_error(path, e))
 }
 
 fn open(path: &Path) -> Result<std::fs::File, LoadError> {

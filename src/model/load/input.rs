@@ -17,13 +17,9 @@ use std::io::Read;
 pub(crate) enum Input {
     /// Read into the heap (small files, and wherever a mapping is not made).
     Heap(Vec<u8>),
-    /// Read into `map[start..start + len]`.
+    /// Read into a huge-page mapping.
     #[cfg(target_os = "linux")]
-    Mapped {
-        map: memmap2::MmapMut,
-        start: usize,
-        len: usize,
-    },
+    Mapped(HugeBuffer),
 }
 
 impl AsRef<[u8]> for Input {
@@ -31,7 +27,7 @@ impl AsRef<[u8]> for Input {
         match self {
             Input::Heap(bytes) => bytes,
             #[cfg(target_os = "linux")]
-            Input::Mapped { map, start, len } => &map[*start..*start + *len],
+            Input::Mapped(buffer) => buffer.bytes(),
         }
     }
 }
@@ -59,10 +55,16 @@ pub(crate) fn read_whole(file: std::fs::File, len: u64, limit: u64) -> std::io::
             .read_to_end(&mut bytes)?;
         return Ok(Input::Heap(bytes));
     }
+    read_heap(file, len, limit).map(Input::Heap)
+}
+
+/// Reads `file` (of `len` bytes by its metadata) onto the heap, at most
+/// `limit` bytes.
+pub(crate) fn read_heap(file: std::fs::File, len: u64, limit: u64) -> std::io::Result<Vec<u8>> {
     // One byte more than the file has, so its end is seen without growing.
     let mut bytes = Vec::with_capacity(len.saturating_add(1).min(limit) as usize);
     file.take(limit).read_to_end(&mut bytes)?;
-    Ok(Input::Heap(bytes))
+    Ok(bytes)
 }
 
 /// Reads until `target` is full or the file ends; returns the bytes read.
@@ -91,7 +93,7 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// `len` bytes of an anonymous mapping, starting on a huge-page boundary.
 #[cfg(target_os = "linux")]
-struct HugeBuffer {
+pub(crate) struct HugeBuffer {
     map: memmap2::MmapMut,
     start: usize,
     len: usize,
@@ -111,12 +113,12 @@ impl HugeBuffer {
         &mut self.map[self.start..self.start + self.len]
     }
 
+    /// The first `filled` bytes as the input.
     fn into_input(self, filled: usize) -> Input {
-        Input::Mapped {
-            map: self.map,
-            start: self.start,
+        Input::Mapped(HugeBuffer {
             len: filled.min(self.len),
-        }
+            ..self
+        })
     }
 }
 
@@ -160,7 +162,7 @@ mod tests {
             let input = read_whole(file_with(&bytes), len as u64, u64::MAX).expect("read");
             assert_eq!(input.as_ref(), &bytes[..], "len {len}");
             #[cfg(target_os = "linux")]
-            assert_eq!(matches!(input, Input::Mapped { .. }), len >= 256 * 1024, "len {len}");
+            assert_eq!(matches!(input, Input::Mapped(_)), len >= 256 * 1024, "len {len}");
         }
     }
 

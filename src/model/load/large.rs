@@ -24,7 +24,7 @@ use crate::model::review::Format;
 use crate::model::schema;
 use std::sync::{OnceLock, mpsc};
 
-/// How much of each end of a document [`likely_format`] looks at.
+/// How much of each end of a document [`guess_in`] looks at.
 const EDGE: usize = 4096;
 
 /// Loads a large document (see the module documentation).
@@ -62,19 +62,13 @@ pub(super) fn load(bytes: &[u8], forced: Option<Format>) -> Loaded {
     })
 }
 
-/// A guess at the format of a document from either end of it (see
-/// [`likely_format`]).
-fn guess_in(bytes: &[u8]) -> Option<Format> {
-    let head = &bytes[..bytes.len().min(EDGE)];
-    let tail = &bytes[bytes.len().saturating_sub(EDGE)..];
-    likely_format(head, tail)
-}
-
 /// A guess at the format from raw bytes, before parsing: the member names
 /// that tell the formats apart, looked for near either end of the document
 /// (where writers put top-level members). Never trusted: see
 /// [`super::detect`].
-fn likely_format(head: &[u8], tail: &[u8]) -> Option<Format> {
+fn guess_in(bytes: &[u8]) -> Option<Format> {
+    let head = &bytes[..bytes.len().min(EDGE)];
+    let tail = &bytes[bytes.len().saturating_sub(EDGE)..];
     let has = |name: &[u8]| head.windows(name.len()).any(|w| w == name) || tail.windows(name.len()).any(|w| w == name);
     if has(b"\"reviewgate-agent-result/") {
         Some(Format::AgentResult)
