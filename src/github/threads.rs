@@ -1,8 +1,13 @@
 //! Reading a pull request's review threads live (GraphQL, every page) and
 //! keeping ReviewGate's, by semantic fingerprint.
+//!
+//! When several ReviewGate threads carry one fingerprint, the one GitHub
+//! lists last stands, whatever the comment times say: ReviewGate's CLI
+//! collects the threads into a map in the order GitHub lists them, so the
+//! later thread replaces the earlier (INTEROP.md section 6).
 
 use super::client::Client;
-use super::graphql::{MarkedThread, REVIEW_THREADS_QUERY, ThreadsData, marked_threads, variables};
+use super::graphql::{REVIEW_THREADS_QUERY, ThreadsData, marked_threads, variables};
 use super::route::RepoName;
 use crate::model::threads::{ObservedThread, ThreadObservation};
 use std::collections::HashMap;
@@ -23,7 +28,7 @@ pub async fn observe_threads(client: &Client, repo: &RepoName, pr: u64) -> Threa
 
 async fn read_all(client: &Client, repo: &RepoName, pr: u64) -> Result<HashMap<String, ObservedThread>, String> {
     let web = client.web_base();
-    let mut kept: HashMap<String, MarkedThread> = HashMap::new();
+    let mut kept: HashMap<String, ObservedThread> = HashMap::new();
     let mut after: Option<String> = None;
     for _ in 0..MAX_PAGES {
         let vars = variables(repo.owner(), repo.name(), pr, after.as_deref());
@@ -37,10 +42,10 @@ async fn read_all(client: &Client, repo: &RepoName, pr: u64) -> Result<HashMap<S
             .ok_or_else(|| format!("GitHub shows no pull request #{pr} in {repo} (or the token cannot see it)"))?;
         let page = pull.review_threads;
         for marked in marked_threads(&page.nodes, &web) {
-            keep_newest(&mut kept, marked);
+            kept.insert(marked.fingerprint, marked.thread);
         }
         if !page.page_info.has_next_page {
-            return Ok(kept.into_iter().map(|(fp, m)| (fp, m.thread)).collect());
+            return Ok(kept);
         }
         match page.page_info.end_cursor {
             Some(cursor) if after.as_deref() != Some(cursor.as_str()) => after = Some(cursor),
@@ -53,42 +58,4 @@ async fn read_all(client: &Client, repo: &RepoName, pr: u64) -> Result<HashMap<S
         "{repo}#{pr} has more than {} review threads; thread state is not read",
         MAX_PAGES * 100
     ))
-}
-
-/// When ReviewGate posted more than one thread for a fingerprint, the most
-/// recently posted one stands (threads arrive oldest first, so a tie keeps the later).
-fn keep_newest(kept: &mut HashMap<String, MarkedThread>, marked: MarkedThread) {
-    match kept.get(&marked.fingerprint) {
-        Some(old) if old.posted_at > marked.posted_at => {}
-        _ => {
-            kept.insert(marked.fingerprint.clone(), marked);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn marked(fp: &str, id: &str, at: &str) -> MarkedThread {
-        MarkedThread {
-            fingerprint: fp.into(),
-            finding_id: "F".into(),
-            posted_at: Some(at.into()),
-            thread: ObservedThread {
-                id: id.into(),
-                ..ObservedThread::default()
-            },
-        }
-    }
-
-    #[test]
-    fn the_most_recently_posted_duplicate_stands() {
-        let mut kept = HashMap::new();
-        keep_newest(&mut kept, marked("fp", "new", "2024-05-02T00:00:00Z"));
-        keep_newest(&mut kept, marked("fp", "old", "2024-05-01T00:00:00Z"));
-        assert_eq!(kept["fp"].thread.id, "new");
-        keep_newest(&mut kept, marked("fp", "same-time-later", "2024-05-02T00:00:00Z"));
-        assert_eq!(kept["fp"].thread.id, "same-time-later");
-    }
 }

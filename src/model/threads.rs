@@ -8,4 +8,4 @@ mod apply;
 mod observation;
 
 pub use apply::{ThreadSync, apply_threads, previously_settled};
-pub use observation::{ObservedThread, ThreadObservation};
+pub use observation::{ObservedThread, OrphanThread, ThreadObservation};

@@ -1,7 +1,7 @@
 //! Applying a live thread observation to a review set: each ReviewGate finding's
 //! thread status, outdated flag and transition, and the summary for the status line.
 
-use super::{ObservedThread, ThreadObservation};
+use super::{ObservedThread, OrphanThread, ThreadObservation};
 use crate::model::finding::{Origin, ReviewGateFields, Thread, ThreadStatus, ThreadTransition};
 use crate::model::review::ReviewSet;
 
@@ -14,8 +14,8 @@ pub struct ThreadSync {
     pub matched: usize,
     /// Findings whose transition is `resolved_externally` (GitHub resolved, canonical still open).
     pub resolved_externally: usize,
-    /// Fingerprints of ReviewGate threads that match no finding in the set (sorted).
-    pub orphan_threads: Vec<String>,
+    /// ReviewGate threads that match no finding in the set, by fingerprint.
+    pub orphan_threads: Vec<OrphanThread>,
 }
 
 /// Recomputes the thread fields of every ReviewGate finding from a live observation.
@@ -52,8 +52,15 @@ pub fn apply_threads(set: &mut ReviewSet, obs: &ThreadObservation) -> ThreadSync
         }
     }
     if let ThreadObservation::Available(threads) = obs {
-        sync.orphan_threads = threads.keys().filter(|k| !used.contains(*k)).cloned().collect();
-        sync.orphan_threads.sort();
+        sync.orphan_threads = threads
+            .iter()
+            .filter(|(k, _)| !used.contains(*k))
+            .map(|(fingerprint, thread)| OrphanThread {
+                fingerprint: fingerprint.clone(),
+                thread: thread.clone(),
+            })
+            .collect();
+        sync.orphan_threads.sort_by(|a, b| a.fingerprint.cmp(&b.fingerprint));
     }
     sync
 }

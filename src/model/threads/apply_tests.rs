@@ -278,7 +278,12 @@ fn river_findings_are_untouched_and_orphans_reported() {
     let sync = apply_threads(&mut s, &ThreadObservation::Available(threads));
     assert_eq!(s.findings[0], river);
     assert_eq!(thread_of(&s, 1).transition, T::Retained);
-    assert_eq!(sync.orphan_threads, vec!["r".to_owned(), "zz-gone".to_owned()]);
+    let orphans: Vec<(&str, &str, bool)> = sync
+        .orphan_threads
+        .iter()
+        .map(|o| (o.fingerprint.as_str(), o.thread.id.as_str(), o.thread.resolved))
+        .collect();
+    assert_eq!(orphans, vec![("r", "TR", true), ("zz-gone", "TZ", true)]);
 }
 
 #[test]

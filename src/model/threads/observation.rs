@@ -7,8 +7,12 @@ use std::collections::HashMap;
 /// One ReviewGate review thread as GitHub shows it now.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ObservedThread {
-    /// GitHub's node id of the thread.
+    /// GitHub's node id of the thread (from GitHub's own answer; it goes
+    /// only into GraphQL variables, never into a URL or path).
     pub id: String,
+    /// The per-run finding id in the thread's marker (may be empty, as
+    /// ReviewGate accepts it).
+    pub finding_id: String,
     /// GitHub shows the thread resolved.
     pub resolved: bool,
     /// The code the thread is attached to has changed since it was posted.
@@ -35,10 +39,23 @@ impl ObservedThread {
     }
 }
 
+/// A ReviewGate thread whose fingerprint matches no finding of the loaded
+/// result. ReviewGate itself leaves such threads behind (it resolves the
+/// threads of findings its verifier rejected, and those findings are not in
+/// the result); they are shown, never dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrphanThread {
+    /// The semantic fingerprint in the thread's marker.
+    pub fingerprint: String,
+    pub thread: ObservedThread,
+}
+
 /// The outcome of reading a pull request's threads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ThreadObservation {
-    /// The threads were read completely: ReviewGate's threads by semantic fingerprint.
+    /// The threads were read completely: ReviewGate's threads by semantic
+    /// fingerprint (of several threads with one fingerprint, the one GitHub
+    /// listed last).
     Available(HashMap<String, ObservedThread>),
     /// The threads could not be read reliably; the reason is one sentence for the screen.
     Unavailable {

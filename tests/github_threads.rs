@@ -1,0 +1,8 @@
+//! Review threads against a fake GitHub on loopback (wiremock): thread
+//! identity exactly as ReviewGate reads it, and the thread actions (reply,
+//! resolve, unresolve) with the method, path, body and order of every request.
+
+#[path = "github_threads/identity.rs"]
+mod identity;
+#[path = "github_threads/support.rs"]
+mod support;

@@ -1,0 +1,127 @@
+//! Shared helpers: a fast client, ReviewGate thread nodes and pages, a result
+//! document, and the GraphQL request log.
+
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use std::time::Duration;
+use triage::github::{ApiBase, Client, ClientConfig, RetryPolicy, Token};
+
+pub const TOKEN: &str = "ghp_THREADtokenNEVERprinted0123456789";
+pub const REPO: &str = "octo/app";
+pub const PR: u64 = 5;
+pub const HEAD: &str = "1234567890abcdef1234567890abcdef12345678";
+
+pub fn client(api: &str) -> Client {
+    let mut config = ClientConfig::new(
+        ApiBase::parse(api).expect("api base"),
+        Token::new(TOKEN).expect("token"),
+    );
+    config.retry = RetryPolicy {
+        max_attempts: 1,
+        first_delay: Duration::ZERO,
+        max_delay: Duration::ZERO,
+    };
+    Client::new(config).expect("client")
+}
+
+/// ReviewGate's marker encoding.
+pub fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The body ReviewGate writes for a finding's inline comment.
+pub fn marker_body(id: &str, fp: &str) -> String {
+    format!(
+        "<!-- reviewgate-finding:{} -->\n\n<!-- reviewgate-finding-semantic:{} -->\n\n**P2** A claim.",
+        enc(id),
+        enc(fp)
+    )
+}
+
+/// One review-thread node as the query asks for it.
+pub fn node(id: &str, body: &str, resolved: bool, posted: &str) -> Value {
+    json!({
+        "id": id,
+        "isResolved": resolved,
+        "isOutdated": false,
+        "path": "src/lib.rs",
+        "line": 10,
+        "resolvedBy": if resolved { json!({ "login": "maintainer" }) } else { Value::Null },
+        "opening": { "totalCount": 1, "nodes": [{
+            "author": { "login": "github-actions" }, "body": body, "createdAt": posted,
+            "url": "http://127.0.0.1/octo/app/pull/5#discussion_r1" }] },
+        "latest": { "nodes": [] }
+    })
+}
+
+pub fn page(nodes: Vec<Value>, next: Option<&str>) -> Value {
+    json!({ "data": { "repository": { "pullRequest": { "reviewThreads": {
+        "pageInfo": { "hasNextPage": next.is_some(), "endCursor": next },
+        "nodes": nodes } } } } })
+}
+
+/// A valid agent-result finding with no thread in the file (live threads decide).
+pub fn finding(fp: &str, disposition: &str) -> Value {
+    json!({
+        "id": format!("rg_{fp}"),
+        "semantic_fingerprint": fp,
+        "disposition": disposition,
+        "severity": "P2",
+        "confidence": 0.8,
+        "classification": "defect",
+        "blocking_reason": null,
+        "path": "src/lib.rs",
+        "line": 10,
+        "claim": "A claim.",
+        "causal_evidence": null,
+        "evidence": [],
+        "reproduction": null,
+        "suggested_fix": "Fix it.",
+        "thread_id": null,
+        "thread_status": "not_published",
+        "thread_transition": "not_published",
+        "thread_outdated": false,
+        "reopening_evidence": null,
+        "prior_dispositions": []
+    })
+}
+
+/// A pull-request agent result for [`REPO`]#[`PR`] at [`HEAD`].
+pub fn result_json(findings: Vec<Value>) -> Vec<u8> {
+    let doc = json!({
+        "schema_version": "reviewgate-agent-result/v1",
+        "scope": { "kind": "pull_request", "repository": REPO, "pull_request_number": PR },
+        "status": "needs_changes",
+        "score": 3,
+        "reviewed_sha": HEAD,
+        "angle_errors": [],
+        "costs": { "estimated_total_usd": 0.01, "summary": null },
+        "findings": findings
+    });
+    serde_json::to_vec_pretty(&doc).expect("json")
+}
+
+/// The GraphQL documents and variables the server saw, in order.
+pub async fn graphql_log(server: &wiremock::MockServer) -> Vec<(String, Value)> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.url.path() == "/graphql")
+        .map(|r| {
+            let body: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+            let query = body["query"].as_str().unwrap_or("").to_owned();
+            (query, body["variables"].clone())
+        })
+        .collect()
+}
