@@ -202,6 +202,19 @@ impl Client {
         super::response::graphql_data(raw)
     }
 
+    /// A GraphQL mutation that must not run twice (a reply): sent once,
+    /// never retried, since a timeout may hide a mutation that landed.
+    pub async fn graphql_once<T: DeserializeOwned>(
+        &self,
+        query: &str,
+        variables: serde_json::Value,
+    ) -> Result<T, GhError> {
+        let uri = self.base.graphql_path();
+        let body = serde_json::json!({ "query": query, "variables": variables });
+        let raw = self.send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES).await?;
+        super::response::graphql_data(raw)
+    }
+
     /// GET raw bytes, following redirects (artifact zips). A redirect to
     /// another host does not carry the token. Answers larger than
     /// `max_bytes` are refused.

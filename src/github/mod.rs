@@ -9,6 +9,7 @@
 //! - [`batch`]: recording through the outbox, one decision or many.
 //! - [`fetch`], [`artifact_zip`]: the newest exact-head result of a pull request.
 //! - [`threads`], [`graphql`]: live review-thread state.
+//! - [`thread_action`], [`thread_send`]: reply to, resolve and reopen a thread.
 
 pub mod artifact_zip;
 pub mod batch;
@@ -22,6 +23,8 @@ pub mod graphql;
 pub mod protocol;
 pub mod response;
 pub mod route;
+pub mod thread_action;
+pub mod thread_send;
 pub mod threads;
 pub mod time;
 pub mod token;

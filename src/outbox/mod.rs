@@ -11,6 +11,7 @@
 
 pub mod drafts;
 pub mod entry;
+pub mod thread_actions;
 mod store;
 
 pub use entry::{Entry, LastOutcome, OutcomeKind, Staleness};

@@ -1,0 +1,207 @@
+//! Thread actions (reply, resolve, unresolve) kept on disk until GitHub has
+//! done them: a kind of entry of its own, in `threads/` under the outbox
+//! directory, so the decision entries beside it are never confused with it.
+//!
+//! An action is written before the first request and removed once it is
+//! done or refused; after a failure it stays, and the next attempt of the
+//! same action (same id) looks for an earlier reply before posting one.
+
+use super::entry::is_entry_id;
+use super::store::{OutboxError, io, sync_dir, write_atomic};
+use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
+use crate::github::time::now_rfc3339;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One kept thread action. Never holds a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadEntry {
+    /// 16 lowercase hex digits derived from the action itself, so the same
+    /// action kept twice is one entry.
+    pub id: String,
+    /// When it was first kept (UTC, RFC 3339).
+    pub created_at: String,
+    #[serde(flatten)]
+    pub request: ThreadRequest,
+    /// Attempts made so far.
+    #[serde(default)]
+    pub attempts: u32,
+    /// How the last attempt ended (one line; may quote GitHub: sanitise before display).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_outcome: Option<String>,
+}
+
+impl ThreadEntry {
+    /// A new entry for `request` (not yet written).
+    pub fn new(request: ThreadRequest) -> ThreadEntry {
+        ThreadEntry {
+            id: thread_entry_id(&request),
+            created_at: now_rfc3339(),
+            request,
+            attempts: 0,
+            last_outcome: None,
+        }
+    }
+}
+
+/// 16 hex digits of SHA-256 over the action's fields.
+pub fn thread_entry_id(request: &ThreadRequest) -> String {
+    let fields = serde_json::json!(["thread", request]);
+    let digest = Sha256::digest(fields.to_string().as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The thread-action directory.
+#[derive(Debug, Clone)]
+pub struct ThreadStore {
+    dir: PathBuf,
+}
+
+impl ThreadStore {
+    /// Opens (creating it, owner-only) the store at `dir`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<ThreadStore, OutboxError> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).map_err(io("protect", &dir))?;
+        }
+        Ok(ThreadStore { dir })
+    }
+
+    /// Opens `outbox/threads/` under the state directory.
+    pub fn open_default() -> Result<ThreadStore, OutboxError> {
+        ThreadStore::open(super::default_dir()?.join("threads"))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path_of(&self, id: &str) -> Result<PathBuf, OutboxError> {
+        if !is_entry_id(id) {
+            return Err(OutboxError::BadId { id: id.to_owned() });
+        }
+        Ok(self.dir.join(format!("{id}.json")))
+    }
+
+    /// Keeps `request`: the entry already there for the same action (with
+    /// its attempts), or a new one written now.
+    pub fn keep(&self, request: ThreadRequest) -> Result<ThreadEntry, OutboxError> {
+        let fresh = ThreadEntry::new(request);
+        if let Some(old) = self.get(&fresh.id)? {
+            return Ok(old);
+        }
+        self.put(&fresh)?;
+        Ok(fresh)
+    }
+
+    /// Writes an entry atomically.
+    pub fn put(&self, entry: &ThreadEntry) -> Result<(), OutboxError> {
+        let path = self.path_of(&entry.id)?;
+        let mut bytes = serde_json::to_vec_pretty(entry).map_err(|e| OutboxError::Corrupt {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        bytes.push(b'\n');
+        write_atomic(&self.dir, &path, &bytes)
+    }
+
+    /// Reads one entry; `None` when there is none with that id.
+    pub fn get(&self, id: &str) -> Result<Option<ThreadEntry>, OutboxError> {
+        let path = self.path_of(id)?;
+        match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| OutboxError::Corrupt {
+                path: path.clone(),
+                message: e.to_string(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io("read", &path)(e)),
+        }
+    }
+
+    /// Every readable entry, oldest first; the number of damaged files.
+    pub fn list(&self) -> Result<(Vec<ThreadEntry>, usize), OutboxError> {
+        let mut entries = Vec::new();
+        let mut unreadable = 0;
+        for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
+            let path = item.map_err(io("list", &self.dir))?.path();
+            let stem = path.file_stem().and_then(|s| s.to_str());
+            if !(path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_entry_id)) {
+                continue;
+            }
+            match fs::read(&path).ok().and_then(|b| serde_json::from_slice::<ThreadEntry>(&b).ok()) {
+                Some(e) if Some(e.id.as_str()) == stem => entries.push(e),
+                _ => unreadable += 1,
+            }
+        }
+        entries.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+        Ok((entries, unreadable))
+    }
+
+    /// Stores how an attempt ended: done or refused removes the entry (a
+    /// refusal is not retried unchanged), a failure keeps it for a retry.
+    pub fn settle(&self, entry: &ThreadEntry, outcome: &ThreadOutcome) -> Result<(), OutboxError> {
+        match outcome {
+            ThreadOutcome::Done(_) | ThreadOutcome::Refused(_) => self.remove(&entry.id).map(|_| ()),
+            ThreadOutcome::Failed { .. } => {
+                let mut kept = entry.clone();
+                kept.attempts = kept.attempts.saturating_add(1);
+                kept.last_outcome = Some(outcome.summary());
+                self.put(&kept)
+            }
+        }
+    }
+
+    /// Removes an entry; false when there was none.
+    pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
+        let path = self.path_of(id)?;
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                sync_dir(&self.dir);
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io("remove", &path)(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::github::thread_action::{ThreadDone, ThreadVerb};
+
+    fn request(body: &str) -> ThreadRequest {
+        ThreadRequest {
+            repository: "o/r".into(),
+            pull_request: 3,
+            fingerprint: "defect:a".into(),
+            expected_head: None,
+            verb: ThreadVerb::Reply { body: body.into() },
+        }
+    }
+
+    #[test]
+    fn kept_until_done_one_entry_per_action() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = ThreadStore::open(dir.path().join("threads")).expect("open");
+        let first = store.keep(request("checked")).expect("keep");
+        let failed = ThreadOutcome::Failed { reason: "down".into() };
+        store.settle(&first, &failed).expect("settle");
+        let again = store.keep(request("checked")).expect("keep again");
+        assert_eq!((again.id.as_str(), again.attempts), (first.id.as_str(), 1));
+        assert_ne!(store.keep(request("other")).expect("keep").id, first.id);
+        assert_eq!(store.list().expect("list").0.len(), 2);
+        let done = ThreadOutcome::Done(ThreadDone::Replied { url: None, already: true });
+        store.settle(&again, &done).expect("settle");
+        let (left, unreadable) = store.list().expect("list");
+        assert_eq!((left.len(), unreadable), (1, 0));
+        std::fs::write(store.dir().join("0123456789abcdef.json"), b"{").expect("write");
+        assert_eq!(store.list().expect("list").1, 1);
+    }
+}
