@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         Err(err) => {
             let text = triage::sanitize::clean_line(&format!("{err:#}"));
             eprintln!("triage: {text}");
-            ExitCode::from(exit::INVALID)
+            ExitCode::from(exit::code_for(&err))
         }
     }
 }

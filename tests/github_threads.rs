@@ -2,6 +2,8 @@
 //! identity exactly as ReviewGate reads it, and the thread actions (reply,
 //! resolve, unresolve) with the method, path, body and order of every request.
 
+#[path = "github_threads/actions.rs"]
+mod actions;
 #[path = "github_threads/identity.rs"]
 mod identity;
 #[path = "github_threads/support.rs"]

@@ -83,6 +83,8 @@ pub enum Command {
     Outbox(OutboxArgs),
     /// Download the newest exact-head ReviewGate result of a pull request.
     Fetch(FetchArgs),
+    /// Reply to, resolve or reopen the ReviewGate review thread of a finding.
+    Thread(ThreadArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 }
@@ -251,6 +253,58 @@ pub struct FetchArgs {
     /// Write the result here instead of stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+}
+
+/// `triage thread`.
+#[derive(Debug, Args)]
+pub struct ThreadArgs {
+    #[command(subcommand)]
+    pub command: ThreadCommand,
+}
+
+/// Thread actions.
+#[derive(Debug, Subcommand)]
+pub enum ThreadCommand {
+    /// Post a reply in the finding's thread (not posted again when an earlier attempt landed).
+    Reply {
+        #[command(flatten)]
+        target: ThreadTarget,
+        /// The reply text.
+        #[arg(long, conflicts_with = "body_file", required_unless_present = "body_file")]
+        body: Option<String>,
+        /// Read the reply from a file (`-` for stdin).
+        #[arg(long)]
+        body_file: Option<PathBuf>,
+    },
+    /// Mark the finding's thread resolved.
+    Resolve {
+        #[command(flatten)]
+        target: ThreadTarget,
+    },
+    /// Reopen the finding's resolved thread.
+    Unresolve {
+        #[command(flatten)]
+        target: ThreadTarget,
+    },
+    /// Send every thread action kept after a failure, oldest first.
+    Retry {
+        #[arg(long)]
+        api_url: Option<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: TextOrJson,
+    },
+}
+
+/// Which thread: the pull request and the finding's semantic fingerprint.
+#[derive(Debug, Args)]
+pub struct ThreadTarget {
+    #[command(flatten)]
+    pub pr: PrArgs,
+    /// The finding's semantic fingerprint (as in the thread's marker).
+    #[arg(long)]
+    pub finding: String,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TextOrJson,
 }
 
 /// `triage completions`.

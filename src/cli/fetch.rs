@@ -21,7 +21,8 @@ use std::process::ExitCode;
 pub use crate::github::fetch::{FetchedResult, current_head};
 pub use crate::github::threads::observe_threads;
 
-/// Why the flags do not name a pull request on a GitHub host (exit code 2).
+/// Why the flags do not name a pull request on a GitHub host (exit code 2),
+/// or no token is there to ask it with (exit code 4).
 #[derive(Debug, thiserror::Error)]
 pub enum TargetError {
     /// `--pr` was not given.
@@ -113,16 +114,10 @@ fn fetch_on_own_runtime(pr: &PrArgs, with_threads: bool) -> anyhow::Result<Fetch
     })
 }
 
-/// The exit code for an error of [`fetch_blocking`]: 2 for flags and setup,
-/// the fetch's own code (1, 3 or 4) otherwise.
+/// The exit code for an error of [`fetch_blocking`] (the one table of
+/// [`exit::code_for`]: flags 2, token and network 4, refusals 3, invalid 1).
 pub fn exit_code_for(err: &anyhow::Error) -> u8 {
-    if let Some(f) = err.downcast_ref::<FetchError>() {
-        f.exit_code()
-    } else if err.downcast_ref::<TargetError>().is_some() {
-        exit::USAGE
-    } else {
-        exit::NETWORK
-    }
+    exit::code_for(err)
 }
 
 /// Runs the subcommand: the result's exact bytes to stdout or `-o FILE`.

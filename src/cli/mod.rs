@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod common;
+pub mod exit;
 pub mod fetch;
 pub mod fingerprints;
 pub mod list;
@@ -11,23 +12,10 @@ pub mod outbox;
 pub mod project;
 pub mod submit;
 pub mod submit_river;
+pub mod thread;
 pub mod validate;
 
 use std::process::ExitCode;
-
-/// Process exit codes shared by every subcommand (documented in the README).
-pub mod exit {
-    /// Success: valid, listed, recorded.
-    pub const OK: u8 = 0;
-    /// Invalid input: a file failed validation, or a decision failed its local checks.
-    pub const INVALID: u8 = 1;
-    /// Usage error (bad flags or arguments).
-    pub const USAGE: u8 = 2;
-    /// The protocol refused the decision (stale head, no write permission, closed PR ...).
-    pub const REJECTED: u8 = 3;
-    /// GitHub or the network failed (the decision stays in the outbox).
-    pub const NETWORK: u8 = 4;
-}
 
 /// Runs one subcommand.
 pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
@@ -40,6 +28,7 @@ pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         Command::Submit(a) => submit::run(&a),
         Command::Outbox(a) => outbox::run(&a),
         Command::Fetch(a) => fetch::run(&a),
+        Command::Thread(a) => thread::run(&a),
         Command::Completions(a) => {
             use clap::CommandFactory;
             let mut cmd = args::Cli::command();

@@ -150,7 +150,9 @@ pub enum ThreadOutcome {
     Done(ThreadDone),
     Refused(ThreadRefusal),
     /// GitHub, the network or the token failed; one sentence. Retry later.
-    Failed { reason: String },
+    Failed {
+        reason: String,
+    },
 }
 
 impl ThreadOutcome {

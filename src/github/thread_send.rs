@@ -15,15 +15,15 @@
 //! A GraphQL error answering a mutation is GitHub refusing that action
 //! (permission, locked conversation), so it is a refusal, not a failure.
 
+use super::GhError;
 use super::client::Client;
 use super::route::{RepoName, Route};
 use super::thread_action::{
-    REPLY_MUTATION, RESOLVE_MUTATION, THREAD_COMMENTS_QUERY, ThreadDone, ThreadOutcome, ThreadRefusal,
-    ThreadRequest, ThreadVerb, UNRESOLVE_MUTATION,
+    REPLY_MUTATION, RESOLVE_MUTATION, THREAD_COMMENTS_QUERY, ThreadDone, ThreadOutcome, ThreadRefusal, ThreadRequest,
+    ThreadVerb, UNRESOLVE_MUTATION,
 };
 use super::threads::observe_threads;
 use super::wire::PullRequest;
-use super::GhError;
 use crate::model::threads::{ObservedThread, ThreadObservation};
 use serde_json::{Value, json};
 
@@ -60,7 +60,10 @@ async fn attempt(client: &Client, request: &ThreadRequest) -> Result<ThreadDone,
                 return Ok(ThreadDone::Replied { url, already: true });
             }
             let vars = json!({ "threadId": thread.id, "body": body });
-            let data: Value = client.graphql_once(REPLY_MUTATION, vars).await.map_err(mutation(verb))?;
+            let data: Value = client
+                .graphql_once(REPLY_MUTATION, vars)
+                .await
+                .map_err(mutation(verb))?;
             let url = data
                 .pointer("/addPullRequestReviewThreadReply/comment/url")
                 .and_then(Value::as_str)
@@ -157,7 +160,11 @@ async fn earlier_reply(client: &Client, thread_id: &str, body: &str) -> Result<O
             .map_err(failed("read the comments of the thread"))?;
         let viewer = data.pointer("/viewer/login").and_then(Value::as_str);
         let comments = data.pointer("/node/comments").cloned().unwrap_or(Value::Null);
-        let nodes = comments.get("nodes").and_then(Value::as_array).cloned().unwrap_or_default();
+        let nodes = comments
+            .get("nodes")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for c in &nodes {
             let author = c.pointer("/author/login").and_then(Value::as_str);
             let text = c.get("body").and_then(Value::as_str).unwrap_or("");
@@ -171,7 +178,11 @@ async fn earlier_reply(client: &Client, thread_id: &str, body: &str) -> Result<O
         match cursor {
             Some(c) if next && after.as_deref() != Some(c) => after = Some(c.to_owned()),
             _ if !next => return Ok(None),
-            _ => return Err(Stop::Failed("GitHub said more thread comments follow but gave no new page cursor".into())),
+            _ => {
+                return Err(Stop::Failed(
+                    "GitHub said more thread comments follow but gave no new page cursor".into(),
+                ));
+            }
         }
     }
     Err(Stop::Failed(format!(

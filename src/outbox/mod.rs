@@ -11,8 +11,8 @@
 
 pub mod drafts;
 pub mod entry;
-pub mod thread_actions;
 mod store;
+pub mod thread_actions;
 
 pub use entry::{Entry, LastOutcome, OutcomeKind, Staleness};
 pub use store::{Claim, Listing, Outbox, OutboxError};

@@ -115,10 +115,12 @@ impl ThreadStore {
     pub fn get(&self, id: &str) -> Result<Option<ThreadEntry>, OutboxError> {
         let path = self.path_of(id)?;
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| OutboxError::Corrupt {
-                path: path.clone(),
-                message: e.to_string(),
-            }),
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| OutboxError::Corrupt {
+                    path: path.clone(),
+                    message: e.to_string(),
+                }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io("read", &path)(e)),
         }
@@ -134,7 +136,10 @@ impl ThreadStore {
             if !(path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_entry_id)) {
                 continue;
             }
-            match fs::read(&path).ok().and_then(|b| serde_json::from_slice::<ThreadEntry>(&b).ok()) {
+            match fs::read(&path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<ThreadEntry>(&b).ok())
+            {
                 Some(e) if Some(e.id.as_str()) == stem => entries.push(e),
                 _ => unreadable += 1,
             }
@@ -197,7 +202,10 @@ mod tests {
         assert_eq!((again.id.as_str(), again.attempts), (first.id.as_str(), 1));
         assert_ne!(store.keep(request("other")).expect("keep").id, first.id);
         assert_eq!(store.list().expect("list").0.len(), 2);
-        let done = ThreadOutcome::Done(ThreadDone::Replied { url: None, already: true });
+        let done = ThreadOutcome::Done(ThreadDone::Replied {
+            url: None,
+            already: true,
+        });
         store.settle(&again, &done).expect("settle");
         let (left, unreadable) = store.list().expect("list");
         assert_eq!((left.len(), unreadable), (1, 0));

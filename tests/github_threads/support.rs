@@ -125,3 +125,64 @@ pub async fn graphql_log(server: &wiremock::MockServer) -> Vec<(String, Value)> 
         })
         .collect()
 }
+
+/// The operation of a GraphQL document, by the field it names.
+pub fn operation(query: &str) -> &'static str {
+    for op in [
+        "addPullRequestReviewThreadReply",
+        "unresolveReviewThread",
+        "resolveReviewThread",
+        "reviewThreads",
+        "viewer",
+    ] {
+        if query.contains(op) {
+            return op;
+        }
+    }
+    "other"
+}
+
+/// Every request in order: `GET /path` for REST, `graphql <operation>` for GraphQL.
+pub async fn sequence(server: &wiremock::MockServer) -> Vec<String> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            if r.url.path() == "/graphql" {
+                let body: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+                format!("graphql {}", operation(body["query"].as_str().unwrap_or("")))
+            } else {
+                format!("{} {}", r.method, r.url.path())
+            }
+        })
+        .collect()
+}
+
+/// A mock for the GraphQL documents that name `op`.
+pub fn graphql_op(op: &str) -> wiremock::MockBuilder {
+    use wiremock::matchers::{body_string_contains, method, path};
+    wiremock::Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .and(body_string_contains(op))
+}
+
+/// The pull request answer (`state`, head [`HEAD`]).
+pub fn pull(state: &str) -> Value {
+    json!({ "number": PR, "state": state, "head": { "sha": HEAD }, "base": { "repo": { "full_name": REPO } } })
+}
+
+/// The comments of a thread as the comment query answers.
+pub fn comments_page(viewer: &str, comments: &[(&str, &str)]) -> Value {
+    let nodes: Vec<Value> = comments
+        .iter()
+        .enumerate()
+        .map(|(i, (login, body))| {
+            json!({ "body": body, "url": format!("http://127.0.0.1/octo/app/pull/5#discussion_r{}", i + 1),
+                    "author": { "login": login } })
+        })
+        .collect();
+    json!({ "data": { "viewer": { "login": viewer }, "node": { "id": "PRRT_a", "isResolved": false,
+        "comments": { "pageInfo": { "hasNextPage": false, "endCursor": null }, "nodes": nodes } } } })
+}

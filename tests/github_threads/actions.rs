@@ -1,0 +1,225 @@
+//! Reply, resolve and unresolve against the fake GitHub: the order of the
+//! requests, their variables, the "already so" cases, refusals, and a retried
+//! reply whose first attempt landed (never posted twice).
+
+use super::support::*;
+use serde_json::{Value, json};
+use triage::github::thread_action::{ThreadDone, ThreadOutcome, ThreadRefusal, ThreadRequest, ThreadVerb};
+use triage::github::thread_send::send_thread_action;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+pub const FP: &str = "defect:src/lib.rs:a";
+const PULL: &str = "/repos/octo/app/pulls/5";
+
+pub fn request(verb: ThreadVerb) -> ThreadRequest {
+    ThreadRequest {
+        repository: REPO.into(),
+        pull_request: PR,
+        fingerprint: FP.into(),
+        expected_head: None,
+        verb,
+    }
+}
+
+/// An open pull request with one ReviewGate thread for [`FP`] (`PRRT_a`) and a human's.
+pub async fn github(resolved: bool) -> MockServer {
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path(PULL))
+        .respond_with(ResponseTemplate::new(200).set_body_json(pull("open")))
+        .mount(&api)
+        .await;
+    let human = json!({ "id": "PRRT_h", "isResolved": false, "isOutdated": false,
+        "opening": { "totalCount": 1, "nodes": [{ "author": { "login": "dev" }, "body": "q?" }] } });
+    let threads = page(
+        vec![
+            human,
+            node("PRRT_a", &marker_body("rg_a", FP), resolved, "2024-05-01T10:00:00Z"),
+        ],
+        None,
+    );
+    graphql_op("reviewThreads")
+        .respond_with(ResponseTemplate::new(200).set_body_json(threads))
+        .mount(&api)
+        .await;
+    api
+}
+
+fn ok(body: Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(body)
+}
+
+fn reply_created() -> ResponseTemplate {
+    ok(
+        json!({ "data": { "addPullRequestReviewThreadReply": { "comment": { "id": "PRRC_1",
+        "url": "http://127.0.0.1/octo/app/pull/5#discussion_r9" } } } }),
+    )
+}
+
+fn thread_state(op: &str, resolved: bool) -> ResponseTemplate {
+    ok(json!({ "data": { op: { "thread": { "id": "PRRT_a", "isResolved": resolved } } } }))
+}
+
+#[tokio::test]
+async fn a_reply_reads_the_thread_then_posts_once_with_githubs_thread_id() {
+    let api = github(false).await;
+    graphql_op("viewer")
+        .respond_with(ok(comments_page(
+            "alice",
+            &[("github-actions", "marker"), ("bob", "Fixed in 1a2b.")],
+        )))
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(reply_created())
+        .mount(&api)
+        .await;
+    let body = "Fixed in 1a2b.";
+    let outcome = send_thread_action(&client(&api.uri()), &request(ThreadVerb::Reply { body: body.into() })).await;
+    let url = Some("http://127.0.0.1/octo/app/pull/5#discussion_r9".to_owned());
+    assert_eq!(
+        outcome,
+        ThreadOutcome::Done(ThreadDone::Replied { url, already: false })
+    );
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads",
+            "graphql viewer",
+            "graphql addPullRequestReviewThreadReply"
+        ]
+    );
+    let log = graphql_log(&api).await;
+    assert_eq!(log[1].1, json!({ "id": "PRRT_a", "after": null }));
+    assert_eq!(log[2].1, json!({ "threadId": "PRRT_a", "body": body }));
+}
+
+#[tokio::test]
+async fn a_retried_reply_that_landed_is_not_posted_twice() {
+    let api = github(false).await;
+    let body = "Checked on the head: still there.";
+    // First attempt: no earlier reply; the mutation lands but the answer is lost (502).
+    graphql_op("viewer")
+        .respond_with(ok(comments_page("alice", &[("github-actions", "marker")])))
+        .up_to_n_times(1)
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(502).set_body_json(json!({ "message": "Bad Gateway" })))
+        .mount(&api)
+        .await;
+    let c = client(&api.uri());
+    let req = request(ThreadVerb::Reply { body: body.into() });
+    let first = send_thread_action(&c, &req).await;
+    assert!(matches!(first, ThreadOutcome::Failed { .. }), "{first:?}");
+    // Second attempt: the thread now holds alice's reply (with CRLF line endings).
+    graphql_op("viewer")
+        .respond_with(ok(comments_page(
+            "alice",
+            &[
+                ("github-actions", "marker"),
+                ("mallory", body),
+                ("alice", "Checked on the head: still there.\r\n"),
+            ],
+        )))
+        .mount(&api)
+        .await;
+    let second = send_thread_action(&c, &req).await;
+    let url = Some("http://127.0.0.1/octo/app/pull/5#discussion_r3".to_owned());
+    assert_eq!(second, ThreadOutcome::Done(ThreadDone::Replied { url, already: true }));
+    let posts = sequence(&api)
+        .await
+        .into_iter()
+        .filter(|l| l == "graphql addPullRequestReviewThreadReply")
+        .count();
+    assert_eq!(posts, 1, "the reply is posted once: {:?}", sequence(&api).await);
+}
+
+#[tokio::test]
+async fn resolve_and_unresolve_send_their_mutation_only_when_needed() {
+    let api = github(false).await;
+    graphql_op("resolveReviewThread")
+        .respond_with(thread_state("resolveReviewThread", true))
+        .mount(&api)
+        .await;
+    let c = client(&api.uri());
+    let done = send_thread_action(&c, &request(ThreadVerb::Resolve)).await;
+    assert_eq!(done, ThreadOutcome::Done(ThreadDone::Resolved { already: false }));
+    let already = send_thread_action(&c, &request(ThreadVerb::Unresolve)).await;
+    assert_eq!(already, ThreadOutcome::Done(ThreadDone::Unresolved { already: true }));
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads",
+            "graphql resolveReviewThread",
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads"
+        ]
+    );
+    assert_eq!(graphql_log(&api).await[1].1, json!({ "threadId": "PRRT_a" }));
+
+    let api = github(true).await;
+    graphql_op("unresolveReviewThread")
+        .respond_with(thread_state("unresolveReviewThread", false))
+        .mount(&api)
+        .await;
+    let done = send_thread_action(&client(&api.uri()), &request(ThreadVerb::Unresolve)).await;
+    assert_eq!(done, ThreadOutcome::Done(ThreadDone::Unresolved { already: false }));
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads",
+            "graphql unresolveReviewThread"
+        ]
+    );
+    assert_eq!(graphql_log(&api).await[1].1, json!({ "threadId": "PRRT_a" }));
+}
+
+#[tokio::test]
+async fn refusals_stop_before_any_mutation() {
+    // No thread for the fingerprint.
+    let api = github(false).await;
+    let mut other = request(ThreadVerb::Resolve);
+    other.fingerprint = "defect:nowhere".into();
+    let got = send_thread_action(&client(&api.uri()), &other).await;
+    assert!(
+        matches!(got, ThreadOutcome::Refused(ThreadRefusal::NoThread { .. })),
+        "{got:?}"
+    );
+    // The head moved past the result the action was made on.
+    let mut bound = request(ThreadVerb::Resolve);
+    bound.expected_head = Some("0".repeat(40));
+    let got = send_thread_action(&client(&api.uri()), &bound).await;
+    assert!(
+        matches!(got, ThreadOutcome::Refused(ThreadRefusal::HeadMoved { .. })),
+        "{got:?}"
+    );
+    // GitHub refuses the mutation.
+    graphql_op("resolveReviewThread")
+        .respond_with(ok(json!({ "data": null, "errors": [{ "type": "FORBIDDEN",
+            "message": "Resource not accessible by integration" }] })))
+        .mount(&api)
+        .await;
+    let got = send_thread_action(&client(&api.uri()), &request(ThreadVerb::Resolve)).await;
+    assert!(
+        matches!(got, ThreadOutcome::Refused(ThreadRefusal::Refused { .. })),
+        "{got:?}"
+    );
+    // A closed pull request: nothing but the pull request is read.
+    let closed = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path(PULL))
+        .respond_with(ok(pull("closed")))
+        .mount(&closed)
+        .await;
+    let got = send_thread_action(&client(&closed.uri()), &request(ThreadVerb::Unresolve)).await;
+    assert!(
+        matches!(got, ThreadOutcome::Refused(ThreadRefusal::NotOpen { .. })),
+        "{got:?}"
+    );
+    assert_eq!(sequence(&closed).await, ["GET /repos/octo/app/pulls/5"]);
+}
