@@ -4,6 +4,8 @@
 
 #[path = "github_threads/actions.rs"]
 mod actions;
+#[path = "github_threads/cli.rs"]
+mod cli;
 #[path = "github_threads/identity.rs"]
 mod identity;
 #[path = "github_threads/support.rs"]
