@@ -722,3 +722,67 @@ fn questions_hint_only_their_own_answers() {
     assert!(text.contains("c clipboard") && !text.contains("y yes"), "{text}");
     assert_clean(&drift, "escalation question");
 }
+
+fn orphan(fp: &str, finding_id: &str, resolved: bool) -> triage::model::threads::OrphanThread {
+    triage::model::threads::OrphanThread {
+        fingerprint: fp.into(),
+        thread: triage::model::threads::ObservedThread {
+            id: format!("PRRT_{finding_id}"),
+            finding_id: finding_id.into(),
+            resolved,
+            ..Default::default()
+        },
+    }
+}
+
+#[test]
+fn drift_lane_with_orphan_threads() {
+    let mut app = fixture::app(fixture::sample_set(), (160, 40));
+    app.live.orphans = vec![
+        orphan("defect:src.webhooks.rs:rejected-by-verifier", "rg_9", true),
+        orphan("reliability_risk:src.retry.rs:gone\u{1b}[31m", "", false),
+    ];
+    keys(&mut app, "3");
+    let text = screen(&app);
+    assert!(text.contains("Orphan threads (2)"), "{text}");
+    assert!(text.contains("(empty finding id)"), "{text}");
+    assert_clean(&app, "orphan threads");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn thread_action_confirmation() {
+    let mut app = sample();
+    keys(&mut app, "3jj");
+    keys(&mut app, "ts");
+    let text = screen(&app);
+    assert!(
+        text.contains("Resolve the thread of") && text.contains("the default is No"),
+        "{text}"
+    );
+    insta::assert_snapshot!("thread_action_confirmation_resolve", draw(&app).backend());
+    let mut app = sample();
+    keys(&mut app, "3jj");
+    keys(&mut app, "tr");
+    keys(&mut app, "Fixed in 1a2b; resolving.");
+    insta::assert_snapshot!("thread_reply_input", draw(&app).backend());
+    key(&mut app, KeyCode::Enter);
+    let text = screen(&app);
+    assert!(
+        text.contains("Reply in the thread of") && text.contains("Fixed in 1a2b; resolving."),
+        "{text}"
+    );
+    insta::assert_snapshot!("thread_action_confirmation_reply", draw(&app).backend());
+}
+
+#[test]
+fn resolved_externally_remedies_offer() {
+    let mut app = sample();
+    keys(&mut app, "3t");
+    let text = screen(&app);
+    assert!(
+        text.contains("two honest remedies") && text.contains("o reopen"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}

@@ -78,12 +78,13 @@ pub fn resolve_target(pr: &PrArgs) -> Result<(ApiBase, FetchRequest), TargetErro
 
 /// Fetches the newest exact-head result and applies the live thread state
 /// to its findings (an unreadable thread state makes every finding
-/// `unknown`; the reason stays in [`FetchedResult::threads`]).
+/// `unknown`; the reason stays in [`FetchedResult::threads`]); threads of no
+/// finding are kept in [`FetchedResult::orphan_threads`].
 pub async fn fetch_live(client: &Client, request: &FetchRequest) -> Result<FetchedResult, FetchError> {
     let mut fetched = fetch_exact_head(client, request).await?;
     let observation = observe_threads(client, &request.repo, request.pr).await;
     if let Some(set) = fetched.loaded.set.as_mut() {
-        apply_threads(set, &observation);
+        fetched.orphan_threads = apply_threads(set, &observation).orphan_threads;
     }
     fetched.threads = Some(observation);
     Ok(fetched)

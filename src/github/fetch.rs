@@ -9,7 +9,7 @@ use super::artifact_zip::read_result_json;
 use super::client::Client;
 use super::route::{RepoName, Route};
 use crate::model::load::Loaded;
-use crate::model::threads::ThreadObservation;
+use crate::model::threads::{OrphanThread, ThreadObservation};
 
 mod artifact;
 mod check;
@@ -56,6 +56,9 @@ pub struct FetchedResult {
     pub artifact_name: String,
     /// Live thread state, once read and applied to `loaded.set` (`None`: not read).
     pub threads: Option<ThreadObservation>,
+    /// ReviewGate threads whose fingerprint matches no finding of the result
+    /// (empty until the threads are read).
+    pub orphan_threads: Vec<OrphanThread>,
 }
 
 impl FetchedResult {
@@ -102,6 +105,7 @@ pub async fn fetch_exact_head(client: &Client, req: &FetchRequest) -> Result<Fet
         attempt,
         artifact_name: name,
         threads: None,
+        orphan_threads: Vec::new(),
     })
 }
 

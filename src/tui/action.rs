@@ -105,11 +105,21 @@ pub enum Action {
     DropEntry,
     /// Outbox: re-confirm a stale decision against the current result.
     RebindEntry,
+    /// Act on the selected finding's GitHub thread (reply, resolve, reopen; remedies when resolved externally).
+    ThreadActions,
+    /// Thread: type a reply.
+    ThreadReply,
+    /// Thread: resolve it.
+    ThreadResolve,
+    /// Thread: reopen (unresolve) it.
+    ThreadReopen,
+    /// Thread resolved externally: record a decision instead.
+    ThreadDecide,
 }
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 48] = [
+    pub const ALL: [Action; 53] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -138,6 +148,11 @@ impl Action {
         Action::Escalate,
         Action::Refresh,
         Action::ShowOutbox,
+        Action::ThreadActions,
+        Action::ThreadReply,
+        Action::ThreadResolve,
+        Action::ThreadReopen,
+        Action::ThreadDecide,
         Action::ChangeStatus,
         Action::InsertTemplate,
         Action::InsertPermalink,
@@ -198,6 +213,11 @@ impl Action {
             Action::Refresh => "fetch the result and threads again (--pr)",
             Action::Escalate => "escalation packet for a needs_human or drift finding",
             Action::ShowOutbox => "decisions kept in the outbox for this review",
+            Action::ThreadActions => "GitHub thread: reply, resolve, reopen (resolved externally: the remedies)",
+            Action::ThreadReply => "thread: write a reply",
+            Action::ThreadResolve => "thread: resolve",
+            Action::ThreadReopen => "thread: reopen (unresolve)",
+            Action::ThreadDecide => "thread resolved externally: record a decision",
             Action::ChangeStatus => "choose another status",
             Action::Preview => "read the exact comment, then confirm",
             Action::ExternalEditor => "write the evidence in $EDITOR",
@@ -262,6 +282,10 @@ impl Action {
             Action::RetryEntry => "retry",
             Action::DropEntry => "drop",
             Action::RebindEntry => "re-bind",
+            Action::ThreadReply => "reply",
+            Action::ThreadResolve => "resolve",
+            Action::ThreadReopen => "reopen",
+            Action::ThreadDecide => "decide",
             _ => return None,
         })
     }

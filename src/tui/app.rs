@@ -99,6 +99,8 @@ pub enum Mode {
     Outbox { cursor: usize },
     /// A question with one-key answers.
     Ask(Question),
+    /// Typing a reply to the thread of this finding.
+    ThreadReply { finding: usize },
 }
 
 impl Mode {
@@ -106,7 +108,7 @@ impl Mode {
     pub fn key_mode(self) -> KeyMode {
         match self {
             Mode::Normal => KeyMode::Normal,
-            Mode::Search | Mode::PathInput { .. } => KeyMode::Input,
+            Mode::Search | Mode::PathInput { .. } | Mode::ThreadReply { .. } => KeyMode::Input,
             Mode::Filter { .. } => KeyMode::Filter,
             Mode::Help { .. } | Mode::Problems { .. } => KeyMode::Overlay,
             Mode::Compose(Stage::Status { .. }) => KeyMode::StatusPicker,

@@ -32,6 +32,9 @@ pub fn quit(app: &mut App) -> Vec<Effect> {
 /// The question's text (sanitised where it quotes anything).
 pub fn text(app: &App, q: Question) -> Vec<String> {
     match q {
+        Question::ThreadMenu { .. } | Question::ThreadRemedies { .. } | Question::ThreadConfirm { .. } => {
+            super::thread_act::text(app, q)
+        }
         Question::Quit => {
             let drafts = app.decide.unsent_drafts();
             let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
@@ -83,10 +86,21 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
     }
 }
 
+/// The first line of the thread reply input.
+pub fn reply_prompt() -> &'static str {
+    "Type the reply (one line; Enter reviews it before anything is sent, Esc cancels):"
+}
+
 /// An answer to the question on screen.
 pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
     let yes = matches!(action, Action::AnswerYes);
     let cancel = matches!(action, Action::AnswerNo | Action::Back | Action::Accept);
+    if matches!(
+        q,
+        Question::ThreadMenu { .. } | Question::ThreadRemedies { .. } | Question::ThreadConfirm { .. }
+    ) {
+        return super::thread_act::answer(app, q, action);
+    }
     match q {
         Question::Quit if yes => app.ui.quit = true,
         Question::Undo { finding } if yes => {

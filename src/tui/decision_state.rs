@@ -117,6 +117,12 @@ pub enum Question {
     Escalate,
     /// Revoke the River suppression of this finding.
     Undo { finding: usize },
+    /// What to do with this finding's GitHub thread: reply, resolve, reopen.
+    ThreadMenu { finding: usize },
+    /// The thread is resolved externally: reopen it, or record a decision.
+    ThreadRemedies { finding: usize },
+    /// Send the pending thread action? (default No)
+    ThreadConfirm { finding: usize },
 }
 
 /// Every decision fact of the screen.

@@ -106,6 +106,13 @@ pub enum Effect {
     DeleteDraft { id: String },
     /// Read the drafts kept on disk (those of this review are restored).
     LoadDrafts,
+    /// Keep a thread action on disk, then send it (the outcome comes back
+    /// tagged with this generation).
+    ThreadAction {
+        generation: u64,
+        finding: usize,
+        request: crate::github::thread_action::ThreadRequest,
+    },
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -173,6 +180,9 @@ impl Runner {
                 generation,
                 reviewed_sha,
             } => jobs::refresh::start(&self.context, generation, reviewed_sha, self.tx.clone()),
+            Effect::ThreadAction {
+                generation, request, ..
+            } => jobs::thread::start(&self.context, generation, request, self.tx.clone()),
             Effect::WriteFile { name, text } => self.send(jobs::files::write_file(&name, &text)),
             Effect::SaveDraft { draft } => {
                 if let Some(msg) = jobs::files::save_draft(&draft) {

@@ -1,4 +1,5 @@
-//! Typing into the one-line inputs: the `/` search query and the path filter.
+//! Typing into the one-line inputs: the `/` search query, the path filter
+//! and a thread reply.
 //! (The evidence editor is the composer's own.)
 
 use super::app::{App, Mode};
@@ -8,6 +9,7 @@ pub fn accept(app: &mut App) {
     match app.ui.mode {
         Mode::Search => app.ui.mode = Mode::Normal,
         Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        Mode::ThreadReply { finding } => super::thread_act::reply_entered(app, finding),
         _ => {}
     }
 }
@@ -23,6 +25,7 @@ pub fn insert(app: &mut App, c: char) {
             app.browse.filters.path.push(c);
             app.refilter();
         }
+        Mode::ThreadReply { .. } => super::thread_act::insert(app, c),
         _ => {}
     }
 }
@@ -48,6 +51,10 @@ pub fn delete_back(app: &mut App) {
         Mode::PathInput { .. } => {
             app.browse.filters.path.pop();
         }
+        Mode::ThreadReply { .. } => {
+            app.live.thread.reply.pop();
+            return;
+        }
         _ => return,
     }
     app.refilter();
@@ -58,6 +65,7 @@ pub fn clear_input(app: &mut App) {
     match app.ui.mode {
         Mode::Search => app.browse.query.clear(),
         Mode::PathInput { .. } => app.browse.filters.path.clear(),
+        Mode::ThreadReply { .. } => return app.live.thread.reply.clear(),
         _ => return,
     }
     app.refilter();

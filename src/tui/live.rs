@@ -9,7 +9,7 @@ use super::composer::Composer;
 use super::decision_state::SentDecision;
 use super::effect::Effect;
 use super::update::flash;
-use crate::model::threads::{ThreadObservation, apply_threads};
+use crate::model::threads::{OrphanThread, ThreadObservation, apply_threads};
 use crate::sanitize::clean_line;
 use std::collections::{BTreeMap, HashMap};
 
@@ -24,6 +24,11 @@ pub struct Live {
     pub stale_head: Option<String>,
     /// Why thread state is unknown, when it could not be read.
     pub threads_unavailable: Option<String>,
+    /// ReviewGate threads whose fingerprint matches no finding of the result
+    /// (listed in the drift lane, never dropped).
+    pub orphans: Vec<OrphanThread>,
+    /// The thread action being composed or sent.
+    pub thread: super::thread_act::ThreadUi,
 }
 
 /// How a refresh ended.
@@ -33,6 +38,8 @@ pub enum RefreshOutcome {
     Loaded {
         doc: Box<Document>,
         threads_unavailable: Option<String>,
+        /// Threads of no finding in the new result.
+        orphans: Vec<OrphanThread>,
     },
     /// The head moved to `head` and no result for it could be loaded (`reason`).
     HeadMoved { head: String, reason: String },
@@ -84,12 +91,14 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
         RefreshOutcome::Loaded {
             doc,
             threads_unavailable,
+            orphans,
         } => {
             let moved = doc.set.as_ref().and_then(|s| s.reviewed_sha.clone())
                 != app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone());
             replace_document(app, *doc);
             app.live.stale_head = None;
             app.live.threads_unavailable = threads_unavailable;
+            app.live.orphans = orphans;
             let text = if moved {
                 "Loaded the result for the new head; selection, marks and drafts kept."
             } else {
@@ -105,7 +114,7 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
         }
         RefreshOutcome::Threads { observation, warning } => {
             if let Some(set) = app.doc.set.as_mut() {
-                apply_threads(set, &observation);
+                app.live.orphans = apply_threads(set, &observation).orphan_threads;
             }
             app.live.threads_unavailable = observation.unavailable_reason().map(str::to_owned);
             let old = &app.doc;

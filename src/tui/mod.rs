@@ -36,6 +36,7 @@ pub mod runtime;
 pub mod terminal;
 pub mod text;
 pub mod theme;
+pub mod thread_act;
 pub mod update;
 pub mod view;
 
@@ -62,8 +63,12 @@ pub fn demo_document() -> Document {
     document(Source::Demo, load_bytes(DEMO_JSON.as_bytes(), None))
 }
 
-/// The document to open and, for `--pr`, why thread state is unknown (if it is).
-fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, Option<String>)> {
+/// What `--pr` tells the screen beyond the document: why thread state is
+/// unknown (if it is), and the threads of no finding.
+type LiveStart = (Option<String>, Vec<crate::model::threads::OrphanThread>);
+
+/// The document to open and, for `--pr`, the live thread facts.
+fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, LiveStart)> {
     let forced = forced_format(args.kind);
     if args.pr.pr.is_some() {
         let fetched = crate::cli::fetch::fetch_blocking(&args.pr)?;
@@ -73,7 +78,8 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, Option<String>)> 
             .and_then(|t| t.unavailable_reason())
             .map(str::to_owned);
         let name = crate::sanitize::clean_line(&fetched.display_name());
-        return Ok((document(Source::File(name), fetched.loaded), threads));
+        let orphans = fetched.orphan_threads;
+        return Ok((document(Source::File(name), fetched.loaded), (threads, orphans)));
     }
     let doc = match &args.file {
         None => demo_document(),
@@ -83,7 +89,7 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, Option<String>)> 
             document(Source::File(name), load_or_problem(Path::new(path), forced))
         }
     };
-    Ok((doc, None))
+    Ok((doc, (None, Vec::new())))
 }
 
 /// The checkout evidence is compared with: `--repo-root`, else the git
@@ -111,7 +117,7 @@ fn no_color() -> bool {
 
 /// Opens the screen on the file, stdin, `--pr`, or the demo; returns when the user quits.
 pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
-    let (doc, threads_unavailable) = open_document(&args)?;
+    let (doc, (threads_unavailable, orphans)) = open_document(&args)?;
     let no_color = no_color();
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -135,6 +141,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     app.evidence.head = runner.start(app.doc.set.as_ref());
     app.live.pr = args.pr.pr.is_some();
     app.live.threads_unavailable = threads_unavailable;
+    app.live.orphans = orphans;
     if let Some(w) = warnings.into_iter().next() {
         app.ui.flash = Some(Flash {
             level: Level::Warning,

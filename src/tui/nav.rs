@@ -63,7 +63,7 @@ pub fn movement(app: &mut App, action: Action) {
             app.ui.evidence_scroll = step(app.ui.evidence_scroll, len, action, page);
         }
         // Their own modules move these (composer, outbox, questions).
-        Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => {}
+        Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) | Mode::ThreadReply { .. } => {}
         Mode::Normal | Mode::Search | Mode::PathInput { .. } => {
             let rows = areas.list_rows(app);
             app.browse.cursor = step(app.browse.cursor, app.browse.visible.len(), action, rows);

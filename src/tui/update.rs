@@ -79,6 +79,11 @@ pub enum Msg {
         drafts: Vec<StoredDraft>,
         unreadable: usize,
     },
+    /// A thread action finished; stale generations are ignored.
+    ThreadActed {
+        generation: u64,
+        outcome: super::thread_act::ThreadActed,
+    },
 }
 
 /// Applies one message; returns the effects the runtime must run.
@@ -144,6 +149,7 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Refreshed { generation, outcome } => live::refreshed(app, generation, outcome),
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
         Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
+        Msg::ThreadActed { generation, outcome } => return super::thread_act::acted(app, generation, outcome),
         _ => {}
     }
     Vec::new()
@@ -224,6 +230,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Refresh => return live::refresh(app),
         Action::Escalate => ask::escalate(app),
         Action::ShowOutbox => return offer::show(app),
+        Action::ThreadActions => super::thread_act::open(app),
         _ => {}
     }
     Vec::new()
@@ -251,6 +258,7 @@ fn back(app: &mut App) -> Vec<Effect> {
             app.ui.mode = Mode::Normal;
         }
         Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        Mode::ThreadReply { .. } => app.ui.mode = Mode::Normal,
         Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
@@ -372,3 +380,5 @@ mod script;
 mod send_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod thread_tests;

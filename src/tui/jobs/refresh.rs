@@ -33,10 +33,12 @@ fn run(pr: &crate::cli::args::PrArgs, reviewed_sha: Option<&str>) -> Result<Refr
                     .and_then(|t| t.unavailable_reason())
                     .map(str::to_owned);
                 let name = clean_line(&fetched.display_name());
+                let orphans = fetched.orphan_threads;
                 let doc = crate::tui::document(Source::File(name), fetched.loaded);
                 return Ok(RefreshOutcome::Loaded {
                     doc: Box::new(doc),
                     threads_unavailable,
+                    orphans,
                 });
             }
             Err(e) => e.to_string(),

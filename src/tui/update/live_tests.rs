@@ -177,6 +177,7 @@ fn a_refresh_keeps_selection_marks_and_drafts_by_fingerprint() {
     let outcome = live::RefreshOutcome::Loaded {
         doc: Box::new(doc),
         threads_unavailable: Some("GraphQL refused".into()),
+        orphans: Vec::new(),
     };
     update(&mut app, Msg::Refreshed { generation, outcome });
     assert_eq!(app.selected_finding().map(|f| f.key.clone()), selected_key);

@@ -49,6 +49,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             lines.push(advice_line(d, row, theme));
         }
     }
+    if b.view == View::Drift {
+        let room = usize::from(inner.height).saturating_sub(lines.len());
+        lines.extend(super::orphans::lines(app, room));
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -98,6 +102,9 @@ fn empty_message(app: &App) -> String {
             " Nothing in the repair set. Press {} to see all findings.",
             key(Action::ViewAll)
         ),
+        View::Drift if !app.live.orphans.is_empty() => {
+            " No finding drifts from its thread; threads of no finding are listed below.".to_string()
+        }
         View::Drift => " No thread drift: every thread agrees with its finding.".to_string(),
         View::All => " No findings.".to_string(),
     }

@@ -10,6 +10,7 @@ pub mod filter_menu;
 pub mod header;
 pub mod help;
 pub mod list;
+pub mod orphans;
 pub mod outbox;
 pub mod problems;
 pub mod status;
@@ -52,6 +53,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Compose(stage) => super::composer::view::render(frame, app, stage),
         Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
         Mode::Ask(q) => ask::render(frame, app, q),
+        Mode::ThreadReply { .. } => ask::render_reply(frame, app),
         Mode::Normal | Mode::Search => {}
     }
 }

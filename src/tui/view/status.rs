@@ -29,6 +29,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Mode::Compose(crate::tui::composer::Stage::Confirm { .. }) => " CONFIRM ",
         Mode::Outbox { .. } => " OUTBOX ",
         Mode::Ask(_) => " ASK ",
+        Mode::ThreadReply { .. } => " REPLY ",
     };
     let mut spans = vec![
         Span::styled(mode, theme.focus.add_modifier(ratatui::style::Modifier::REVERSED)),
@@ -49,8 +50,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         }
         None => {
             let relevant = |a: Action| match app.ui.mode {
-                Mode::Ask(Question::Escalate) => !matches!(a, Action::AnswerYes | Action::AnswerNo),
-                Mode::Ask(_) => !matches!(a, Action::ToClipboard | Action::ToFile),
+                Mode::Ask(Question::Escalate) => !matches!(a, Action::AnswerYes | Action::AnswerNo) && !thread(a),
+                Mode::Ask(Question::ThreadMenu { .. }) => {
+                    matches!(
+                        a,
+                        Action::ThreadReply | Action::ThreadResolve | Action::ThreadReopen | Action::Quit
+                    )
+                }
+                Mode::Ask(Question::ThreadRemedies { .. }) => {
+                    matches!(a, Action::ThreadReopen | Action::ThreadDecide | Action::Quit)
+                }
+                Mode::Ask(_) => !matches!(a, Action::ToClipboard | Action::ToFile) && !thread(a),
                 _ => true,
             };
             for (key, label) in app.keymap().hints_where(app.key_mode(), relevant) {
@@ -65,6 +75,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The answers that belong to the thread questions only.
+fn thread(a: Action) -> bool {
+    matches!(
+        a,
+        Action::ThreadReply | Action::ThreadResolve | Action::ThreadReopen | Action::ThreadDecide
+    )
+}
+
 /// What runs in the background, for the spinner (`None`: nothing).
 pub fn busy(app: &App) -> Option<String> {
     if let Some(b) = app.decide.batch {
@@ -73,6 +91,9 @@ pub fn busy(app: &App) -> Option<String> {
         } else {
             format!("sending {}/{}…", b.done() + 1, b.total)
         });
+    }
+    if app.live.thread.sending.is_some() {
+        return Some("sending the thread action…".to_string());
     }
     if app.live.refreshing.is_some() {
         return Some("refreshing…".to_string());

@@ -1,0 +1,273 @@
+//! Acting on a finding's GitHub review thread from the screen: `t` offers
+//! reply, resolve and reopen; on a `resolved_externally` finding it offers
+//! the two honest remedies instead (reopen the thread, or record a decision).
+//! Every action is confirmed first, and the confirmation defaults to No
+//! (Enter and Esc cancel; only `y` sends).
+//!
+//! The action goes to the runner as [`Effect::ThreadAction`]: it is kept on
+//! disk (`outbox/threads/`) before the first request, the thread is found by
+//! fingerprint in GitHub's own thread list, and a reply is looked for by its
+//! body before it is posted, so trying again after a failure never posts it
+//! twice. The action is bound to the shown result's head.
+
+use super::action::Action;
+use super::app::{App, Level, Mode};
+use super::decision_state::Question;
+use super::effect::Effect;
+use super::update::flash;
+use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadRequest, ThreadVerb};
+use crate::model::finding::{ThreadStatus, ThreadTransition};
+use crate::model::review::Scope;
+use crate::sanitize::clean_line;
+
+/// The thread action being composed, confirmed or sent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThreadUi {
+    /// The reply as typed (one line; kept until it is sent or cancelled).
+    pub reply: String,
+    /// The action waiting for its confirmation.
+    pub pending: Option<ThreadRequest>,
+    /// The generation of the action being sent, if one is.
+    pub sending: Option<u64>,
+}
+
+/// How a thread action ended, as the screen reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThreadActed {
+    /// Done (also "already so"); the sentence says what happened.
+    Done(String),
+    /// GitHub's state refused it (closed pull request, moved head, no permission ...).
+    Refused(String),
+    /// GitHub or the network failed; the action stays kept for another try.
+    Failed(String),
+}
+
+/// `t`: the thread menu (or the remedies offer) for the selected finding.
+pub fn open(app: &mut App) {
+    let Some(finding) = app.selected() else {
+        flash(app, Level::Warning, "No finding selected.");
+        return;
+    };
+    if let Err(why) = target(app, finding) {
+        flash(app, Level::Warning, format!("No thread action: {why}."));
+        return;
+    }
+    let transition = thread_of(app, finding).map(|t| t.1);
+    app.ui.mode = if transition == Some(ThreadTransition::ResolvedExternally) {
+        Mode::Ask(Question::ThreadRemedies { finding })
+    } else {
+        Mode::Ask(Question::ThreadMenu { finding })
+    };
+}
+
+/// The thread's status and transition, for a ReviewGate finding.
+fn thread_of(app: &App, finding: usize) -> Option<(ThreadStatus, ThreadTransition)> {
+    let rg = app.doc.findings().get(finding)?.reviewgate()?;
+    Some((rg.thread.status, rg.thread.transition))
+}
+
+/// The repository, pull request and fingerprint an action on `finding` targets.
+fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<String>), String> {
+    if let Some(why) = app.doc.read_only_reason() {
+        return Err(why.to_owned());
+    }
+    if app.live.thread.sending.is_some() {
+        return Err("a thread action is being sent; wait for its outcome".into());
+    }
+    let set = app.doc.set.as_ref().ok_or("no review is loaded")?;
+    let Scope::PullRequest {
+        repository,
+        pull_request_number,
+    } = &set.scope
+    else {
+        return Err("this result is not about a pull request".into());
+    };
+    match thread_of(app, finding) {
+        None => return Err("River findings have no GitHub thread".into()),
+        Some((ThreadStatus::NotPublished, _)) => return Err("ReviewGate posted no thread for this finding".into()),
+        Some(_) => {}
+    }
+    if let Some(head) = &app.live.stale_head {
+        let short: String = head.chars().take(12).collect();
+        return Err(format!(
+            "the head moved to {}; load the current result (R)",
+            clean_line(&short)
+        ));
+    }
+    let fingerprint = app.doc.findings()[finding].key.as_str().to_owned();
+    Ok((
+        repository.clone(),
+        *pull_request_number,
+        fingerprint,
+        set.reviewed_sha.clone(),
+    ))
+}
+
+/// An answer to a thread question.
+pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
+    match (q, action) {
+        (Question::ThreadMenu { finding }, Action::ThreadReply) => {
+            app.ui.mode = Mode::ThreadReply { finding };
+        }
+        (Question::ThreadMenu { finding }, Action::ThreadResolve) => ask_confirm(app, finding, ThreadVerb::Resolve),
+        (Question::ThreadMenu { finding } | Question::ThreadRemedies { finding }, Action::ThreadReopen) => {
+            ask_confirm(app, finding, ThreadVerb::Unresolve);
+        }
+        (Question::ThreadRemedies { .. }, Action::ThreadDecide) => {
+            app.ui.mode = Mode::Normal;
+            return super::composer::flow::open(app);
+        }
+        (Question::ThreadConfirm { finding }, Action::AnswerYes) => return send(app, finding),
+        (_, Action::AnswerNo | Action::Back | Action::Accept) => {
+            app.live.thread.pending = None;
+            app.ui.mode = Mode::Normal;
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Enter in the reply input: the reply is checked and confirmed.
+pub fn reply_entered(app: &mut App, finding: usize) {
+    let body = app.live.thread.reply.trim().to_owned();
+    if body.is_empty() {
+        flash(app, Level::Warning, "The reply is empty; type it, or Esc to cancel.");
+        return;
+    }
+    ask_confirm(app, finding, ThreadVerb::Reply { body });
+}
+
+fn ask_confirm(app: &mut App, finding: usize, verb: ThreadVerb) {
+    match target(app, finding) {
+        Ok((repository, pull_request, fingerprint, expected_head)) => {
+            let request = ThreadRequest {
+                repository,
+                pull_request,
+                fingerprint,
+                expected_head,
+                verb,
+            };
+            if let Err(problem) = request.check() {
+                flash(app, Level::Warning, format!("Not sent: {problem}."));
+                return;
+            }
+            app.live.thread.pending = Some(request);
+            app.ui.mode = Mode::Ask(Question::ThreadConfirm { finding });
+        }
+        Err(why) => {
+            app.ui.mode = Mode::Normal;
+            flash(app, Level::Warning, format!("No thread action: {why}."));
+        }
+    }
+}
+
+fn send(app: &mut App, finding: usize) -> Vec<Effect> {
+    app.ui.mode = Mode::Normal;
+    let Some(request) = app.live.thread.pending.take() else {
+        return Vec::new();
+    };
+    let generation = app.next_generation;
+    app.next_generation += 1;
+    app.live.thread.sending = Some(generation);
+    flash(app, Level::Info, format!("Sending the {}…", request.verb.name()));
+    vec![Effect::ThreadAction {
+        generation,
+        finding,
+        request,
+    }]
+}
+
+/// A thread action finished: report it; when something changed on GitHub,
+/// read the threads again (with `--pr`) so the lane shows the new state.
+pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect> {
+    if app.live.thread.sending != Some(generation) {
+        return Vec::new();
+    }
+    app.live.thread.sending = None;
+    match outcome {
+        ThreadActed::Done(what) => {
+            app.live.thread.reply.clear();
+            flash(app, Level::Info, format!("Thread: {}.", clean_line(&what)));
+            if app.live.pr {
+                let note = app.ui.flash.clone();
+                let effects = super::live::refresh(app);
+                app.ui.flash = note;
+                return effects;
+            }
+        }
+        ThreadActed::Refused(why) => flash(app, Level::Warning, format!("Thread: refused: {}", clean_line(&why))),
+        ThreadActed::Failed(why) => flash(
+            app,
+            Level::Warning,
+            format!(
+                "Thread: {}; kept: try again (t) or run `triage thread retry`",
+                clean_line(&why)
+            ),
+        ),
+    }
+    Vec::new()
+}
+
+/// The text of a thread question (everything quoted is sanitised).
+pub fn text(app: &App, q: Question) -> Vec<String> {
+    let fp = |finding: usize| {
+        app.doc
+            .findings()
+            .get(finding)
+            .map(|f| clean_line(f.key.as_str()))
+            .unwrap_or_default()
+    };
+    match q {
+        Question::ThreadMenu { finding } => {
+            let state = match thread_of(app, finding).map(|t| t.0) {
+                Some(ThreadStatus::Resolved) => "resolved",
+                Some(ThreadStatus::Open) => "open",
+                _ => "in an unknown state",
+            };
+            vec![
+                format!("The GitHub thread of {} is {state}.", fp(finding)),
+                "r = reply · s = resolve · o = reopen (unresolve) · esc = cancel".into(),
+            ]
+        }
+        Question::ThreadRemedies { finding } => vec![
+            format!(
+                "GitHub shows the thread of {} resolved, but the finding is still open here.",
+                fp(finding)
+            ),
+            "A resolved thread is not a fix. The two honest remedies:".into(),
+            "o = reopen the thread on GitHub · d = record a decision (with evidence) · esc = cancel".into(),
+        ],
+        Question::ThreadConfirm { finding } => confirm_text(app, &fp(finding)),
+        _ => Vec::new(),
+    }
+}
+
+fn confirm_text(app: &App, fp: &str) -> Vec<String> {
+    let Some(r) = &app.live.thread.pending else {
+        return Vec::new();
+    };
+    let place = format!("{}#{}", clean_line(&r.repository), r.pull_request);
+    let mut lines = match &r.verb {
+        ThreadVerb::Reply { body } => {
+            let shown: String = clean_line(body).chars().take(300).collect();
+            vec![format!("Reply in the thread of {fp} on {place}:"), format!("  {shown}")]
+        }
+        ThreadVerb::Resolve => vec![format!("Resolve the thread of {fp} on {place}?")],
+        ThreadVerb::Unresolve => vec![format!("Reopen (unresolve) the thread of {fp} on {place}?")],
+    };
+    lines.push("y = send · n / enter / esc = cancel (the default is No)".into());
+    lines
+}
+
+/// The reply input's line: the text typed so far, sanitised, with its size.
+pub fn reply_line(app: &App) -> String {
+    let text = &app.live.thread.reply;
+    format!("{}▏  ({}/{MAX_REPLY_BYTES} bytes)", clean_line(text), text.len())
+}
+
+/// Types into the reply (bounded: characters past the limit are not taken).
+pub fn insert(app: &mut App, c: char) {
+    if app.live.thread.reply.len() + c.len_utf8() <= MAX_REPLY_BYTES && !c.is_control() {
+        app.live.thread.reply.push(c);
+    }
+}
