@@ -8,5 +8,7 @@ mod actions;
 mod cli;
 #[path = "github_threads/identity.rs"]
 mod identity;
+#[path = "github_threads/lane.rs"]
+mod lane;
 #[path = "github_threads/support.rs"]
 mod support;

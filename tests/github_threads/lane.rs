@@ -1,0 +1,168 @@
+//! From the drift lane to GitHub and back: keys on the screen make the
+//! thread action, the screen's job sends it to the fake GitHub (requests
+//! checked in order), and its outcome comes back to the screen.
+
+use super::support::*;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+use triage::github::thread_action::ThreadRequest;
+use triage::github::{ApiBase, ClientConfig, RetryPolicy, Token};
+use triage::outbox::thread_actions::ThreadStore;
+use triage::tui::app::{App, Mode};
+use triage::tui::effect::Effect;
+use triage::tui::fixture;
+use triage::tui::jobs::thread::run_with;
+use triage::tui::update::{Msg, update};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn keys(app: &mut App, text: &str) -> Vec<Effect> {
+    text.chars()
+        .flat_map(|c| update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))))
+        .collect()
+}
+
+fn thread_effect(effects: Vec<Effect>) -> Option<(u64, ThreadRequest)> {
+    effects.into_iter().find_map(|e| match e {
+        Effect::ThreadAction {
+            generation, request, ..
+        } => Some((generation, request)),
+        _ => None,
+    })
+}
+
+fn config(api: &str) -> ClientConfig {
+    let mut config = ClientConfig::new(ApiBase::parse(api).expect("base"), Token::new(TOKEN).expect("token"));
+    config.retry = RetryPolicy {
+        max_attempts: 1,
+        first_delay: std::time::Duration::ZERO,
+        max_delay: std::time::Duration::ZERO,
+    };
+    config
+}
+
+/// The sample pull request acme/webhooks#42 at the sample head, with the
+/// ReviewGate threads of `fps` (resolved or not).
+async fn github(fps: &[(&str, bool)]) -> MockServer {
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/repos/acme/webhooks/pulls/42"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({ "number": 42, "state": "open",
+            "head": { "sha": fixture::SHA }, "base": { "repo": { "full_name": "acme/webhooks" } } })),
+        )
+        .mount(&api)
+        .await;
+    let nodes = fps
+        .iter()
+        .enumerate()
+        .map(|(i, (fp, resolved))| {
+            node(
+                &format!("PRRT_{i}"),
+                &marker_body("rg", fp),
+                *resolved,
+                "2024-05-01T10:00:00Z",
+            )
+        })
+        .collect();
+    graphql_op("reviewThreads")
+        .respond_with(ResponseTemplate::new(200).set_body_json(page(nodes, None)))
+        .mount(&api)
+        .await;
+    api
+}
+
+async fn run(store: &ThreadStore, api: &MockServer, request: ThreadRequest) -> triage::tui::thread_act::ThreadActed {
+    let (store, config) = (store.clone(), config(&api.uri()));
+    tokio::task::spawn_blocking(move || run_with(&store, config, request))
+        .await
+        .expect("job")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reopen_resolve_and_reply_from_the_lane_reach_github_in_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = ThreadStore::open(dir.path().join("threads")).expect("store");
+    let mut app = fixture::app(fixture::sample_set(), (120, 40));
+    keys(&mut app, "3");
+    let external = app
+        .selected_finding()
+        .map(|f| f.key.as_str().to_owned())
+        .unwrap_or_default();
+    keys(&mut app, "jj");
+    let pending = app
+        .selected_finding()
+        .map(|f| f.key.as_str().to_owned())
+        .unwrap_or_default();
+    let api = github(&[(&external, true), (&pending, false)]).await;
+    graphql_op("unresolveReviewThread")
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({ "data": { "unresolveReviewThread": { "thread": { "id": "PRRT_0", "isResolved": false } } } }),
+        ))
+        .mount(&api)
+        .await;
+    graphql_op("resolveReviewThread")
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({ "data": { "resolveReviewThread": { "thread": { "id": "PRRT_1", "isResolved": true } } } }),
+        ))
+        .mount(&api)
+        .await;
+    graphql_op("viewer")
+        .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[])))
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "data": {
+            "addPullRequestReviewThreadReply": { "comment": { "id": "C", "url": null } } } })))
+        .mount(&api)
+        .await;
+
+    // The remedies offer on the resolved-externally finding: reopen.
+    keys(&mut app, "kk");
+    keys(&mut app, "to");
+    let (generation, request) = thread_effect(keys(&mut app, "y")).expect("reopen sent");
+    assert_eq!(request.expected_head.as_deref(), Some(fixture::SHA));
+    let outcome = run(&store, &api, request).await;
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("reopened the thread"), "{flash}");
+
+    // Resolve, then reply, on the resolution-pending finding.
+    keys(&mut app, "jj");
+    keys(&mut app, "ts");
+    let (generation, request) = thread_effect(keys(&mut app, "y")).expect("resolve sent");
+    let outcome = run(&store, &api, request).await;
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    keys(&mut app, "tr");
+    keys(&mut app, "Resolved after checking the head.");
+    update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    let (generation, request) = thread_effect(keys(&mut app, "y")).expect("reply sent");
+    let outcome = run(&store, &api, request).await;
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    assert_eq!(app.ui.mode, Mode::Normal);
+    assert!(store.list().expect("list").0.is_empty(), "done actions leave the store");
+
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/acme/webhooks/pulls/42",
+            "graphql reviewThreads",
+            "graphql unresolveReviewThread",
+            "GET /repos/acme/webhooks/pulls/42",
+            "graphql reviewThreads",
+            "graphql resolveReviewThread",
+            "GET /repos/acme/webhooks/pulls/42",
+            "graphql reviewThreads",
+            "graphql viewer",
+            "graphql addPullRequestReviewThreadReply"
+        ]
+    );
+    let log = graphql_log(&api).await;
+    let vars: Vec<serde_json::Value> = log.iter().map(|(_, v)| v.clone()).collect();
+    assert_eq!(vars[1], json!({ "threadId": "PRRT_0" }));
+    assert_eq!(vars[3], json!({ "threadId": "PRRT_1" }));
+    assert_eq!(
+        vars[6],
+        json!({ "threadId": "PRRT_1", "body": "Resolved after checking the head." })
+    );
+}
