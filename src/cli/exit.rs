@@ -9,6 +9,10 @@
 //! | 3 | refused by GitHub's state: stale or moved head, no permission, closed pull request, no such thread, already decided |
 //! | 4 | GitHub, network or token failure (missing, empty or rejected token, rate limit, timeout, 5xx) |
 //!
+//! The ledger's `decisions` subcommand reads a pull request like `list --pr`
+//! and takes its classes from the same errors (an already-decided refusal is
+//! [`Refused`], 3).
+//!
 //! Errors stay typed until here: a subcommand either returns its code, or
 //! returns an error whose chain holds one of the typed errors below, and
 //! [`code_for`] maps it. An error of no known type is invalid input.

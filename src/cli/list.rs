@@ -83,7 +83,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
             load_or_problem(path, forced_format(args.kind)),
         ),
         (None, Some(_)) => super::common::load_pr(&args.pr)?,
-        (None, None) => bail!("nothing to list: give a FILE or --pr N"),
+        (None, None) => return Err(exit::Usage("nothing to list: give a FILE or --pr N".into()).into()),
     };
     let set = match (&loaded.set, loaded.is_valid()) {
         (Some(set), true) => set,

@@ -23,7 +23,7 @@ use crate::sanitize::clean_line;
 /// The thread action being composed, confirmed or sent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ThreadUi {
-    /// The reply as typed (one line; kept until it is sent or cancelled).
+    /// The reply as typed (one line; kept until it is sent, so Esc and `t r` resume it).
     pub reply: String,
     /// The action waiting for its confirmation.
     pub pending: Option<ThreadRequest>,
