@@ -754,7 +754,11 @@ fn drift_lane_with_orphan_threads() {
 fn thread_action_confirmation() {
     let mut app = sample();
     keys(&mut app, "3jj");
-    keys(&mut app, "ts");
+    keys(&mut app, "t");
+    let text = screen(&app);
+    assert!(text.contains("r = reply · s = resolve · o = reopen"), "{text}");
+    insta::assert_snapshot!("thread_action_menu", draw(&app).backend());
+    keys(&mut app, "s");
     let text = screen(&app);
     assert!(
         text.contains("Resolve the thread of") && text.contains("the default is No"),
