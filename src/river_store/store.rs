@@ -49,11 +49,11 @@ fn io_err(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> S
     }
 }
 
-fn take_lock(path: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
+fn take_lock(dir: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
     if dry_run {
         return Ok(None);
     }
-    files::lock(path).map(Some).map_err(io_err("lock", path))
+    files::lock_dir(dir).map(Some).map_err(io_err("lock", dir))
 }
 
 /// Reads the index (a new one when absent); a malformed one is an error and
@@ -89,9 +89,7 @@ fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> R
     Err(StoreError::Schema { what, details })
 }
 
-fn append_feedback(paths: &RiverPaths, file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
-    let lock_path = paths.feedback_lock();
-    let _lock = files::lock(&lock_path).map_err(io_err("lock", &lock_path))?;
+fn append_feedback(file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
     files::append_line(file, &entry.to_line()).map_err(io_err("append to", file))
 }
 
@@ -111,7 +109,7 @@ pub fn record(
     let (kind, suppression_facts) = match plan.suppression {
         Err(reason) => {
             if !dry_run {
-                append_feedback(paths, &feedback_file, &plan.feedback)?;
+                append_feedback(&feedback_file, &plan.feedback)?;
             }
             return Ok(Recorded {
                 dry_run,
@@ -123,7 +121,7 @@ pub fn record(
         Ok(s) => s,
     };
     let index_file = paths.index();
-    let _lock = take_lock(&paths.index_lock(), dry_run)?;
+    let _lock = take_lock(&paths.index_dir(), dry_run)?;
     let mut index = load_index(&index_file)?;
     let taken = index::ids(&index);
     let id = free_id(&format!("suppression-{}", facts.fingerprint), now, |id| {
@@ -132,7 +130,7 @@ pub fn record(
     let entry = suppression_entry(&suppression_facts, kind, &input.note, id, now);
     validate("suppression entry", &entry, true)?;
     if !dry_run {
-        append_feedback(paths, &feedback_file, &plan.feedback)?;
+        append_feedback(&feedback_file, &plan.feedback)?;
         index::append(&mut index, index::to_json(&entry));
         files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
     }
@@ -155,7 +153,7 @@ pub fn revoke(
     dry_run: bool,
 ) -> Result<Revoked, StoreError> {
     let index_file = paths.index();
-    let _lock = take_lock(&paths.index_lock(), dry_run)?;
+    let _lock = take_lock(&paths.index_dir(), dry_run)?;
     let mut index = load_index(&index_file)?;
     let active = index::active_suppressions(&index, fingerprint);
     if active.is_empty() {

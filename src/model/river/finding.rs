@@ -6,6 +6,7 @@ use super::types::{
     CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity, parse_status,
 };
 use crate::model::finding::{Finding, FindingKey, Origin, RiverFields, Severity};
+use super::fingerprint_v2::{river_fingerprint_v2, v2_line};
 use crate::model::fingerprint::river_fingerprint;
 use crate::model::problem::push_pointer;
 use serde_json::Value;
@@ -100,6 +101,8 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
     // River hashes the members as they are, valid or not.
     let raw = |key: &str| obj.get(key).and_then(Value::as_str);
     f.fingerprint = river_fingerprint(raw("ruleId"), raw("file"), raw("message"), raw("title"));
+    f.v2_line = v2_line(obj.get("lineStart"), obj.get("line"));
+    f.fingerprint_v2 = river_fingerprint_v2(raw("ruleId"), raw("file"), raw("message"), raw("title"), &f.v2_line);
     f
 }
 
@@ -130,6 +133,8 @@ pub fn to_finding(index: usize, f: &RiverFinding) -> Finding {
         validated_status: f.validated_status.clone(),
         scope: f.scope.clone(),
         line_end: f.line_end,
+        fingerprint_v2: f.fingerprint_v2.clone(),
+        v2_line: f.v2_line.clone(),
         message: f.message.clone(),
         extra: f.extra.clone(),
     };

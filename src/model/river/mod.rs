@@ -20,6 +20,7 @@
 
 mod artifact;
 mod finding;
+pub mod fingerprint_v2;
 mod reader;
 mod run_output;
 pub mod types;
