@@ -45,7 +45,6 @@ impl RiverPaths {
     pub fn feedback(&self, month: &str) -> PathBuf {
         self.root.join(".river").join("feedback").join(format!("{month}.jsonl"))
     }
-
 }
 
 /// An exclusive lock, released when dropped (closing the handle releases it).

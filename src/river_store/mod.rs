@@ -24,10 +24,13 @@
 //! there a revoked suppression may still hide its finding until River Review
 //! honours revocations.
 
+pub mod config;
 pub mod decide;
 pub mod entries;
 pub mod files;
+pub mod gate;
 pub mod index;
+pub mod lifecycle;
 pub mod ordered;
 pub mod root;
 pub mod status;
@@ -37,7 +40,7 @@ pub mod time;
 use std::path::PathBuf;
 
 pub use decide::{DecisionInput, FindingFacts, NoSuppression};
-pub use entries::Note;
+pub use entries::{FingerprintAlgo, Note};
 pub use files::RiverPaths;
 pub use status::{DecisionStatus, FeedbackType, SuppressionType};
 pub use store::{Recorded, Revoked, record, revoke};

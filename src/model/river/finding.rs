@@ -1,12 +1,12 @@
 //! Reading one River finding (artifact `findings[]`, run output `issues[]`)
 //! and turning it into the cross-format [`Finding`].
 
+use super::fingerprint_v2::{river_fingerprint_v2, v2_line};
 use super::reader::{Reader, compact};
 use super::types::{
     CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity, parse_status,
 };
 use crate::model::finding::{Finding, FindingKey, Origin, RiverFields, Severity};
-use super::fingerprint_v2::{river_fingerprint_v2, v2_line};
 use crate::model::fingerprint::river_fingerprint;
 use crate::model::problem::push_pointer;
 use serde_json::Value;

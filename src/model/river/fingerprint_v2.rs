@@ -77,7 +77,10 @@ mod tests {
         assert_eq!(l(None, Some(json!(4.0))), "4");
         assert_eq!(l(None, Some(json!(4_294_967_296u64))), "4294967296");
         assert_eq!(l(None, Some(json!(1e20))), "100000000000000000000");
-        assert_eq!(l(None, Some(json!(18_446_744_073_709_551_615u64))), "18446744073709552000");
+        assert_eq!(
+            l(None, Some(json!(18_446_744_073_709_551_615u64))),
+            "18446744073709552000"
+        );
         assert_eq!(l(None, Some(json!(1e21))), "1e+21");
         assert_eq!(l(None, Some(json!(1.5e300))), "1.5e+300");
     }
@@ -109,18 +112,38 @@ mod tests {
                 "83d0e791e107712f",
                 "44b1dea991e52c43",
             ),
-            (json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 4_294_967_296u64}), "38be118b251fa995", "673bd8d15175f295"),
-            (json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 1e20}), "38be118b251fa995", "4b7ce1e0073872c3"),
-            (json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 1e21}), "38be118b251fa995", "3948b661d4948394"),
+            (
+                json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 4_294_967_296u64}),
+                "38be118b251fa995",
+                "673bd8d15175f295",
+            ),
+            (
+                json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 1e20}),
+                "38be118b251fa995",
+                "4b7ce1e0073872c3",
+            ),
+            (
+                json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m", "line": 1e21}),
+                "38be118b251fa995",
+                "3948b661d4948394",
+            ),
             // No usable line: the segment is L0.
-            (json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m"}), "38be118b251fa995", "a54f8f9e14c90281"),
+            (
+                json!({"ruleId": "rr-x", "file": "src/a.js", "message": "m"}),
+                "38be118b251fa995",
+                "a54f8f9e14c90281",
+            ),
         ];
         for (finding, v1, v2) in cases {
             let s = |k: &str| finding.get(k).and_then(Value::as_str);
             let line = v2_line(finding.get("lineStart"), finding.get("line"));
             let got_v1 = crate::model::fingerprint::river_fingerprint(s("ruleId"), s("file"), s("message"), s("title"));
             assert_eq!(got_v1, v1, "{finding}");
-            assert_eq!(river_fingerprint_v2(s("ruleId"), s("file"), s("message"), s("title"), &line), v2, "{finding}");
+            assert_eq!(
+                river_fingerprint_v2(s("ruleId"), s("file"), s("message"), s("title"), &line),
+                v2,
+                "{finding}"
+            );
         }
     }
 }

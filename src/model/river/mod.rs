@@ -36,7 +36,7 @@ use serde_json::Value;
 use types::{Decision, LoopSignal, RiverArtifact, RiverFinding, RunOutput};
 
 pub use artifact::read_artifact;
-pub use reader::ADDITIVE_RULE;
+pub use reader::{ADDITIVE_RULE, DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
 pub use run_output::read_run_output;
 
 /// Checks a River review artifact and builds its model.

@@ -146,6 +146,8 @@ fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<Te
             pr: None,
         },
         suppress: true,
+        algo: crate::river_store::FingerprintAlgo::V1,
+        expires_at: None,
     };
     out.push(TextLine::one(
         Tone::Heading,

@@ -48,12 +48,14 @@ pub fn parse_date_time(s: &str) -> Option<DateTimeParts> {
     }
     let (year, month, day) = parse_date(date)?;
     let (hour, minute, second, offset_minutes) = parse_time(time)?;
-    let millis = time
-        .split_once('.')
-        .map_or(0, |(_, frac)| {
-            let digits: Vec<u32> = frac.bytes().take_while(u8::is_ascii_digit).map(|d| u32::from(d - b'0')).collect();
-            (0..3).fold(0, |acc, i| acc * 10 + digits.get(i).copied().unwrap_or(0))
-        });
+    let millis = time.split_once('.').map_or(0, |(_, frac)| {
+        let digits: Vec<u32> = frac
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .map(|d| u32::from(d - b'0'))
+            .collect();
+        (0..3).fold(0, |acc, i| acc * 10 + digits.get(i).copied().unwrap_or(0))
+    });
     Some(DateTimeParts {
         year,
         month,

@@ -24,7 +24,11 @@ impl Reader {
             return None;
         };
         if x.fract() != 0.0 {
-            self.problem("river-type", path, format!("must be an integer, found {}", js_display(x)));
+            self.problem(
+                "river-type",
+                path,
+                format!("must be an integer, found {}", js_display(x)),
+            );
             return None;
         }
         if x < 1.0 {
