@@ -796,3 +796,86 @@ fn cli_dry_run_writes_nothing_and_reports_why_not_suppressed() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+fn triage_submit(artifact: &Path, repo: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+        .env("RIVER_REVIEW_DISABLE_GLOBAL_CONFIG", "1")
+        .args(["submit", "--result"])
+        .arg(artifact)
+        .args(["--finding", FP_UTIL, "--status", "false_positive", "--evidence", "why"])
+        .args(extra)
+        .arg("--repo-root")
+        .arg(repo)
+        .output()
+        .unwrap()
+}
+
+/// Headless submit says when River will not apply the suppression (changed
+/// files, configuration, expiry) and why, and still writes the decision;
+/// no lock file is left in the repository.
+#[test]
+fn cli_warns_when_river_will_not_apply_the_suppression() {
+    let repo = tempfile::tempdir().unwrap();
+    let mut doc: Value = serde_json::from_slice(&example("exec-two-findings.json")).unwrap();
+    doc["context"] = json!({"changedFiles": ["src/other.js", "src/math.js"]});
+    let artifact = repo.path().join("artifact.json");
+    fs::write(&artifact, doc.to_string()).unwrap();
+    fs::write(
+        repo.path().join(".river-review.yml"),
+        "memory:\n  suppressionEnabled: false\n",
+    )
+    .unwrap();
+    let out = triage_submit(&artifact, repo.path(), &["--expires", "2020-01-01", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["suppression"]["written"], true);
+    assert_eq!(report["suppression"]["applies"], false);
+    assert_eq!(
+        report["suppression"]["entry"]["context"]["expiresAt"],
+        "2020-01-01T00:00:00.000Z"
+    );
+    let warnings: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        warnings[0].contains("memory.suppressionEnabled: false in") && warnings[0].contains(".river-review.yml"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("src/util.js is not among the review's 2 changed files"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[2].contains("expires at 2020-01-01T00:00:00.000Z"),
+        "{warnings:?}"
+    );
+    assert!(Path::new(report["repo_root"].as_str().unwrap()).is_absolute());
+    let feedback: Vec<_> = fs::read_dir(repo.path().join(".river/feedback"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(feedback.len(), 1, "one log and no lock file");
+    let memory: Vec<_> = fs::read_dir(repo.path().join(".river/memory"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(memory, ["index.json"], "no lock file next to the index");
+
+    // Text output, v2: the release-line note; a bad expiry is a usage error.
+    fs::remove_file(repo.path().join(".river-review.yml")).unwrap();
+    let out = triage_submit(&artifact, repo.path(), &["--fingerprint-algo", "v2", "--dry-run"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Note: River 1.15.0 has no line-anchored (v2) fingerprints"),
+        "{text}"
+    );
+    assert!(text.contains("Warning: River will not apply it on this run"), "{text}");
+    assert!(!text.contains("suppressionEnabled"), "{text}");
+    let bad = triage_submit(&artifact, repo.path(), &["--expires", "tomorrow"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--expires `tomorrow`"));
+}
