@@ -31,7 +31,8 @@ pub enum GateWarning {
     ExpiryIgnoredBy115(String),
     /// A v2 suppression hides nothing on 1.15.0.
     V2UnknownTo115,
-    /// The suppression only applies to runs of this phase on 1.15.0.
+    /// The suppression only applies to `river run` in this phase (both lines:
+    /// the entry names its phase).
     PhaseOnly(String),
 }
 
@@ -71,7 +72,7 @@ impl fmt::Display for GateWarning {
             }
             GateWarning::PhaseOnly(phase) => write!(
                 f,
-                "River 1.15.0 applies it only to runs of phase {phase} (newer releases: the same)"
+                "River applies it only to `river run` in phase {phase} (and only `river run` applies suppressions)"
             ),
         }
     }

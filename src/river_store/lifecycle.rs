@@ -140,7 +140,7 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
             let fingerprint = text(c.get("fingerprint"));
             let stored = fingerprint.clone().or_else(|| text(c.get(REVOKED_FINGERPRINT)))?;
             let belongs = match algo.as_str() {
-                "v2" => ids.v2.iter().any(|v| *v == stored),
+                "v2" => ids.v2.contains(&stored),
                 _ => stored == ids.v1,
             };
             belongs.then(|| SuppressionView {

@@ -87,6 +87,8 @@ pub enum Effect {
         v2: Vec<String>,
         artifact_root: Option<String>,
     },
+    /// Find the repository River decisions go to and River's configuration there.
+    ResolveRiverTarget { artifact_root: Option<String> },
     /// Read the authenticated GitHub login (the actor of the comment preview).
     LookupActor,
     /// Suspend the screen and edit the evidence text in $EDITOR.
@@ -172,6 +174,9 @@ impl Runner {
                 self.tx.clone(),
             ),
             Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
+            Effect::ResolveRiverTarget { artifact_root } => {
+                jobs::river::resolve_target(&self.context, artifact_root, self.tx.clone())
+            }
             Effect::EditEvidence { text } => {
                 self.send(jobs::files::edit_text(&text, guard));
             }

@@ -2,6 +2,7 @@
 //! the repository root is `--repo-root`, else the review's
 //! `context.repoRoot` when it is a repository here, else the git top-level.
 
+use crate::river_store::config;
 use crate::river_store::lifecycle::FindingIds;
 use crate::river_store::root::resolve_root;
 use crate::river_store::time::now_millis;
@@ -101,6 +102,22 @@ pub fn receipt(r: &Recorded) -> Receipt {
             suppressed: false,
         },
     }
+}
+
+/// Finds the repository River decisions go to (absolute) and River's
+/// suppression setting there, on a thread of its own (`Msg::RiverTarget`).
+pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, tx: Sender<Msg>) {
+    let flag = ctx.repo_root.clone();
+    std::thread::spawn(move || {
+        let result = root(flag.as_deref(), artifact_root.as_deref())
+            .map(|root| {
+                let root = std::path::absolute(&root).unwrap_or(root);
+                let setting = config::read(&root, config::user_home().as_deref());
+                (root, setting)
+            })
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::RiverTarget(result));
+    });
 }
 
 /// Revokes a finding's suppression on a thread of its own (`Msg::Undone`).
