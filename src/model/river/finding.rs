@@ -57,7 +57,7 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
     let mut known: Vec<&str> = COMMON.iter().chain(NEWER_OPAQUE.iter()).copied().collect();
     match kind {
         FindingKind::Artifact => known.extend(ARTIFACT_ONLY),
-        FindingKind::RunIssue => known.push("actionability"),
+        FindingKind::RunIssue => known.extend(["actionability", "reviewerRole"]),
     }
     reader.members(obj, &known, &REQUIRED);
 
@@ -89,9 +89,15 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
         f.validated_status = reader
             .one_of(obj, "validatedStatus", &VALIDATED_STATUSES)
             .map(str::to_owned);
-    } else if let Some(a) = reader.number(obj, "actionability", 0.0, 1.0) {
-        f.extra.push(("actionability".to_owned(), a.to_string()));
+    } else {
+        if let Some(a) = reader.number(obj, "actionability", 0.0, 1.0) {
+            f.extra.push(("actionability".to_owned(), a.to_string()));
+        }
+        if let Some(role) = reader.non_empty_string(obj, "reviewerRole") {
+            f.extra.push(("reviewerRole".to_owned(), role.to_owned()));
+        }
     }
+    super::newer::read_finding_members(reader, obj);
     for key in NEWER_OPAQUE {
         if let Some(v) = obj.get(key) {
             f.extra.push((key.to_owned(), compact(v, EXTRA_CHARS)));

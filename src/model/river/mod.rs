@@ -21,6 +21,7 @@
 mod artifact;
 mod finding;
 pub mod fingerprint_v2;
+mod newer;
 mod reader;
 mod run_output;
 pub mod types;
@@ -218,6 +219,7 @@ fn run_set(r: &RunOutput, notices: Vec<super::problem::Problem>) -> ReviewSet {
         loop_signal,
         worst: worst(&r.issues),
         overall_score: Some(overall),
+        extra: r.extra.clone(),
         ..RiverRunInfo::default()
     };
     if let Some(s) = &r.summary {

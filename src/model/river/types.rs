@@ -250,4 +250,6 @@ pub struct RunOutput {
     pub decision: Option<Decision>,
     /// A `suggestedLoopSignal` member, should a newer release add one here too.
     pub loop_signal: Option<LoopSignal>,
+    /// Newer members shown as they are (`timedOutRoles`, `teamLeadReport`).
+    pub extra: Vec<(String, String)>,
 }
