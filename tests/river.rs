@@ -879,3 +879,30 @@ fn cli_warns_when_river_will_not_apply_the_suppression() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--expires `tomorrow`"));
 }
+
+/// `validate` and `list --format json` carry River's decision and loop
+/// signal, each saying whether it was derived.
+#[test]
+fn json_outputs_carry_the_river_verdict_and_whether_it_was_derived() {
+    let artifact = Path::new(EXAMPLES).join("exec-two-findings.json");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+            .args(args)
+            .arg(&artifact)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let verdict: Value = serde_json::from_str(run(&["validate", "--format", "json"]).trim()).unwrap();
+    let river = &verdict["river"];
+    assert!(river["decision"]["value"].is_string(), "{verdict}");
+    assert!(river["decision"]["derived"].is_boolean(), "{verdict}");
+    assert!(river["loop_signal"]["value"].is_string(), "{verdict}");
+    let set = load("exec-two-findings.json");
+    let info = set.river.as_ref().unwrap();
+    let derived = matches!(info.decision, Some(Stated::Derived(_)));
+    assert_eq!(river["decision"]["derived"], derived);
+    let list = run(&["list", "--all", "--format", "json"]);
+    let first: Value = serde_json::from_str(list.lines().next().unwrap()).unwrap();
+    assert_eq!(&first["river_run"], river);
+}
