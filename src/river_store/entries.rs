@@ -11,6 +11,17 @@ use serde::Serialize;
 /// decision on a review's finding (River's default trigger for such feedback).
 pub const TRIGGER: &str = "pr-comment";
 
+/// Every feedback `trigger` River knows: 1.15.0's four and the newer line's
+/// `fix-pr` (feedback recorded from a fixing pull request). `triage` writes
+/// only [`TRIGGER`]; lines with any of these are kept as they are.
+pub const TRIGGERS: [&str; 5] = [
+    "pr-comment",
+    "self-review",
+    "eval-regression",
+    "retrospective",
+    "fix-pr",
+];
+
 /// One line of `.river/feedback/<YYYY-MM>.jsonl`, members in River's order;
 /// absent values are written as `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
