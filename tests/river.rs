@@ -875,6 +875,12 @@ fn cli_warns_when_river_will_not_apply_the_suppression() {
     );
     assert!(text.contains("Warning: River will not apply it on this run"), "{text}");
     assert!(!text.contains("suppressionEnabled"), "{text}");
+    // The suppression written by the first call is shown with where it applies.
+    assert!(
+        text.contains("Existing suppression suppression-98103dc8dd71c74c-")
+            && text.contains("(v1, false_positive): applies on River 1.15.0 only (revoked or expired for newer releases); expires 2020-01-01T00:00:00.000Z"),
+        "{text}"
+    );
     let bad = triage_submit(&artifact, repo.path(), &["--expires", "tomorrow"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--expires `tomorrow`"));

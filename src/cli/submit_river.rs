@@ -20,6 +20,7 @@ use crate::river_store::decide::{is_fingerprint, suppression_for};
 use crate::river_store::gate::{GateInput, GateWarning, warnings};
 use crate::river_store::lifecycle::{FindingIds, expiry_millis};
 use crate::river_store::root::{RootSource, resolve_root};
+use crate::river_store::store::existing;
 use crate::river_store::time::{UnixMillis, iso_millis, now_millis};
 use crate::river_store::{
     DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, Note, Recorded, Revoked, RiverPaths, StoreError,
@@ -117,13 +118,28 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         expires_at: expires.as_ref().map(|(iso, _)| iso.as_str()),
     };
     let now = now_millis();
-    let gate = gate_warnings(&root, &facts, &input, now);
-    Ok(
-        match record(&RiverPaths::new(&root), &facts, &input, now, args.dry_run) {
-            Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded, &gate),
-            Err(e) => store_failed(args.format, &e),
-        },
-    )
+    let paths = RiverPaths::new(&root);
+    let ids = FindingIds {
+        v1: &facts.fingerprint,
+        v2: &facts.v2_all,
+    };
+    let before = Before {
+        gate: gate_warnings(&root, &facts, &input, now),
+        existing: existing(&paths, &ids)
+            .map(|views| views.iter().map(|v| v.describe(now)).collect())
+            .unwrap_or_default(),
+    };
+    Ok(match record(&paths, &facts, &input, now, args.dry_run) {
+        Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded, &before),
+        Err(e) => store_failed(args.format, &e),
+    })
+}
+
+/// What is known before writing: River's gate warnings for the suppression
+/// about to be written, and the finding's suppressions already recorded.
+struct Before {
+    gate: Vec<GateWarning>,
+    existing: Vec<String>,
 }
 
 /// `--expires` as River stores it (`toISOString` form) and in Unix ms: an
@@ -219,8 +235,9 @@ fn print_recorded(
     source: RootSource,
     status: DecisionStatus,
     r: &Recorded,
-    gate: &[GateWarning],
+    before: &Before,
 ) -> ExitCode {
+    let gate = &before.gate;
     let fp = r.feedback.finding_fingerprint.as_deref().unwrap_or("");
     let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let root = root.as_path();
@@ -237,7 +254,7 @@ fn print_recorded(
             "recorded": !r.dry_run, "dry_run": r.dry_run, "repo_root": root, "repo_root_source": source.describe(),
             "fingerprint": fp, "status": status.as_str(),
             "feedback": { "file": r.feedback_file, "line": r.feedback.to_line(), "entry": to_value(&r.feedback) },
-            "suppression": suppression, "warnings": warnings,
+            "suppression": suppression, "warnings": warnings, "existing_suppressions": before.existing,
         });
         println!("{out}");
         return ExitCode::from(exit::OK);
@@ -267,6 +284,9 @@ fn print_recorded(
             );
         }
         Err(reason) => println!("No suppression: {reason}"),
+    }
+    for e in &before.existing {
+        println!("Existing suppression {}", clean_line(e));
     }
     for w in gate {
         let label = if w.blocks_everywhere() { "Warning" } else { "Note" };

@@ -100,6 +100,35 @@ impl SuppressionView {
     pub fn hides_anywhere(&self, now_ms: i64) -> bool {
         self.in_force_newer(now_ms) || self.matchable_115()
     }
+
+    /// One line for people: the entry, its algorithm and reason, and where
+    /// it applies (unsanitised: callers clean it before display).
+    pub fn describe(&self, now_ms: i64) -> String {
+        let state = match (self.matchable_115(), self.in_force_newer(now_ms)) {
+            (true, true) => "applies on River 1.15.0 and newer releases",
+            (true, false) => "applies on River 1.15.0 only (revoked or expired for newer releases)",
+            (false, true) => "applies on newer River releases only",
+            (false, false) => "revoked: applies on no River release",
+        };
+        let mut text = format!(
+            "{} ({}, {}): {state}",
+            self.id,
+            self.algo,
+            self.feedback_type.as_deref().unwrap_or("no feedbackType")
+        );
+        for (label, value) in [
+            ("expires", &self.expires_at),
+            ("skillId", &self.skill_id),
+            ("skillVersion", &self.skill_version),
+            ("rulesDigest", &self.rules_digest),
+            ("rulesDigestAlgo", &self.rules_digest_algo),
+        ] {
+            if let Some(v) = value {
+                text.push_str(&format!("; {label} {v}"));
+            }
+        }
+        text
+    }
 }
 
 fn entries(index: &Json) -> &[Json] {
@@ -226,6 +255,20 @@ mod tests {
         assert_eq!(newer, [true, false, false, false, true]);
         assert_eq!(old, [true, true, true, true, false]);
         assert_eq!(views[4].skill_id.as_deref(), Some("rr-x"));
+        assert_eq!(
+            views[0].describe(now),
+            "a (v1, no feedbackType): applies on River 1.15.0 and newer releases"
+        );
+        assert!(
+            views[1]
+                .describe(now)
+                .ends_with("applies on River 1.15.0 only (revoked or expired for newer releases)")
+        );
+        assert!(
+            views[4]
+                .describe(now)
+                .contains("applies on newer River releases only; skillId rr-x")
+        );
     }
 
     #[test]
