@@ -77,13 +77,17 @@ impl SuppressionView {
             .is_some_and(|t| expiry_millis(t).is_none_or(|at| at <= now_ms))
     }
 
-    /// Whether the newer line's gate can apply it.
+    /// Whether the newer line's gate can apply it (lengths are JavaScript's
+    /// UTF-16 lengths, as River's `fp.length` checks them).
     pub fn in_force_newer(&self, now_ms: i64) -> bool {
         self.active != Some(false)
             && !self.revoked
             && !self.expired(now_ms)
             && matches!(self.algo.as_str(), "v1" | "v2")
-            && self.fingerprint.as_deref().is_some_and(|f| f.chars().count() == 16)
+            && self
+                .fingerprint
+                .as_deref()
+                .is_some_and(|f| f.encode_utf16().count() == 16)
     }
 
     /// Whether 1.15.0's gate can apply it (a 16-character fingerprint; a v2
