@@ -9,8 +9,9 @@ use triage::model::load::load_bytes;
 use triage::model::review::{Format, ReviewSet, ReviewStatus, Stated};
 use triage::model::schema::{RiverEntrySchema, check_river_entry};
 use triage::river_store::entries::Note;
+use triage::river_store::lifecycle::FindingIds;
 use triage::river_store::{
-    DecisionInput, DecisionStatus, FindingFacts, NoSuppression, RiverPaths, StoreError, record, revoke,
+    DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, NoSuppression, RiverPaths, StoreError, record, revoke,
 };
 
 const EXAMPLES: &str = "tests/fixtures/reference/river-review/examples";
@@ -49,7 +50,14 @@ fn input(status: DecisionStatus, evidence: &str) -> DecisionInput<'_> {
             pr: Some(42),
         },
         suppress: true,
+        algo: FingerprintAlgo::V1,
+        expires_at: None,
     }
+}
+
+/// The identity of a finding by its v1 fingerprint only.
+fn v1(fp: &str) -> FindingIds<'_> {
+    FindingIds { v1: fp, v2: &[] }
 }
 
 fn read_json(path: &Path) -> Value {
@@ -81,6 +89,37 @@ fn river_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: &str, 
     }
     let Some(m) = by_fp.get(fp) else { return false };
     !(matches!(severity, "major" | "critical") && m["context"]["feedbackType"] != "accepted_risk")
+}
+
+/// The newer line's gate (s977043/river-review 1.110.x), restated from its
+/// source: a phase-less suppression applies to every phase; an entry with
+/// `active: false`, revoked by a resurface entry, or past `expiresAt` is
+/// dropped before indexing; `v1` entries match the v1 fingerprint and `v2`
+/// entries the line-anchored one.
+fn newer_would_suppress(index: &Value, phase: &str, changed: &[&str], fp: (&str, &str), now_iso: &str) -> bool {
+    let entries = index["entries"].as_array().unwrap();
+    let revoked: Vec<&str> = entries
+        .iter()
+        .filter(|e| e["type"] == "resurface" && e["context"]["action"] == "revoke")
+        .filter_map(|e| e["context"]["suppressionId"].as_str())
+        .collect();
+    entries.iter().any(|e| {
+        let related: Vec<&str> = e["metadata"]["relatedFiles"]
+            .as_array()
+            .map_or(vec![], |a| a.iter().filter_map(Value::as_str).collect());
+        let relevant = related.is_empty() || related.iter().any(|r| changed.contains(r));
+        let phase_ok = e["metadata"]["phase"].is_null() || e["metadata"]["phase"] == phase;
+        let c = &e["context"];
+        let on = c["active"] != false && !revoked.contains(&e["id"].as_str().unwrap_or(""));
+        // toISOString values compare as instants when compared as text.
+        let live = c["expiresAt"].as_str().is_none_or(|at| at > now_iso);
+        let want = match c["fingerprintAlgo"].as_str().unwrap_or("v1") {
+            "v1" => fp.0,
+            "v2" => fp.1,
+            _ => return false,
+        };
+        e["type"] == "suppression" && relevant && phase_ok && on && live && c["fingerprint"] == want
+    })
 }
 
 /// One example file and what it must open to.
@@ -214,7 +253,8 @@ fn every_status_writes_rivers_shapes() {
         "fingerprintAlgo": "v1",
         "feedbackType": "{}",
         "severity": "minor",
-        "sourcePR": 42
+        "sourcePR": 42,
+        "skillId": "rr-midstream-logging-observability-001"
       }}
     }}
   ],
@@ -376,7 +416,7 @@ fn a_malformed_index_is_left_untouched_and_named() {
         assert!(feedback_lines(repo.path()).is_empty());
         let undo = revoke(
             &paths,
-            FP_UTIL,
+            &v1(FP_UTIL),
             &Note {
                 evidence: "",
                 author: "a",
@@ -403,7 +443,7 @@ fn undo_revokes_with_a_resurface_entry() {
         pr: None,
     };
     assert!(matches!(
-        revoke(&paths, FP_UTIL, &note, NOW, false),
+        revoke(&paths, &v1(FP_UTIL), &note, NOW, false),
         Err(StoreError::NoActiveSuppression(_))
     ));
     let sid = record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false)
@@ -412,10 +452,10 @@ fn undo_revokes_with_a_resurface_entry() {
         .unwrap()
         .entry
         .id;
-    let dry = revoke(&paths, FP_UTIL, &note, NOW + 5, true).unwrap();
+    let dry = revoke(&paths, &v1(FP_UTIL), &note, NOW + 5, true).unwrap();
     assert_eq!(dry.revoked.len(), 1);
     assert_eq!(read_json(&paths.index())["entries"].as_array().unwrap().len(), 1);
-    let done = revoke(&paths, FP_UTIL, &note, NOW + 5, false).unwrap();
+    let done = revoke(&paths, &v1(FP_UTIL), &note, NOW + 5, false).unwrap();
     assert_eq!(done.revoked[0].0, sid);
     let index = read_json(&paths.index());
     let entries = index["entries"].as_array().unwrap();
@@ -426,10 +466,187 @@ fn undo_revokes_with_a_resurface_entry() {
     assert_eq!(resurface["type"], "resurface");
     assert_eq!(resurface["context"], json!({"suppressionId": sid, "action": "revoke"}));
     assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, resurface), []);
+    assert_eq!(check_river_entry(RiverEntrySchema::MemoryEntry, &entries[0]), []);
+    assert_eq!(
+        check_river_entry(RiverEntrySchema::SuppressionContext, &entries[0]["context"]),
+        []
+    );
     assert!(matches!(
-        revoke(&paths, FP_UTIL, &note, NOW, false),
+        revoke(&paths, &v1(FP_UTIL), &note, NOW, false),
         Err(StoreError::NoActiveSuppression(_))
     ));
+}
+
+/// Undo works on both River lines, and a later suppression works again.
+#[test]
+fn undo_works_on_both_lines_and_resuppressing_works_again() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let file = facts.file.clone().unwrap();
+    let phase = facts.phase.clone().unwrap();
+    let changed = [file.as_str()];
+    let v2 = facts.v2.clone().map(|(fp, _)| fp).unwrap_or_default();
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    let note = Note {
+        evidence: "no longer true",
+        author: "bob",
+        pr: None,
+    };
+    let later = "2026-12-01T00:00:00.000Z";
+    let hidden = |index: &Value| {
+        (
+            river_would_suppress(index, &phase, &changed, FP_UTIL, "minor"),
+            newer_would_suppress(index, &phase, &changed, (FP_UTIL, &v2), later),
+        )
+    };
+    record(&paths, &facts, &input(DecisionStatus::FalsePositive, "x"), NOW, false).unwrap();
+    assert_eq!(hidden(&read_json(&paths.index())), (true, true));
+
+    revoke(&paths, &v1(FP_UTIL), &note, NOW + 1, false).unwrap();
+    let index = read_json(&paths.index());
+    assert_eq!(
+        hidden(&index),
+        (false, false),
+        "revoked on 1.15.0 and on the newer line"
+    );
+    let revoked = &index["entries"][0]["context"];
+    assert!(
+        revoked.get("fingerprint").is_none(),
+        "no matchable 16-hex fingerprint left: {revoked}"
+    );
+    assert_eq!(revoked["revokedFingerprint"], FP_UTIL);
+    assert_eq!(revoked["active"], false);
+
+    record(
+        &paths,
+        &facts,
+        &input(DecisionStatus::FalsePositive, "again"),
+        NOW + 2,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        hidden(&read_json(&paths.index())),
+        (true, true),
+        "a re-suppression applies again"
+    );
+    let again = revoke(&paths, &v1(FP_UTIL), &note, NOW + 3, false).unwrap();
+    assert_eq!(again.revoked.len(), 1, "only the new suppression was still in force");
+    assert_eq!(hidden(&read_json(&paths.index())), (false, false));
+}
+
+/// A suppression revoked the old way (active false, fingerprint kept) still
+/// hides the finding on 1.15.0; undo takes its fingerprint out of reach
+/// without a second resurface entry.
+#[test]
+fn undo_finishes_an_old_style_revocation() {
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    fs::create_dir_all(paths.index().parent().unwrap()).unwrap();
+    let old = json!({"entries": [
+        {"id": "s1", "type": "suppression", "content": "x",
+         "metadata": {"createdAt": "2026-11-29T19:36:24.116Z", "author": "a", "phase": "midstream", "relatedFiles": ["src/util.js"]},
+         "context": {"scope": "file", "active": false, "fingerprint": FP_UTIL, "fingerprintAlgo": "v1"}},
+        {"id": "r1", "type": "resurface", "content": "revoked",
+         "metadata": {"createdAt": "2026-11-29T19:36:24.116Z", "author": "a"},
+         "context": {"suppressionId": "s1", "action": "revoke"}}
+    ], "version": "1"});
+    fs::write(paths.index(), serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    assert!(river_would_suppress(
+        &old,
+        "midstream",
+        &["src/util.js"],
+        FP_UTIL,
+        "minor"
+    ));
+    let note = Note {
+        evidence: "",
+        author: "b",
+        pr: None,
+    };
+    let r = revoke(&paths, &v1(FP_UTIL), &note, NOW, false).unwrap();
+    assert_eq!(r.revoked, [("s1".to_owned(), None)]);
+    let index = read_json(&paths.index());
+    assert_eq!(index["entries"].as_array().unwrap().len(), 2);
+    assert!(!river_would_suppress(
+        &index,
+        "midstream",
+        &["src/util.js"],
+        FP_UTIL,
+        "minor"
+    ));
+}
+
+/// v2 suppressions: written line-anchored, found and undone through the
+/// finding's v2 fingerprint.
+#[test]
+fn v2_suppressions_are_written_and_undone() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let (v2, line) = facts.v2.clone().expect("the example finding has a line");
+    assert_ne!(v2, FP_UTIL);
+    assert_ne!(line, "0");
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    let mut i = input(DecisionStatus::FalsePositive, "only this line");
+    i.algo = FingerprintAlgo::V2;
+    i.expires_at = Some("2027-01-01T00:00:00.000Z");
+    let written = record(&paths, &facts, &i, NOW, false).unwrap().suppression.unwrap();
+    let entry = serde_json::to_value(&written.entry).unwrap();
+    assert_eq!(entry["context"]["fingerprint"], v2);
+    assert_eq!(entry["context"]["fingerprintAlgo"], "v2");
+    assert_eq!(entry["context"]["expiresAt"], "2027-01-01T00:00:00.000Z");
+    assert_eq!(entry["context"]["skillId"], facts.rule_id.clone().unwrap());
+    assert_eq!(entry["id"].as_str().unwrap(), format!("suppression-{v2}-{NOW}"));
+    let index = read_json(&paths.index());
+    let phase = facts.phase.clone().unwrap();
+    let file = facts.file.clone().unwrap();
+    let changed = [file.as_str()];
+    assert!(newer_would_suppress(
+        &index,
+        &phase,
+        &changed,
+        ("0000000000000000", &v2),
+        "2026-12-01T00:00:00.000Z"
+    ));
+    assert!(!newer_would_suppress(
+        &index,
+        &phase,
+        &changed,
+        ("0000000000000000", &v2),
+        "2027-01-02T00:00:00.000Z"
+    ));
+    assert!(
+        !river_would_suppress(&index, &phase, &changed, FP_UTIL, "minor"),
+        "1.15.0 knows no v2"
+    );
+    let note = Note {
+        evidence: "",
+        author: "b",
+        pr: None,
+    };
+    // A v1-only lookup does not see it; the finding's v2 values do.
+    assert!(matches!(
+        revoke(&paths, &v1(FP_UTIL), &note, NOW, false),
+        Err(StoreError::NoActiveSuppression(_))
+    ));
+    let all = facts.v2_all.clone();
+    let r = revoke(&paths, &FindingIds { v1: FP_UTIL, v2: &all }, &note, NOW, false).unwrap();
+    assert_eq!(r.revoked.len(), 1);
+    let index = read_json(&paths.index());
+    assert!(!newer_would_suppress(
+        &index,
+        &phase,
+        &changed,
+        ("0000000000000000", &v2),
+        "2026-12-01T00:00:00.000Z"
+    ));
+    // Without a line, v2 is refused and only feedback is written.
+    let mut no_line = facts.clone();
+    no_line.v2 = None;
+    let r = record(&paths, &no_line, &i, NOW, false).unwrap();
+    assert_eq!(r.suppression.unwrap_err(), NoSuppression::NoLine);
 }
 
 /// Many writers at once, each with its own file handles, lose nothing.
@@ -578,4 +795,120 @@ fn cli_dry_run_writes_nothing_and_reports_why_not_suppressed() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+fn triage_submit(artifact: &Path, repo: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+        .env("RIVER_REVIEW_DISABLE_GLOBAL_CONFIG", "1")
+        .args(["submit", "--result"])
+        .arg(artifact)
+        .args(["--finding", FP_UTIL, "--status", "false_positive", "--evidence", "why"])
+        .args(extra)
+        .arg("--repo-root")
+        .arg(repo)
+        .output()
+        .unwrap()
+}
+
+/// Headless submit says when River will not apply the suppression (changed
+/// files, configuration, expiry) and why, and still writes the decision;
+/// no lock file is left in the repository.
+#[test]
+fn cli_warns_when_river_will_not_apply_the_suppression() {
+    let repo = tempfile::tempdir().unwrap();
+    let mut doc: Value = serde_json::from_slice(&example("exec-two-findings.json")).unwrap();
+    doc["context"] = json!({"changedFiles": ["src/other.js", "src/math.js"]});
+    let artifact = repo.path().join("artifact.json");
+    fs::write(&artifact, doc.to_string()).unwrap();
+    fs::write(
+        repo.path().join(".river-review.yml"),
+        "memory:\n  suppressionEnabled: false\n",
+    )
+    .unwrap();
+    let out = triage_submit(&artifact, repo.path(), &["--expires", "2020-01-01", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["suppression"]["written"], true);
+    assert_eq!(report["suppression"]["applies"], false);
+    assert_eq!(
+        report["suppression"]["entry"]["context"]["expiresAt"],
+        "2020-01-01T00:00:00.000Z"
+    );
+    let warnings: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        warnings[0].contains("memory.suppressionEnabled: false in") && warnings[0].contains(".river-review.yml"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("src/util.js is not among the review's 2 changed files"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[2].contains("expires at 2020-01-01T00:00:00.000Z"),
+        "{warnings:?}"
+    );
+    assert!(Path::new(report["repo_root"].as_str().unwrap()).is_absolute());
+    let feedback: Vec<_> = fs::read_dir(repo.path().join(".river/feedback"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(feedback.len(), 1, "one log and no lock file");
+    let memory: Vec<_> = fs::read_dir(repo.path().join(".river/memory"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(memory, ["index.json"], "no lock file next to the index");
+
+    // Text output, v2: the release-line note; a bad expiry is a usage error.
+    fs::remove_file(repo.path().join(".river-review.yml")).unwrap();
+    let out = triage_submit(&artifact, repo.path(), &["--fingerprint-algo", "v2", "--dry-run"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Note: River 1.15.0 has no line-anchored (v2) fingerprints"),
+        "{text}"
+    );
+    assert!(text.contains("Warning: River will not apply it on this run"), "{text}");
+    assert!(!text.contains("suppressionEnabled"), "{text}");
+    // The suppression written by the first call is shown with where it applies.
+    assert!(
+        text.contains("Existing suppression suppression-98103dc8dd71c74c-")
+            && text.contains("(v1, false_positive): applies on River 1.15.0 only (revoked or expired for newer releases); expires 2020-01-01T00:00:00.000Z"),
+        "{text}"
+    );
+    let bad = triage_submit(&artifact, repo.path(), &["--expires", "tomorrow"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--expires `tomorrow`"));
+}
+
+/// `validate` and `list --format json` carry River's decision and loop
+/// signal, each saying whether it was derived.
+#[test]
+fn json_outputs_carry_the_river_verdict_and_whether_it_was_derived() {
+    let artifact = Path::new(EXAMPLES).join("exec-two-findings.json");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+            .args(args)
+            .arg(&artifact)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let verdict: Value = serde_json::from_str(run(&["validate", "--format", "json"]).trim()).unwrap();
+    let river = &verdict["river"];
+    assert!(river["decision"]["value"].is_string(), "{verdict}");
+    assert!(river["decision"]["derived"].is_boolean(), "{verdict}");
+    assert!(river["loop_signal"]["value"].is_string(), "{verdict}");
+    let set = load("exec-two-findings.json");
+    let info = set.river.as_ref().unwrap();
+    let derived = matches!(info.decision, Some(Stated::Derived(_)));
+    assert_eq!(river["decision"]["derived"], derived);
+    let list = run(&["list", "--all", "--format", "json"]);
+    let first: Value = serde_json::from_str(list.lines().next().unwrap()).unwrap();
+    assert_eq!(&first["river_run"], river);
 }

@@ -790,3 +790,77 @@ fn resolved_externally_remedies_offer() {
     );
     insta::assert_snapshot!(draw(&app).backend());
 }
+
+/// A River finding's own evidence string, looked for in the checkout at its
+/// file:line with the ReviewGate check (here: found two lines lower).
+#[test]
+fn river_evidence_checked_against_the_checkout() {
+    let mut app = fixture::app(fixture::river_set(), (120, 30));
+    app.evidence.checkout = true;
+    update(&mut app, Msg::Head(HeadLine::NoReviewedSha));
+    let i = app.selected().unwrap_or_default();
+    let local = LocalEvidence {
+        revision: Revision::WorkingTree,
+        found: ExcerptMatch::Moved { from: 10, to: 12 },
+        first_line: 8,
+        lines: vec![
+            "import fs from 'node:fs';".into(),
+            "".into(),
+            "// configuration".into(),
+            "export const region = 'eu';".into(),
+            "const KEY = \"sk-live\"".into(),
+            "export default { KEY };".into(),
+        ],
+        marked: 12..=12,
+    };
+    update(
+        &mut app,
+        Msg::EvidenceLoaded {
+            finding: i,
+            items: vec![Ok(local)],
+        },
+    );
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    let text = screen(&app);
+    assert!(
+        text.contains("Evidence (1)") && text.contains("src/config.mjs:10") && text.contains("moved"),
+        "{text}"
+    );
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+/// The River preview names the absolute repository and says why River's
+/// gate will not apply the suppression (changed files, configuration).
+#[test]
+fn river_preview_names_the_repository_and_warns() {
+    use triage::river_store::config::SuppressionSetting;
+    let mut set = fixture::river_set();
+    if let Some(r) = set.river.as_mut() {
+        r.changed_files = vec!["src/other.mjs".into()];
+    }
+    let mut app = fixture::app(set, (120, 40));
+    keys(&mut app, "2j");
+    keys(&mut app, "dj");
+    key(&mut app, KeyCode::Enter);
+    if let Some(c) = app.decide.composer.as_mut() {
+        c.editor.set_text("");
+    }
+    update(
+        &mut app,
+        Msg::Paste("The handler logs and rethrows; nothing is swallowed.".into()),
+    );
+    update(
+        &mut app,
+        Msg::RiverTarget(Ok((
+            "/work/repo".into(),
+            SuppressionSetting::Disabled("/work/repo/.river-review.yml".into()),
+        ))),
+    );
+    ctrl(&mut app, 's');
+    let text = screen(&app);
+    assert!(text.contains("repository: /work/repo"), "{text}");
+    assert!(text.contains("memory.suppressionEnabled: false"), "{text}");
+    assert!(text.contains("not among the review's 1 changed"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}

@@ -206,6 +206,14 @@ pub struct SubmitArgs {
     /// River: pull request number recorded in the feedback entry.
     #[arg(long = "river-pr")]
     pub river_pr: Option<u64>,
+    /// River: the fingerprint the suppression stores: v1 (every same-kind finding in the file) or
+    /// v2 (only the occurrence at the finding's line; newer River releases; needs a line).
+    #[arg(long = "fingerprint-algo", value_parser = ["v1", "v2"], default_value = "v1")]
+    pub fingerprint_algo: String,
+    /// River: when the suppression stops applying (RFC 3339 date-time, or YYYY-MM-DD for its start
+    /// in UTC); newer River releases honour it, 1.15.0 ignores it.
+    #[arg(long)]
+    pub expires: Option<String>,
     /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
     #[arg(long)]
     pub api_url: Option<String>,

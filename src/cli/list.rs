@@ -193,8 +193,15 @@ pub fn finding_json(f: &Finding, position: usize) -> serde_json::Value {
 }
 
 fn write_json(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+    let river = set.river.as_ref().map(crate::model::river::verdict::verdict_json);
     for (pos, &i) in order.iter().enumerate() {
-        serde_json::to_writer(&mut *out, &finding_json(&set.findings[i], pos + 1))?;
+        let mut line = finding_json(&set.findings[i], pos + 1);
+        // The run's River decision and loop signal, on every line (each line
+        // stands alone).
+        if let (Some(r), Some(obj)) = (&river, line.as_object_mut()) {
+            obj.insert("river_run".to_owned(), r.clone());
+        }
+        serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;
     }
     Ok(())

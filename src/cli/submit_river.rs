@@ -5,18 +5,26 @@
 //!
 //! The caller ([`super::submit`]) loads the result and passes only a valid
 //! River review set. Output says what was written (files and entry ids) or
-//! why no suppression was; `--format json` prints one JSON object. Exit codes:
-//! 0 recorded, 1 a local check failed (nothing written), 2 usage.
+//! why no suppression was, and every reason River Review's gate will not
+//! apply the suppression (changed files, configuration, expiry, phase, the
+//! release line: [`crate::river_store::gate`]); the decision is still written.
+//! `--format json` prints one JSON object (the reasons under `warnings`).
+//! Exit codes: 0 recorded, 1 a local check failed (nothing written), 2 usage.
 
 use super::args::{SubmitArgs, TextOrJson};
 use super::exit;
 use crate::model::load::read_input;
 use crate::model::review::ReviewSet;
-use crate::river_store::decide::is_fingerprint;
+use crate::river_store::config;
+use crate::river_store::decide::{is_fingerprint, suppression_for};
+use crate::river_store::gate::{GateInput, GateWarning, warnings};
+use crate::river_store::lifecycle::{FindingIds, expiry_millis};
 use crate::river_store::root::{RootSource, resolve_root};
-use crate::river_store::time::now_millis;
+use crate::river_store::store::existing;
+use crate::river_store::time::{UnixMillis, iso_millis, now_millis};
 use crate::river_store::{
-    DecisionInput, DecisionStatus, FindingFacts, Note, Recorded, Revoked, RiverPaths, StoreError, record, revoke,
+    DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, Note, Recorded, Revoked, RiverPaths, StoreError,
+    record, revoke,
 };
 use crate::sanitize::clean_line;
 use serde_json::{Value, json};
@@ -61,13 +69,27 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
             Ok(r) => r,
             Err(e) => return Ok(store_failed(args.format, &e)),
         };
+        // The finding's v2 values, and the given value itself should it be one.
+        let mut v2 = FindingFacts::from_set(set, fingerprint)
+            .map(|f| f.v2_all)
+            .unwrap_or_default();
+        v2.push(fingerprint.to_owned());
+        let ids = FindingIds {
+            v1: fingerprint,
+            v2: &v2,
+        };
         return Ok(
-            match revoke(&RiverPaths::new(&root), fingerprint, &note, now_millis(), args.dry_run) {
+            match revoke(&RiverPaths::new(&root), &ids, &note, now_millis(), args.dry_run) {
                 Ok(revoked) => print_revoked(args.format, &root, source, fingerprint, &revoked),
                 Err(e) => store_failed(args.format, &e),
             },
         );
     }
+    let algo = FingerprintAlgo::parse(&args.fingerprint_algo).unwrap_or_default();
+    let expires = match args.expires.as_deref().map(parse_expiry).transpose() {
+        Ok(e) => e,
+        Err(message) => return Ok(fail(args.format, &message, exit::USAGE)),
+    };
     let Some(status_name) = args.status.as_deref() else {
         return Ok(usage("--status is required (or --undo)"));
     };
@@ -92,13 +114,73 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         status,
         note,
         suppress: !args.no_suppress,
+        algo,
+        expires_at: expires.as_ref().map(|(iso, _)| iso.as_str()),
     };
-    Ok(
-        match record(&RiverPaths::new(&root), &facts, &input, now_millis(), args.dry_run) {
-            Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded),
-            Err(e) => store_failed(args.format, &e),
-        },
-    )
+    let now = now_millis();
+    let paths = RiverPaths::new(&root);
+    let ids = FindingIds {
+        v1: &facts.fingerprint,
+        v2: &facts.v2_all,
+    };
+    let before = Before {
+        gate: gate_warnings(&root, &facts, &input, now),
+        existing: existing(&paths, &ids)
+            .map(|views| views.iter().map(|v| v.describe(now)).collect())
+            .unwrap_or_default(),
+    };
+    Ok(match record(&paths, &facts, &input, now, args.dry_run) {
+        Ok(recorded) => print_recorded(args.format, &root, source, status, &recorded, &before),
+        Err(e) => store_failed(args.format, &e),
+    })
+}
+
+/// What is known before writing: River's gate warnings for the suppression
+/// about to be written, and the finding's suppressions already recorded.
+struct Before {
+    gate: Vec<GateWarning>,
+    existing: Vec<String>,
+}
+
+/// `--expires` as River stores it (`toISOString` form) and in Unix ms: an
+/// RFC 3339 date-time as River's validator accepts it, or `YYYY-MM-DD`.
+pub fn parse_expiry(text: &str) -> Result<(String, UnixMillis), String> {
+    let ms = expiry_millis(text.trim()).ok_or_else(|| {
+        format!(
+            "--expires `{}` is not a date-time River reads (e.g. 2027-01-01T00:00:00Z or 2027-01-01)",
+            text.escape_debug()
+        )
+    })?;
+    if !(0..=253_402_300_799_999).contains(&ms) {
+        return Err(format!(
+            "--expires `{}` is outside the years 1970..=9999",
+            text.escape_debug()
+        ));
+    }
+    Ok((iso_millis(ms), ms))
+}
+
+/// Why River's gate will not apply the suppression this decision writes
+/// (none when it writes none).
+fn gate_warnings(
+    root: &std::path::Path,
+    facts: &FindingFacts,
+    input: &DecisionInput<'_>,
+    now: UnixMillis,
+) -> Vec<GateWarning> {
+    let Ok((_, s)) = suppression_for(facts, input) else {
+        return Vec::new();
+    };
+    let setting = config::read(root, config::user_home().as_deref());
+    warnings(&GateInput {
+        file: s.file,
+        phase: s.phase,
+        changed_files: &facts.changed_files,
+        setting: &setting,
+        algo: s.algo,
+        expires_at: s.expires_at,
+        now,
+    })
 }
 
 fn root_for(args: &SubmitArgs, artifact_root: Option<&str>) -> Result<(PathBuf, RootSource), StoreError> {
@@ -153,20 +235,26 @@ fn print_recorded(
     source: RootSource,
     status: DecisionStatus,
     r: &Recorded,
+    before: &Before,
 ) -> ExitCode {
+    let gate = &before.gate;
     let fp = r.feedback.finding_fingerprint.as_deref().unwrap_or("");
+    let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let root = root.as_path();
     if format == TextOrJson::Json {
         let suppression = match &r.suppression {
             Ok(s) => {
-                json!({ "written": !r.dry_run, "file": s.index_file, "id": s.entry.id, "entry": to_value(&s.entry) })
+                json!({ "written": !r.dry_run, "file": s.index_file, "id": s.entry.id, "entry": to_value(&s.entry),
+                    "applies": !gate.iter().any(GateWarning::blocks_everywhere) })
             }
             Err(reason) => json!({ "written": false, "reason": reason.to_string() }),
         };
+        let warnings: Vec<String> = gate.iter().map(ToString::to_string).collect();
         let out = json!({
             "recorded": !r.dry_run, "dry_run": r.dry_run, "repo_root": root, "repo_root_source": source.describe(),
             "fingerprint": fp, "status": status.as_str(),
             "feedback": { "file": r.feedback_file, "line": r.feedback.to_line(), "entry": to_value(&r.feedback) },
-            "suppression": suppression,
+            "suppression": suppression, "warnings": warnings, "existing_suppressions": before.existing,
         });
         println!("{out}");
         return ExitCode::from(exit::OK);
@@ -197,6 +285,13 @@ fn print_recorded(
         }
         Err(reason) => println!("No suppression: {reason}"),
     }
+    for e in &before.existing {
+        println!("Existing suppression {}", clean_line(e));
+    }
+    for w in gate {
+        let label = if w.blocks_everywhere() { "Warning" } else { "Note" };
+        println!("{label}: {}", clean_line(&w.to_string()));
+    }
     if r.dry_run {
         println!("Dry run: nothing was written.");
     }
@@ -209,7 +304,10 @@ fn print_revoked(format: TextOrJson, root: &std::path::Path, source: RootSource,
         let revoked: Vec<Value> = r
             .revoked
             .iter()
-            .map(|(sid, entry)| json!({ "suppression_id": sid, "resurface_id": entry.id, "entry": to_value(entry) }))
+            .map(|(sid, entry)| {
+                json!({ "suppression_id": sid, "resurface_id": entry.as_ref().map(|e| e.id.clone()),
+                    "entry": entry.as_ref().map(to_value) })
+            })
             .collect();
         let out = json!({
             "recorded": !r.dry_run, "dry_run": r.dry_run, "undo": true, "repo_root": root,
@@ -225,10 +323,13 @@ fn print_revoked(format: TextOrJson, root: &std::path::Path, source: RootSource,
     );
     let verb = if r.dry_run { "would be revoked" } else { "revoked" };
     for (sid, entry) in &r.revoked {
+        let how = match entry {
+            Some(e) => format!("resurface entry {}", clean_line(&e.id)),
+            None => "already revoked; its fingerprint is now out of River 1.15.0's reach".to_owned(),
+        };
         println!(
-            "Suppression {} {verb}: resurface entry {} in {}",
+            "Suppression {} {verb}: {how} in {}",
             clean_line(sid),
-            clean_line(&entry.id),
             clean_line(&r.index_file.display().to_string())
         );
     }

@@ -45,7 +45,9 @@ pub fn verdict_json(name: &str, loaded: &Loaded) -> serde_json::Value {
         Projection::Failed(_) => json!("error"),
     });
     let notices = loaded.set.as_ref().map(|s| s.notices.clone()).unwrap_or_default();
+    let river = loaded.set.as_ref().and_then(|s| s.river.as_ref());
     json!({
+        "river": river.map_or(serde_json::Value::Null, crate::model::river::verdict::verdict_json),
         "file": name,
         "format": loaded.format.map(Format::as_str),
         "valid": loaded.is_valid(),

@@ -1,7 +1,7 @@
 //! Deciding what a reviewer's decision writes (pure: no files, no clock).
 
 use super::StoreError;
-use super::entries::{FeedbackEntry, Note, SuppressionFacts, feedback_entry};
+use super::entries::{FeedbackEntry, FingerprintAlgo, Note, SuppressionFacts, feedback_entry};
 use super::status::{DecisionStatus, SuppressionType};
 use super::time::UnixMillis;
 use crate::model::finding::{FindingKey, RiverSeverity};
@@ -22,6 +22,14 @@ pub struct FindingFacts {
     pub phase: Option<String>,
     /// The artifact's `context.repoRoot`, if any.
     pub repo_root: Option<String>,
+    /// The line-anchored (v2) fingerprint of the first finding with this
+    /// fingerprint, and its line; `None` when that finding has no usable line.
+    pub v2: Option<(String, String)>,
+    /// The v2 fingerprints of every finding sharing the v1 fingerprint (what
+    /// an undo looks for among v2 suppressions).
+    pub v2_all: Vec<String>,
+    /// The run's `context.changedFiles` (empty when the review names none).
+    pub changed_files: Vec<String>,
 }
 
 /// True for River's 16 lowercase hex fingerprint.
@@ -49,6 +57,14 @@ impl FindingFacts {
             .filter_map(|f| f.river().and_then(|r| r.severity))
             .min_by_key(|s| s.rank());
         let run = set.river.as_ref();
+        let v2_of = |f: &&crate::model::finding::Finding| {
+            f.river()
+                .filter(|r| !r.fingerprint_v2.is_empty())
+                .map(|r| (r.fingerprint_v2.clone(), r.v2_line.clone()))
+        };
+        let v2 = v2_of(first).filter(|(_, line)| line != "0");
+        let mut v2_all: Vec<String> = matching.iter().filter_map(v2_of).map(|(fp, _)| fp).collect();
+        v2_all.dedup();
         Ok(FindingFacts {
             fingerprint: fingerprint.to_owned(),
             rule_id: river.and_then(|r| r.rule_id.clone()),
@@ -59,6 +75,9 @@ impl FindingFacts {
                 .and_then(|r| r.phase.clone())
                 .or_else(|| river.and_then(|r| r.phase.clone())),
             repo_root: run.and_then(|r| r.repo_root.clone()),
+            v2,
+            v2_all,
+            changed_files: run.map(|r| r.changed_files.clone()).unwrap_or_default(),
         })
     }
 }
@@ -79,6 +98,8 @@ pub enum NoSuppression {
     NoPhase,
     /// The finding names no file; a file-scoped suppression needs one.
     NoFile,
+    /// `--fingerprint-algo v2` for a finding without a line to anchor to.
+    NoLine,
 }
 
 impl fmt::Display for NoSuppression {
@@ -105,6 +126,9 @@ impl fmt::Display for NoSuppression {
             NoSuppression::NoFile => {
                 f.write_str("the finding names no file, so a file-scoped suppression cannot be written")
             }
+            NoSuppression::NoLine => f.write_str(
+                "the finding has no line, so a line-anchored (v2) suppression cannot be written (use --fingerprint-algo v1)",
+            ),
         }
     }
 }
@@ -116,6 +140,10 @@ pub struct DecisionInput<'a> {
     pub note: Note<'a>,
     /// False with `--no-suppress`.
     pub suppress: bool,
+    /// Which fingerprint the suppression stores (`--fingerprint-algo`).
+    pub algo: FingerprintAlgo,
+    /// `--expires`, already in `toISOString` form.
+    pub expires_at: Option<&'a str>,
 }
 
 /// Everything a decision writes, except the suppression's id (which depends
@@ -129,7 +157,7 @@ pub struct DecisionPlan<'a> {
 /// Whether (and how) a decision suppresses the finding.
 pub fn suppression_for<'a>(
     facts: &'a FindingFacts,
-    input: &DecisionInput<'_>,
+    input: &DecisionInput<'a>,
 ) -> Result<(SuppressionType, SuppressionFacts<'a>), NoSuppression> {
     if !input.suppress {
         return Err(NoSuppression::NotRequested);
@@ -152,12 +180,23 @@ pub fn suppression_for<'a>(
         .as_deref()
         .filter(|f| !f.is_empty())
         .ok_or(NoSuppression::NoFile)?;
+    let fingerprint = match input.algo {
+        FingerprintAlgo::V1 => facts.fingerprint.as_str(),
+        FingerprintAlgo::V2 => facts
+            .v2
+            .as_ref()
+            .map(|(fp, _)| fp.as_str())
+            .ok_or(NoSuppression::NoLine)?,
+    };
     let suppression = SuppressionFacts {
-        fingerprint: &facts.fingerprint,
+        fingerprint,
+        algo: input.algo,
         title: facts.title.as_deref(),
         file,
         phase,
         severity: facts.severity,
+        rule_id: facts.rule_id.as_deref(),
+        expires_at: input.expires_at,
     };
     Ok((kind, suppression))
 }
@@ -166,7 +205,7 @@ pub fn suppression_for<'a>(
 /// (no rule id to attribute it to) or the evidence is blank.
 pub fn plan_decision<'a>(
     facts: &'a FindingFacts,
-    input: &DecisionInput<'_>,
+    input: &DecisionInput<'a>,
     now: UnixMillis,
 ) -> Result<DecisionPlan<'a>, StoreError> {
     if input.note.evidence.trim().is_empty() {
@@ -203,6 +242,9 @@ mod tests {
             severity: Some(severity),
             phase: Some("midstream".into()),
             repo_root: None,
+            v2: None,
+            v2_all: Vec::new(),
+            changed_files: Vec::new(),
         }
     }
 
@@ -215,7 +257,24 @@ mod tests {
                 pr: None,
             },
             suppress: true,
+            algo: FingerprintAlgo::V1,
+            expires_at: None,
         }
+    }
+
+    #[test]
+    fn v2_needs_a_line_and_stores_the_line_anchored_fingerprint() {
+        let mut f = facts(RiverSeverity::Minor);
+        let v2 = DecisionInput {
+            algo: FingerprintAlgo::V2,
+            ..input(DecisionStatus::FalsePositive)
+        };
+        assert_eq!(suppression_for(&f, &v2).unwrap_err(), NoSuppression::NoLine);
+        f.v2 = Some(("e4f01f9ff5fe618b".into(), "12".into()));
+        let (_, s) = suppression_for(&f, &v2).unwrap();
+        assert_eq!((s.fingerprint, s.algo), ("e4f01f9ff5fe618b", FingerprintAlgo::V2));
+        let (_, s) = suppression_for(&f, &input(DecisionStatus::FalsePositive)).unwrap();
+        assert_eq!((s.fingerprint, s.algo), ("98103dc8dd71c74c", FingerprintAlgo::V1));
     }
 
     #[test]

@@ -11,6 +11,17 @@ use serde::Serialize;
 /// decision on a review's finding (River's default trigger for such feedback).
 pub const TRIGGER: &str = "pr-comment";
 
+/// Every feedback `trigger` River knows: 1.15.0's four and the newer line's
+/// `fix-pr` (feedback recorded from a fixing pull request). `triage` writes
+/// only [`TRIGGER`]; lines with any of these are kept as they are.
+pub const TRIGGERS: [&str; 5] = [
+    "pr-comment",
+    "self-review",
+    "eval-regression",
+    "retrospective",
+    "fix-pr",
+];
+
 /// One line of `.river/feedback/<YYYY-MM>.jsonl`, members in River's order;
 /// absent values are written as `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -83,13 +94,54 @@ pub struct SuppressionContext {
     pub scope: &'static str,
     pub active: bool,
     pub fingerprint: String,
-    pub fingerprint_algo: &'static str,
+    pub fingerprint_algo: FingerprintAlgo,
     pub feedback_type: SuppressionType,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<RiverSeverity>,
+    /// When the newer River line stops applying the suppression (UTC,
+    /// `toISOString` form). River 1.15.0 ignores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
     /// The pull request the decision was made on, when one was given.
     #[serde(rename = "sourcePR", skip_serializing_if = "Option::is_none")]
     pub source_pr: Option<u64>,
+    /// The finding's `ruleId` (the skill that produced it), recorded as the
+    /// newer River line's provenance; left out when unknown, as River does.
+    /// `skillVersion` and `rulesDigest` are not written: `triage` cannot know
+    /// the skill's version, and River reads a missing digest as "not judged".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_id: Option<String>,
+}
+
+/// Which fingerprint a suppression stores (`context.fingerprintAlgo`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FingerprintAlgo {
+    /// Line-independent: every same-kind finding in the file (the default,
+    /// and the only one River 1.15.0 knows).
+    #[default]
+    V1,
+    /// Line-anchored (newer River line only): the occurrence at one line.
+    V2,
+}
+
+impl FingerprintAlgo {
+    /// The wire and command-line name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FingerprintAlgo::V1 => "v1",
+            FingerprintAlgo::V2 => "v2",
+        }
+    }
+
+    /// Parses a wire name exactly.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "v1" => Some(FingerprintAlgo::V1),
+            "v2" => Some(FingerprintAlgo::V2),
+            _ => None,
+        }
+    }
 }
 
 /// A `type: "suppression"` memory entry, scoped to the finding's file.
@@ -107,11 +159,16 @@ pub struct SuppressionEntry {
 /// What a suppression needs to know about the finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuppressionFacts<'a> {
+    /// The fingerprint of `algo` (v1 key or v2 line-anchored value).
     pub fingerprint: &'a str,
+    pub algo: FingerprintAlgo,
     pub title: Option<&'a str>,
     pub file: &'a str,
     pub phase: &'a str,
     pub severity: Option<RiverSeverity>,
+    pub rule_id: Option<&'a str>,
+    /// `context.expiresAt`, already in `toISOString` form.
+    pub expires_at: Option<&'a str>,
 }
 
 /// Builds a suppression entry (the caller picks a free `id`, see [`free_id`]).
@@ -138,10 +195,16 @@ pub fn suppression_entry(
             scope: "file",
             active: true,
             fingerprint: facts.fingerprint.to_owned(),
-            fingerprint_algo: "v1",
+            fingerprint_algo: facts.algo,
             feedback_type,
             severity: facts.severity,
+            expires_at: facts.expires_at.map(str::to_owned),
             source_pr: note.pr.filter(|n| *n > 0),
+            skill_id: facts
+                .rule_id
+                .map(str::trim)
+                .filter(|r| !r.is_empty() && *r != "unknown")
+                .map(str::to_owned),
         },
     }
 }
@@ -259,10 +322,13 @@ mod tests {
     fn suppression_shape_and_member_order() {
         let facts = SuppressionFacts {
             fingerprint: "98103dc8dd71c74c",
+            algo: FingerprintAlgo::V1,
             title: Some("catch swallows"),
             file: "src/util.js",
             phase: "midstream",
             severity: Some(RiverSeverity::Minor),
+            rule_id: None,
+            expires_at: None,
         };
         let note = Note {
             evidence: " why ",
@@ -294,6 +360,22 @@ mod tests {
         assert!(
             text.ends_with(r#""feedbackType":"accepted_risk","severity":"minor","sourcePR":7}"#),
             "{text}"
+        );
+        let v2 = SuppressionFacts {
+            fingerprint: "e4f01f9ff5fe618b",
+            algo: FingerprintAlgo::V2,
+            rule_id: Some("rr-midstream-security-001"),
+            expires_at: Some("2027-01-01T00:00:00.000Z"),
+            ..facts
+        };
+        let e = suppression_entry(&v2, SuppressionType::AcceptedRisk, &note, "i".into(), NOW);
+        assert_eq!(
+            serde_json::to_string(&e.context).unwrap(),
+            concat!(
+                r#"{"scope":"file","active":true,"fingerprint":"e4f01f9ff5fe618b","fingerprintAlgo":"v2","#,
+                r#""feedbackType":"accepted_risk","severity":"minor","expiresAt":"2027-01-01T00:00:00.000Z","#,
+                r#""sourcePR":7,"skillId":"rr-midstream-security-001"}"#
+            )
         );
     }
 

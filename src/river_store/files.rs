@@ -2,14 +2,16 @@
 //! and appends.
 //!
 //! Concurrency: each read-modify-write of the memory index, and each feedback
-//! append, runs under an exclusive advisory lock (`flock`) on a sidecar lock
-//! file next to the data (`index.json.lock`, `feedback/.lock`), so writers in
-//! other processes or threads never lose each other's entries. The index is
-//! replaced atomically: a temporary file in the same directory is written,
-//! flushed to disk and renamed over the old one, so a reader sees the old or
-//! the new index, never half of one.
+//! append, runs under an exclusive advisory lock (std's `File::lock`, `flock`
+//! on Unix), so writers in other processes or threads never lose each other's
+//! entries. No lock file is created in the repository: a feedback append locks
+//! the log file it appends to, and an index update locks the directory
+//! `.river/memory/` itself (the index file cannot carry the lock, because it
+//! is replaced by a rename and a lock on the old file would not guard the new
+//! one). The index is replaced atomically: a temporary file in the same
+//! directory is written, flushed to disk and renamed over the old one, so a
+//! reader sees the old or the new index, never half of one.
 
-use fs4::fs_std::FileExt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -34,41 +36,30 @@ impl RiverPaths {
         self.root.join(".river").join("memory").join("index.json")
     }
 
-    /// The sidecar lock of the index.
-    pub fn index_lock(&self) -> PathBuf {
-        self.root.join(".river").join("memory").join("index.json.lock")
+    /// `<root>/.river/memory/`, the directory locked while the index is updated.
+    pub fn index_dir(&self) -> PathBuf {
+        self.root.join(".river").join("memory")
     }
 
     /// `<root>/.river/feedback/<YYYY-MM>.jsonl`.
     pub fn feedback(&self, month: &str) -> PathBuf {
         self.root.join(".river").join("feedback").join(format!("{month}.jsonl"))
     }
-
-    /// The sidecar lock of the feedback log.
-    pub fn feedback_lock(&self) -> PathBuf {
-        self.root.join(".river").join("feedback").join(".lock")
-    }
 }
 
-/// An exclusive lock, released when dropped (closing the file releases it).
+/// An exclusive lock, released when dropped (closing the handle releases it).
 #[derive(Debug)]
 pub struct Lock {
     _file: File,
 }
 
-/// Takes the exclusive lock on `path`, creating it (and its directory) if needed.
-/// Blocks until other holders release it.
-pub fn lock(path: &Path) -> io::Result<Lock> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
-    FileExt::lock_exclusive(&file)?;
+/// Takes the exclusive lock on the directory `dir` itself (creating it if
+/// needed), so no lock file is left behind. Blocks until other holders
+/// release it.
+pub fn lock_dir(dir: &Path) -> io::Result<Lock> {
+    fs::create_dir_all(dir)?;
+    let file = File::open(dir)?;
+    file.lock()?;
     Ok(Lock { _file: file })
 }
 
@@ -141,12 +132,14 @@ fn sync_dir(dir: &Path) {
 }
 
 /// Appends one line (a newline is added) to `path` in a single write, first
-/// ending an unterminated last line so entries never run together.
+/// ending an unterminated last line so entries never run together. The file
+/// itself is locked for the append (its directory is created if needed).
 pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
     let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
+    file.lock()?;
     let len = file.metadata()?.len();
     let mut text = String::with_capacity(line.len() + 2);
     if len > 0 {
@@ -211,13 +204,14 @@ mod tests {
     }
 
     #[test]
-    fn lock_is_exclusive_between_handles() {
+    fn directory_lock_is_exclusive_and_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("l").join("x.lock");
-        let held = lock(&path).unwrap();
-        let other = OpenOptions::new().read(true).write(true).open(&path).unwrap();
-        assert!(!FileExt::try_lock_exclusive(&other).unwrap());
+        let path = dir.path().join("l");
+        let held = lock_dir(&path).unwrap();
+        let other = File::open(&path).unwrap();
+        assert!(matches!(other.try_lock(), Err(fs::TryLockError::WouldBlock)));
         drop(held);
-        assert!(FileExt::try_lock_exclusive(&other).unwrap());
+        assert!(other.try_lock().is_ok());
+        assert_eq!(fs::read_dir(&path).unwrap().count(), 0);
     }
 }

@@ -1,7 +1,8 @@
 //! River's memory index (`.river/memory/index.json`, shape
 //! `{"entries": [...], "version": "1"}`) as an order-preserving document:
-//! checking an existing one, appending entries and deactivating suppressions
-//! (pure; the files are read and written in [`super::files`]).
+//! checking an existing one and appending entries (pure; the files are read
+//! and written in [`super::files`]; what an entry means to River is in
+//! [`super::lifecycle`]).
 
 use super::ordered::{Json, to_pretty};
 use crate::model::problem::push_pointer;
@@ -105,51 +106,6 @@ pub fn append(index: &mut Json, entry: Json) {
     }
 }
 
-/// Ids of the suppressions of `fingerprint` that are still active
-/// (`context.active` true and no revoking resurface entry), in file order.
-pub fn active_suppressions(index: &Json, fingerprint: &str) -> Vec<String> {
-    let revoked: HashSet<&str> = entries(index)
-        .iter()
-        .filter(|e| e.get("type").and_then(Json::as_str) == Some("resurface"))
-        .filter_map(|e| e.get("context"))
-        .filter(|c| c.get("action").and_then(Json::as_str) == Some("revoke"))
-        .filter_map(|c| c.get("suppressionId").and_then(Json::as_str))
-        .collect();
-    entries(index)
-        .iter()
-        .filter(|e| e.get("type").and_then(Json::as_str) == Some("suppression"))
-        .filter(|e| {
-            let context = e.get("context");
-            context.and_then(|c| c.get("fingerprint")).and_then(Json::as_str) == Some(fingerprint)
-                && matches!(context.and_then(|c| c.get("active")), Some(Json::Bool(true)))
-        })
-        .filter_map(|e| e.get("id").and_then(Json::as_str))
-        .filter(|id| !revoked.contains(id))
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Sets `context.active` to false on the entry `id` (its place and every
-/// other member unchanged). False when there is no such entry.
-pub fn deactivate(index: &mut Json, id: &str) -> bool {
-    let Some(Json::Array(items)) = index.get_mut("entries") else {
-        return false;
-    };
-    let Some(entry) = items
-        .iter_mut()
-        .find(|e| e.get("id").and_then(Json::as_str) == Some(id))
-    else {
-        return false;
-    };
-    match entry.get_mut("context").and_then(|c| c.get_mut("active")) {
-        Some(active) => {
-            *active = Json::Bool(false);
-            true
-        }
-        None => false,
-    }
-}
-
 /// The index text as River writes it (2-space indent, final newline).
 pub fn render(index: &Json) -> String {
     to_pretty(index)
@@ -170,30 +126,30 @@ mod tests {
     fn rivers_example_round_trips_byte_for_byte() {
         let index = parse_index(example().as_bytes()).unwrap();
         assert_eq!(render(&index), example());
-        assert_eq!(
-            active_suppressions(&index, "98103dc8dd71c74c"),
-            ["suppression-98103dc8dd71c74c-1795980984336"]
-        );
         assert!(ids(&index).contains("suppression-98103dc8dd71c74c-1795980984336"));
     }
 
     #[test]
-    fn deactivating_changes_only_that_flag() {
+    fn taking_rivers_example_out_of_force_changes_only_its_context() {
+        use crate::river_store::lifecycle::{FindingIds, suppressions_of, take_out_of_force};
         let mut index = parse_index(example().as_bytes()).unwrap();
-        assert!(deactivate(&mut index, "suppression-98103dc8dd71c74c-1795980984336"));
-        let want = example().replace("\"active\": true", "\"active\": false");
+        let ids = FindingIds {
+            v1: "98103dc8dd71c74c",
+            v2: &[],
+        };
+        let views = suppressions_of(&index, &ids);
+        assert_eq!(views.len(), 1);
+        assert!(views[0].in_force_newer(0) && views[0].matchable_115());
+        assert!(take_out_of_force(
+            &mut index,
+            "suppression-98103dc8dd71c74c-1795980984336"
+        ));
+        let want = example().replace("\"active\": true", "\"active\": false").replace(
+            "\"fingerprint\": \"98103dc8dd71c74c\"",
+            "\"revokedFingerprint\": \"98103dc8dd71c74c\"",
+        );
         assert_eq!(render(&index), want);
-        assert!(active_suppressions(&index, "98103dc8dd71c74c").is_empty());
-        assert!(!deactivate(&mut index, "nope"));
-    }
-
-    #[test]
-    fn revoked_by_resurface_is_not_active() {
-        let text = r#"{"entries":[{"id":"s1","type":"suppression","context":{"fingerprint":"0123456789abcdef","active":true}},
-            {"id":"r1","type":"resurface","context":{"suppressionId":"s1","action":"revoke"}},
-            {"id":"s2","type":"suppression","context":{"fingerprint":"0123456789abcdef","active":true}}],"version":"1"}"#;
-        let index = parse_index(text.as_bytes()).unwrap();
-        assert_eq!(active_suppressions(&index, "0123456789abcdef"), ["s2"]);
+        assert!(!suppressions_of(&index, &ids)[0].hides_anywhere(0));
     }
 
     #[test]

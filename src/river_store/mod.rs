@@ -8,26 +8,27 @@
 //!   with the run's phase and the finding's fingerprint, which is what River's
 //!   loader matches on. The index is rewritten whole, every other entry kept
 //!   byte for byte in its place.
-//! - Undo: a `type: "resurface"` entry revoking the suppression, and
-//!   `context.active` set to false on it.
+//! - Undo: a `type: "resurface"` entry revoking the suppression,
+//!   `context.active` set to false on it, and its fingerprint moved to
+//!   `context.revokedFingerprint` so that no River release can match it
+//!   ([`lifecycle`]).
 //!
 //! How each decision status is recorded is tabled in [`status`]. Entries are
 //! built by pure functions ([`entries`], [`decide`], [`index`]) that take the
 //! time as a parameter; [`files`] and [`store`] do the locked, atomic I/O.
 //!
-//! Note on River Review's own matching (as of its current source): its
-//! suppression gate matches entries by `context.fingerprint` among the entries
-//! of the run's phase whose `relatedFiles` meet the changed files, and skips
-//! major/critical findings unless the type is `accepted_risk`. Its helper for
-//! listing *active* suppressions honours `context.active` and resurface
-//! entries, but the gate applied during `river run` does not consult them, so
-//! there a revoked suppression may still hide its finding until River Review
-//! honours revocations.
+//! River Review's own matching, checked in its code (1.15.0 and the newer
+//! 1.110.x line), is restated in [`lifecycle`] (what hides a finding on each
+//! line) and [`gate`] (when a suppression about to be written will not apply:
+//! changed files, configuration read by [`config`], expiry, phase).
 
+pub mod config;
 pub mod decide;
 pub mod entries;
 pub mod files;
+pub mod gate;
 pub mod index;
+pub mod lifecycle;
 pub mod ordered;
 pub mod root;
 pub mod status;
@@ -37,7 +38,7 @@ pub mod time;
 use std::path::PathBuf;
 
 pub use decide::{DecisionInput, FindingFacts, NoSuppression};
-pub use entries::Note;
+pub use entries::{FingerprintAlgo, Note};
 pub use files::RiverPaths;
 pub use status::{DecisionStatus, FeedbackType, SuppressionType};
 pub use store::{Recorded, Revoked, record, revoke};

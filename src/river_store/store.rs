@@ -8,6 +8,7 @@ use super::entries::{
 };
 use super::files::{self, Lock, RiverPaths};
 use super::index::{self, Malformed};
+use super::lifecycle::{self, FindingIds, SuppressionView};
 use super::ordered::Json;
 use super::time::{UnixMillis, month_of};
 use crate::model::schema::{RiverEntrySchema, check_river_entry};
@@ -32,13 +33,14 @@ pub struct Recorded {
     pub suppression: Result<WrittenSuppression, NoSuppression>,
 }
 
-/// What revoking wrote (or would write): each revoked suppression id and
-/// the resurface entry recorded for it.
+/// What revoking wrote (or would write): each suppression taken out of
+/// force and the resurface entry appended for it (`None` when one already
+/// revoked it and only its fingerprint was still matchable by River 1.15.0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revoked {
     pub dry_run: bool,
     pub index_file: PathBuf,
-    pub revoked: Vec<(String, ResurfaceEntry)>,
+    pub revoked: Vec<(String, Option<ResurfaceEntry>)>,
 }
 
 fn io_err(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> StoreError {
@@ -49,11 +51,11 @@ fn io_err(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> S
     }
 }
 
-fn take_lock(path: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
+fn take_lock(dir: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
     if dry_run {
         return Ok(None);
     }
-    files::lock(path).map(Some).map_err(io_err("lock", path))
+    files::lock_dir(dir).map(Some).map_err(io_err("lock", dir))
 }
 
 /// Reads the index (a new one when absent); a malformed one is an error and
@@ -89,9 +91,7 @@ fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> R
     Err(StoreError::Schema { what, details })
 }
 
-fn append_feedback(paths: &RiverPaths, file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
-    let lock_path = paths.feedback_lock();
-    let _lock = files::lock(&lock_path).map_err(io_err("lock", &lock_path))?;
+fn append_feedback(file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
     files::append_line(file, &entry.to_line()).map_err(io_err("append to", file))
 }
 
@@ -111,7 +111,7 @@ pub fn record(
     let (kind, suppression_facts) = match plan.suppression {
         Err(reason) => {
             if !dry_run {
-                append_feedback(paths, &feedback_file, &plan.feedback)?;
+                append_feedback(&feedback_file, &plan.feedback)?;
             }
             return Ok(Recorded {
                 dry_run,
@@ -123,16 +123,16 @@ pub fn record(
         Ok(s) => s,
     };
     let index_file = paths.index();
-    let _lock = take_lock(&paths.index_lock(), dry_run)?;
+    let _lock = take_lock(&paths.index_dir(), dry_run)?;
     let mut index = load_index(&index_file)?;
     let taken = index::ids(&index);
-    let id = free_id(&format!("suppression-{}", facts.fingerprint), now, |id| {
+    let id = free_id(&format!("suppression-{}", suppression_facts.fingerprint), now, |id| {
         taken.contains(id)
     });
     let entry = suppression_entry(&suppression_facts, kind, &input.note, id, now);
     validate("suppression entry", &entry, true)?;
     if !dry_run {
-        append_feedback(paths, &feedback_file, &plan.feedback)?;
+        append_feedback(&feedback_file, &plan.feedback)?;
         index::append(&mut index, index::to_json(&entry));
         files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
     }
@@ -145,32 +145,42 @@ pub fn record(
     })
 }
 
-/// Revokes every active suppression of `fingerprint`: a resurface entry is
-/// appended for each and its `context.active` set to false.
+/// Revokes every suppression of the finding `ids` that either River line
+/// could still apply (see [`lifecycle`]): each is taken out of force
+/// (`context.active` false, its fingerprint moved to `revokedFingerprint`)
+/// and, unless a resurface entry already revokes it, one is appended.
 pub fn revoke(
     paths: &RiverPaths,
-    fingerprint: &str,
+    ids: &FindingIds<'_>,
     note: &Note<'_>,
     now: UnixMillis,
     dry_run: bool,
 ) -> Result<Revoked, StoreError> {
     let index_file = paths.index();
-    let _lock = take_lock(&paths.index_lock(), dry_run)?;
+    let _lock = take_lock(&paths.index_dir(), dry_run)?;
     let mut index = load_index(&index_file)?;
-    let active = index::active_suppressions(&index, fingerprint);
-    if active.is_empty() {
-        return Err(StoreError::NoActiveSuppression(fingerprint.to_owned()));
+    let targets: Vec<_> = lifecycle::suppressions_of(&index, ids)
+        .into_iter()
+        .filter(|s| s.hides_anywhere(now))
+        .collect();
+    if targets.is_empty() {
+        return Err(StoreError::NoActiveSuppression(ids.v1.to_owned()));
     }
     let mut taken: HashSet<String> = index::ids(&index);
-    let mut revoked = Vec::with_capacity(active.len());
-    for suppression_id in active {
-        let id = free_id(&format!("resurface-{suppression_id}"), now, |id| taken.contains(id));
-        taken.insert(id.clone());
-        let entry = resurface_entry(&suppression_id, note.evidence, note.author, id, now);
-        validate("resurface entry", &entry, false)?;
-        index::deactivate(&mut index, &suppression_id);
-        index::append(&mut index, index::to_json(&entry));
-        revoked.push((suppression_id, entry));
+    let mut revoked = Vec::with_capacity(targets.len());
+    for s in targets {
+        lifecycle::take_out_of_force(&mut index, &s.id);
+        let entry = if s.revoked {
+            None
+        } else {
+            let id = free_id(&format!("resurface-{}", s.id), now, |id| taken.contains(id));
+            taken.insert(id.clone());
+            let entry = resurface_entry(&s.id, note.evidence, note.author, id, now);
+            validate("resurface entry", &entry, false)?;
+            index::append(&mut index, index::to_json(&entry));
+            Some(entry)
+        };
+        revoked.push((s.id, entry));
     }
     if !dry_run {
         files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
@@ -180,4 +190,11 @@ pub fn revoke(
         index_file,
         revoked,
     })
+}
+
+/// The suppressions already recorded for the finding `ids` (none when the
+/// index is absent). Read without the lock: a snapshot for display.
+pub fn existing(paths: &RiverPaths, ids: &FindingIds<'_>) -> Result<Vec<SuppressionView>, StoreError> {
+    let index = load_index(&paths.index())?;
+    Ok(lifecycle::suppressions_of(&index, ids))
 }

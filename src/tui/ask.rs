@@ -181,6 +181,13 @@ fn undo_effect(app: &mut App, finding: usize) -> Vec<Effect> {
         return Vec::new();
     };
     let fingerprint = f.key.as_str().to_string();
+    let v2 = app
+        .doc
+        .set
+        .as_ref()
+        .and_then(|s| crate::river_store::FindingFacts::from_set(s, &fingerprint).ok())
+        .map(|facts| facts.v2_all)
+        .unwrap_or_default();
     let artifact_root = app
         .doc
         .set
@@ -191,6 +198,7 @@ fn undo_effect(app: &mut App, finding: usize) -> Vec<Effect> {
     vec![Effect::UndoRiver {
         finding,
         fingerprint,
+        v2,
         artifact_root,
     }]
 }

@@ -5,7 +5,7 @@
 use super::app::{App, Level, Mode, SubmitState};
 use super::composer::Composer;
 use super::composer::choice::{Choice, System};
-use super::decision_state::{Actor, Batch, SentDecision};
+use super::decision_state::{Actor, Batch, RiverTarget, SentDecision};
 use super::effect::{Effect, RiverDecision, RiverItem, SubmitItem};
 use super::update::{SubmitOutcome, flash};
 use crate::github::draft::Draft;
@@ -319,6 +319,32 @@ pub fn detail_facts(app: &App, selected: Option<usize>) -> DetailFacts {
 }
 
 /// The authenticated login came back (or why it could not be read).
+/// The River target was looked up.
+pub fn river_target(
+    app: &mut App,
+    result: Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>,
+) {
+    app.decide.river_target = match result {
+        Ok((root, setting)) => RiverTarget::Known { root, setting },
+        Err(why) => RiverTarget::Unavailable(why),
+    };
+}
+
+/// Asks for the River target the first time a River composer opens.
+pub fn want_river_target(app: &mut App) -> Vec<Effect> {
+    if system_of(app) != System::River || app.decide.river_target != RiverTarget::Unknown {
+        return Vec::new();
+    }
+    app.decide.river_target = RiverTarget::LookingUp;
+    let artifact_root = app
+        .doc
+        .set
+        .as_ref()
+        .and_then(|s| s.river.as_ref())
+        .and_then(|r| r.repo_root.clone());
+    vec![Effect::ResolveRiverTarget { artifact_root }]
+}
+
 pub fn actor(app: &mut App, result: Result<String, String>) {
     app.decide.actor = match result {
         Ok(login) => Actor::Known(login),

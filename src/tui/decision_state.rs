@@ -23,6 +23,24 @@ pub struct Receipt {
     pub suppressed: bool,
 }
 
+/// The repository River decisions are written to and whether River's
+/// configuration applies suppressions there (looked up off the render path
+/// when a River composer first opens; see [`crate::tui::jobs::river`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum RiverTarget {
+    /// Not looked up yet.
+    #[default]
+    Unknown,
+    LookingUp,
+    /// The absolute repository root and River's suppression setting there.
+    Known {
+        root: std::path::PathBuf,
+        setting: crate::river_store::config::SuppressionSetting,
+    },
+    /// No repository root could be determined (the reason).
+    Unavailable(String),
+}
+
 /// A decision as it was sent, so `r` can send it again unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SentDecision {
@@ -139,6 +157,8 @@ pub struct Decisions {
     /// The batch in flight.
     pub batch: Option<Batch>,
     pub actor: Actor,
+    /// Where River decisions of this review are written, once looked up.
+    pub river_target: RiverTarget,
     pub offer: Offer,
     pub packet: Option<Packet>,
     /// Spinner frame, advanced by ticks while work runs.

@@ -83,8 +83,12 @@ pub enum Effect {
     UndoRiver {
         finding: usize,
         fingerprint: String,
+        /// The finding's line-anchored (v2) fingerprints, for v2 suppressions.
+        v2: Vec<String>,
         artifact_root: Option<String>,
     },
+    /// Find the repository River decisions go to and River's configuration there.
+    ResolveRiverTarget { artifact_root: Option<String> },
     /// Read the authenticated GitHub login (the actor of the comment preview).
     LookupActor,
     /// Suspend the screen and edit the evidence text in $EDITOR.
@@ -168,9 +172,18 @@ impl Runner {
             Effect::UndoRiver {
                 finding,
                 fingerprint,
+                v2,
                 artifact_root,
-            } => jobs::river::undo(&self.context, finding, (fingerprint, artifact_root), self.tx.clone()),
+            } => jobs::river::undo(
+                &self.context,
+                finding,
+                (fingerprint, v2, artifact_root),
+                self.tx.clone(),
+            ),
             Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
+            Effect::ResolveRiverTarget { artifact_root } => {
+                jobs::river::resolve_target(&self.context, artifact_root, self.tx.clone())
+            }
             Effect::EditEvidence { text } => {
                 self.send(jobs::files::edit_text(&text, guard));
             }

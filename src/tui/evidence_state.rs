@@ -6,7 +6,7 @@
 use super::highlight::{HighlightKey, Highlighter};
 use super::view::evidence::{EvidenceView, ExcerptView, HeadLine, LocalView, excerpt_job};
 use crate::checkout::LocalEvidence;
-use crate::model::finding::{Finding, Origin};
+use crate::model::finding::Finding;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -63,8 +63,9 @@ impl EvidenceState {
         };
         let hl = self.highlighter.as_deref();
         let local = index.and_then(|i| self.local.get(&i));
-        let mut items = Vec::with_capacity(finding.evidence.len());
-        for (n, e) in finding.evidence.iter().enumerate() {
+        let evidence = super::river_evidence::items(finding);
+        let mut items = Vec::with_capacity(evidence.len());
+        for (n, e) in evidence.iter().enumerate() {
             let view = match local.and_then(|l| l.get(n)) {
                 Some(Ok(found)) => {
                     wait_for(hl, &e.path, &found.lines, &mut waiting);
@@ -78,10 +79,7 @@ impl EvidenceState {
             wait_for(hl, &job.path, &job.lines, &mut waiting);
             items.push(ExcerptView::new(e, view, hl));
         }
-        let stated = match &finding.origin {
-            Origin::River(r) => r.evidence.clone(),
-            Origin::ReviewGate(_) => Vec::new(),
-        };
+        let stated = super::river_evidence::stated(finding);
         self.waiting = waiting;
         self.view = EvidenceView {
             head: self.head.clone(),
@@ -155,6 +153,12 @@ mod tests {
         assert!(!st.view.color);
         let river = fixture::river_set();
         st.refresh(Some(1), Some(&river.findings[0]), false);
+        // Placed at the finding's file:line, so checked (not merely stated).
+        assert_eq!(st.view.items.len(), 1);
+        assert!(st.view.stated.is_empty());
+        let mut unplaced = river.findings[0].clone();
+        unplaced.line = None;
+        st.refresh(Some(2), Some(&unplaced), false);
         assert_eq!(st.view.stated.len(), 1);
     }
 }

@@ -167,12 +167,13 @@ fn request_evidence(app: &mut App) -> Vec<Effect> {
     let Some(f) = app.doc.findings().get(i) else {
         return Vec::new();
     };
-    if f.evidence.is_empty() {
+    let evidence = super::river_evidence::items(f).into_owned();
+    if evidence.is_empty() {
         return Vec::new();
     }
     let effect = Effect::LoadEvidence {
         finding: i,
-        evidence: f.evidence.clone(),
+        evidence,
         reviewed_sha: app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone()),
     };
     app.evidence.requested.insert(i);

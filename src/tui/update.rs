@@ -63,6 +63,8 @@ pub enum Msg {
     Tick,
     /// The authenticated GitHub login, or why it could not be read.
     Actor(Result<String, String>),
+    /// Where River decisions go (absolute root, River's setting there), or why unknown.
+    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
     /// The evidence text came back from $EDITOR (or why not).
     EditedEvidence(Result<String, String>),
     /// The outbox was read: every entry, and how many files could not be read.
@@ -144,6 +146,7 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Tick => app.decide.spinner = app.decide.spinner.wrapping_add(1),
         Msg::Actor(result) => decide::actor(app, result),
+        Msg::RiverTarget(result) => decide::river_target(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
         Msg::OutboxLoaded { entries, unreadable } => offer::loaded(app, entries, unreadable),
         Msg::Refreshed { generation, outcome } => live::refreshed(app, generation, outcome),

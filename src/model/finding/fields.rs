@@ -63,6 +63,9 @@ pub struct RiverFields {
     /// Newer additive `scope` (in-diff / pre-existing).
     pub scope: Option<String>,
     pub line_end: Option<u32>,
+    /// River's line-anchored (v2) fingerprint and the line number it hashes.
+    pub fingerprint_v2: String,
+    pub v2_line: String,
     /// The original message (River) — `Finding::claim` holds the same text.
     pub message: Option<String>,
     /// Known members without a dedicated field (newer `criterionRefs`,

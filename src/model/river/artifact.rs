@@ -1,10 +1,11 @@
 //! Reading a River review artifact v1 (`version: "1"`) into [`RiverArtifact`].
 
 use super::finding::{FindingKind, read_findings};
+use super::newer;
 use super::reader::{Obj, Reader, compact};
 use super::types::{
-    Context, Decision, GATE_DECISIONS, GATE_TIERS, Gate, LoopSignal, MODEL_HINTS, PHASES, PLANNER_MODES, Plan,
-    RiverArtifact, STATUSES, SelectedSkill, Usage,
+    Context, Decision, LoopSignal, MODEL_HINTS, PHASES, PLANNER_MODES, Plan, RiverArtifact, STATUSES, SelectedSkill,
+    Usage,
 };
 use crate::model::problem::push_pointer;
 use serde_json::Value;
@@ -78,7 +79,15 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
     artifact.context = reader
         .child(top, "context", "/context")
         .map(|o| read_context(reader, o));
-    artifact.gate = reader.child(top, "gate", "/gate").map(|o| read_gate(reader, o));
+    artifact.gate = reader.child(top, "gate", "/gate").map(|o| newer::read_gate(reader, o));
+    if let Some(o) = reader.child(top, "executionManifest", "/executionManifest") {
+        newer::read_execution_manifest(reader, o);
+    }
+    if let Some(o) = reader.child(top, "flow", "/flow") {
+        newer::read_flow(reader, o);
+    }
+    reader.strings(top, "evidenceRequirements", true, false);
+    newer::read_steps(reader, top);
     // `debug` is free-form by contract: only its type is checked.
     let _ = reader.child(top, "debug", "/debug");
     for key in TOP_NEWER_OPAQUE {
@@ -104,27 +113,6 @@ fn read_usage(reader: &mut Reader, o: Obj<'_>) -> Usage {
         input_tokens: reader.number(o, "input_tokens", 0.0, f64::INFINITY),
         output_tokens: reader.number(o, "output_tokens", 0.0, f64::INFINITY),
         estimated_cost_usd: reader.number(o, "estimated_cost_usd", 0.0, f64::INFINITY),
-    }
-}
-
-fn read_gate(reader: &mut Reader, o: Obj<'_>) -> Gate {
-    // Also known (newer gate members, kept as they are, not interpreted):
-    // inputs, inputsHash, configSnapshot, observation, schemaVersion.
-    let known = [
-        "decision",
-        "reasonCode",
-        "tier",
-        "inputs",
-        "inputsHash",
-        "configSnapshot",
-        "observation",
-        "schemaVersion",
-    ];
-    reader.members(o, &known, &[]);
-    Gate {
-        decision: reader.one_of(o, "decision", &GATE_DECISIONS).map(str::to_owned),
-        reason_code: reader.string(o, "reasonCode").map(str::to_owned),
-        tier: reader.one_of(o, "tier", &GATE_TIERS).map(str::to_owned),
     }
 }
 
@@ -180,6 +168,7 @@ fn read_plan(reader: &mut Reader, o: Obj<'_>) -> Plan {
         let reason = reader.string(item, "reason").unwrap_or_default().to_owned();
         plan.planner_reasons.push((id, reason));
     });
+    super::newer::read_plan_members(reader, o);
     for key in PLAN_NEWER_OPAQUE {
         if let Some(v) = o.get(key) {
             plan.extra.push((key.to_owned(), compact(v, EXTRA_CHARS)));

@@ -1,6 +1,7 @@
 //! Reading one River finding (artifact `findings[]`, run output `issues[]`)
 //! and turning it into the cross-format [`Finding`].
 
+use super::fingerprint_v2::{river_fingerprint_v2, v2_line};
 use super::reader::{Reader, compact};
 use super::types::{
     CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity, parse_status,
@@ -56,7 +57,7 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
     let mut known: Vec<&str> = COMMON.iter().chain(NEWER_OPAQUE.iter()).copied().collect();
     match kind {
         FindingKind::Artifact => known.extend(ARTIFACT_ONLY),
-        FindingKind::RunIssue => known.push("actionability"),
+        FindingKind::RunIssue => known.extend(["actionability", "reviewerRole"]),
     }
     reader.members(obj, &known, &REQUIRED);
 
@@ -88,9 +89,15 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
         f.validated_status = reader
             .one_of(obj, "validatedStatus", &VALIDATED_STATUSES)
             .map(str::to_owned);
-    } else if let Some(a) = reader.number(obj, "actionability", 0.0, 1.0) {
-        f.extra.push(("actionability".to_owned(), a.to_string()));
+    } else {
+        if let Some(a) = reader.number(obj, "actionability", 0.0, 1.0) {
+            f.extra.push(("actionability".to_owned(), a.to_string()));
+        }
+        if let Some(role) = reader.non_empty_string(obj, "reviewerRole") {
+            f.extra.push(("reviewerRole".to_owned(), role.to_owned()));
+        }
     }
+    super::newer::read_finding_members(reader, obj);
     for key in NEWER_OPAQUE {
         if let Some(v) = obj.get(key) {
             f.extra.push((key.to_owned(), compact(v, EXTRA_CHARS)));
@@ -100,6 +107,8 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
     // River hashes the members as they are, valid or not.
     let raw = |key: &str| obj.get(key).and_then(Value::as_str);
     f.fingerprint = river_fingerprint(raw("ruleId"), raw("file"), raw("message"), raw("title"));
+    f.v2_line = v2_line(obj.get("lineStart"), obj.get("line"));
+    f.fingerprint_v2 = river_fingerprint_v2(raw("ruleId"), raw("file"), raw("message"), raw("title"), &f.v2_line);
     f
 }
 
@@ -130,6 +139,8 @@ pub fn to_finding(index: usize, f: &RiverFinding) -> Finding {
         validated_status: f.validated_status.clone(),
         scope: f.scope.clone(),
         line_end: f.line_end,
+        fingerprint_v2: f.fingerprint_v2.clone(),
+        v2_line: f.v2_line.clone(),
         message: f.message.clone(),
         extra: f.extra.clone(),
     };

@@ -20,6 +20,8 @@
 
 mod artifact;
 mod finding;
+pub mod fingerprint_v2;
+mod newer;
 mod reader;
 mod run_output;
 pub mod types;
@@ -35,7 +37,7 @@ use serde_json::Value;
 use types::{Decision, LoopSignal, RiverArtifact, RiverFinding, RunOutput};
 
 pub use artifact::read_artifact;
-pub use reader::ADDITIVE_RULE;
+pub use reader::{ADDITIVE_RULE, DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
 pub use run_output::read_run_output;
 
 /// Checks a River review artifact and builds its model.
@@ -217,6 +219,7 @@ fn run_set(r: &RunOutput, notices: Vec<super::problem::Problem>) -> ReviewSet {
         loop_signal,
         worst: worst(&r.issues),
         overall_score: Some(overall),
+        extra: r.extra.clone(),
         ..RiverRunInfo::default()
     };
     if let Some(s) = &r.summary {

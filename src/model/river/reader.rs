@@ -18,8 +18,9 @@ mod display;
 mod numbers;
 mod strings;
 
-pub use date_time::is_rfc3339_date_time;
+pub use date_time::{DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
 pub use display::compact;
+pub use numbers::js_display;
 
 /// Rule id of the notice reported for each unknown (additive) member.
 pub const ADDITIVE_RULE: &str = "river-additive";

@@ -17,7 +17,16 @@ pub fn read_run_output(reader: &mut Reader, value: &Value) -> Option<RunOutput> 
     let top = reader.object(value, "")?;
     reader.members(
         top,
-        &["issues", "summary", "decision", "suggestedLoopSignal"],
+        &[
+            "issues",
+            "summary",
+            "decision",
+            "suggestedLoopSignal",
+            "gate",
+            "timedOutRoles",
+            "reviewCoverage",
+            "teamLeadReport",
+        ],
         &["issues", "summary"],
     );
     let mut out = RunOutput::default();
@@ -33,7 +42,66 @@ pub fn read_run_output(reader: &mut Reader, value: &Value) -> Option<RunOutput> 
     out.loop_signal = reader
         .one_of(top, "suggestedLoopSignal", &signals)
         .and_then(LoopSignal::parse);
+    // The newer line's members (its output.schema.json): `gate` is only an
+    // object here, `reviewCoverage` has a schema of its own (kept as it is).
+    let _ = reader.child(top, "gate", "/gate");
+    let timed_out = reader.strings(top, "timedOutRoles", true, false);
+    if !timed_out.is_empty() {
+        out.extra.push(("timedOutRoles".to_owned(), timed_out.join(", ")));
+    }
+    if let Some(report) = reader.child(top, "teamLeadReport", "/teamLeadReport") {
+        read_team_lead_report(reader, report);
+        if let Some(v) = top.get("teamLeadReport") {
+            out.extra
+                .push(("teamLeadReport".to_owned(), super::reader::compact(v, 300)));
+        }
+    }
     Some(out)
+}
+
+/// `teamLeadReport`: `top3Findings` (at most three, each with `id` and
+/// `severity`), `blindSpots` (`role`, `label`) and `consensusSummary` counts.
+fn read_team_lead_report(reader: &mut Reader, o: Obj<'_>) {
+    let keys = ["top3Findings", "blindSpots", "consensusSummary"];
+    reader.members(o, &keys, &keys);
+    if let Some(items) = reader.array(o, "top3Findings") {
+        let base = o.at("top3Findings");
+        if items.len() > 3 {
+            reader.problem(
+                "river-range",
+                base.clone(),
+                format!("has {} items, at most 3 allowed", items.len()),
+            );
+        }
+        for (i, item) in items.iter().enumerate() {
+            let path = crate::model::problem::push_pointer(&base, &i.to_string());
+            if let Some(f) = reader.object(item, &path) {
+                // Open by contract: only `id` and `severity` are checked.
+                for key in ["id", "severity"] {
+                    if f.get(key).is_none() {
+                        reader.problem("river-required", f.path, format!("required member `{key}` is missing"));
+                    }
+                }
+                reader.non_empty_string(f, "id");
+                reader.one_of(f, "severity", &SEVERITIES);
+            }
+        }
+    }
+    if let Some(items) = reader.array(o, "blindSpots") {
+        let base = o.at("blindSpots");
+        for (i, item) in items.iter().enumerate() {
+            let path = crate::model::problem::push_pointer(&base, &i.to_string());
+            if let Some(b) = reader.object(item, &path) {
+                reader.members(b, &["role", "label"], &["role", "label"]);
+                reader.non_empty_string(b, "role");
+                reader.non_empty_string(b, "label");
+            }
+        }
+    }
+    let summary_path = o.at("consensusSummary");
+    if let Some(c) = reader.child(o, "consensusSummary", &summary_path) {
+        counts(reader, c, &["consensus", "multi", "single", "total"]);
+    }
 }
 
 /// Reads an object of counts whose members are exactly `keys` (all required).

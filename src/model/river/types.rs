@@ -150,6 +150,11 @@ pub struct RiverFinding {
     pub extra: Vec<(String, String)>,
     /// River's own fingerprint of this finding (computed from the raw members).
     pub fingerprint: String,
+    /// The newer line's line-anchored fingerprint (`fingerprintAlgo: "v2"`).
+    pub fingerprint_v2: String,
+    /// The line number the v2 fingerprint hashes (`0` when the finding has
+    /// no usable line), as River writes it.
+    pub v2_line: String,
 }
 
 /// A skill the plan selected.
@@ -245,4 +250,6 @@ pub struct RunOutput {
     pub decision: Option<Decision>,
     /// A `suggestedLoopSignal` member, should a newer release add one here too.
     pub loop_signal: Option<LoopSignal>,
+    /// Newer members shown as they are (`timedOutRoles`, `teamLeadReport`).
+    pub extra: Vec<(String, String)>,
 }

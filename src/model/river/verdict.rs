@@ -213,6 +213,20 @@ pub fn loop_signal_for(decision: Decision, findings: &[RiverFinding]) -> LoopSig
     }
 }
 
+/// River's run-level decision and loop signal as JSON for `validate` and
+/// `list` (`--format json`): each as `{"value": ..., "derived": bool}`
+/// (`derived`: absent from the file and computed the way River does), or
+/// `null` when there is none (a failed run gets no derived verdict).
+pub fn verdict_json(info: &crate::model::review::RiverRunInfo) -> serde_json::Value {
+    use crate::model::review::Stated;
+    let one = |s: &Option<Stated<String>>| match s {
+        Some(Stated::Stated(v)) => serde_json::json!({ "value": v, "derived": false }),
+        Some(Stated::Derived(v)) => serde_json::json!({ "value": v, "derived": true }),
+        None => serde_json::Value::Null,
+    };
+    serde_json::json!({ "decision": one(&info.decision), "loop_signal": one(&info.loop_signal) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

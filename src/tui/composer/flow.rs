@@ -43,7 +43,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         None => from_last_sent(app, &targets).unwrap_or_else(|| Composer::new(targets, system)),
     };
     show(app, composer);
-    Vec::new()
+    decide::want_river_target(app)
 }
 
 /// Puts a composer on screen at the stage its content calls for.

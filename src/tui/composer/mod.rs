@@ -12,6 +12,7 @@ pub mod choice;
 pub mod editor;
 pub mod flow;
 pub mod preview;
+pub mod river_gate;
 pub mod view;
 
 use crate::model::text::is_blank;

@@ -4,6 +4,7 @@
 
 use super::Composer;
 use super::choice::Choice;
+use super::river_gate;
 use crate::github::draft::Draft;
 use crate::github::protocol;
 use crate::model::review::{ReviewSet, Scope};
@@ -29,7 +30,7 @@ pub fn lines(app: &App) -> Vec<TextLine> {
     }
     match c.choice {
         Some(Choice::ReviewGate(status)) => reviewgate(app, set, c, status, &mut out),
-        Some(Choice::River(status)) => river(set, c, status, &mut out),
+        Some(Choice::River(status)) => river(app, set, c, status, &mut out),
         None => {}
     }
     others(app, c, &mut out);
@@ -126,7 +127,7 @@ fn reviewgate(
     );
 }
 
-fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<TextLine>) {
+fn river(app: &App, set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<TextLine>) {
     let Some(f) = c.targets.first().and_then(|&i| set.findings.get(i)) else {
         return;
     };
@@ -146,15 +147,11 @@ fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<Te
             pr: None,
         },
         suppress: true,
+        algo: crate::river_store::FingerprintAlgo::V1,
+        expires_at: None,
     };
-    out.push(TextLine::one(
-        Tone::Heading,
-        "Written to River Review's files (.river/ under the repository root)",
-    ));
-    out.push(TextLine::one(
-        Tone::Dim,
-        "root: --repo-root, else the review's context.repoRoot if it is a repository here, else the git top-level",
-    ));
+    out.push(TextLine::one(Tone::Heading, "Written to River Review's files"));
+    out.push(river_gate::target_line(app));
     let rule = facts
         .rule_id
         .as_deref()
@@ -182,6 +179,14 @@ fn river(set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<Te
             Tone::Warning,
             format!("no suppression: {}", clean_line(&why.to_string())),
         )),
+    }
+    let gate = river_gate::gate_warnings(app, c, status);
+    if !gate.is_empty() {
+        out.push(TextLine::one(
+            Tone::Heading,
+            "What River's gate will do with it (written anyway when you confirm)",
+        ));
+        out.extend(river_gate::lines(&gate, true));
     }
 }
 

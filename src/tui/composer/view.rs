@@ -110,6 +110,12 @@ fn header_lines(app: &App, stage: Stage) -> Vec<TextLine> {
                     format!(" · {} · {}", choice.guidance(), choice.effect(severity)),
                 ),
         );
+        if let Choice::River(status) = choice {
+            out.extend(super::river_gate::lines(
+                &super::river_gate::gate_warnings(app, c, status),
+                false,
+            ));
+        }
     }
     out
 }

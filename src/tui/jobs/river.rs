@@ -2,9 +2,11 @@
 //! the repository root is `--repo-root`, else the review's
 //! `context.repoRoot` when it is a repository here, else the git top-level.
 
+use crate::river_store::config;
+use crate::river_store::lifecycle::FindingIds;
 use crate::river_store::root::resolve_root;
 use crate::river_store::time::now_millis;
-use crate::river_store::{DecisionInput, Note, Recorded, RiverPaths, StoreError, record, revoke};
+use crate::river_store::{DecisionInput, FingerprintAlgo, Note, Recorded, RiverPaths, StoreError, record, revoke};
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
 use crate::tui::update::{Msg, SubmitOutcome};
@@ -48,6 +50,8 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts:
                         status: d.status,
                         note,
                         suppress: true,
+                        algo: FingerprintAlgo::V1,
+                        expires_at: None,
                     };
                     match record(&RiverPaths::new(&root), &d.facts, &input, now_millis(), false) {
                         Ok(r) => SubmitOutcome::Recorded(receipt(&r)),
@@ -100,10 +104,26 @@ pub fn receipt(r: &Recorded) -> Receipt {
     }
 }
 
-/// Revokes a finding's suppression on a thread of its own (`Msg::Undone`).
-pub fn undo(ctx: &Context, finding: usize, target: (String, Option<String>), tx: Sender<Msg>) {
+/// Finds the repository River decisions go to (absolute) and River's
+/// suppression setting there, on a thread of its own (`Msg::RiverTarget`).
+pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, tx: Sender<Msg>) {
     let flag = ctx.repo_root.clone();
-    let (fingerprint, artifact_root) = target;
+    std::thread::spawn(move || {
+        let result = root(flag.as_deref(), artifact_root.as_deref())
+            .map(|root| {
+                let root = std::path::absolute(&root).unwrap_or(root);
+                let setting = config::read(&root, config::user_home().as_deref());
+                (root, setting)
+            })
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::RiverTarget(result));
+    });
+}
+
+/// Revokes a finding's suppression on a thread of its own (`Msg::Undone`).
+pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<String>), tx: Sender<Msg>) {
+    let flag = ctx.repo_root.clone();
+    let (fingerprint, v2, artifact_root) = target;
     std::thread::spawn(move || {
         let author = author();
         let result = root(flag.as_deref(), artifact_root.as_deref()).and_then(|root| {
@@ -112,7 +132,11 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Option<String>), tx:
                 author: &author,
                 pr: None,
             };
-            revoke(&RiverPaths::new(&root), &fingerprint, &note, now_millis(), false)
+            let ids = FindingIds {
+                v1: &fingerprint,
+                v2: &v2,
+            };
+            revoke(&RiverPaths::new(&root), &ids, &note, now_millis(), false)
         });
         let result = result
             .map(|r| {

@@ -5,8 +5,12 @@ use super::{Obj, Reader};
 use serde_json::Value;
 
 impl Reader {
-    /// An optional integer member `>= 1` that fits in u32. As in JSON Schema,
-    /// a number with a zero fraction (`4.0`) counts as an integer.
+    /// An optional integer member `>= 1` (`line`, `lineEnd`), judged as
+    /// River's validator judges it: Ajv's `integer` is any JavaScript number
+    /// without a fraction (`4.0`, 2^32 and `1e20` are integers), and
+    /// `minimum: 1` has no upper bound. A valid value beyond `u32` is kept as
+    /// `None` here (no checkout has such a line) without a problem; the v2
+    /// fingerprint reads the raw number itself.
     pub fn positive_int(&mut self, obj: Obj<'_>, key: &str) -> Option<u32> {
         let value = obj.get(key)?;
         let path = obj.at(key);
@@ -14,36 +18,27 @@ impl Reader {
             self.wrong_type(&path, "an integer", value);
             return None;
         };
-        let as_int = n.as_u64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
-                .map(|f| f as u64)
-        });
-        match as_int {
-            None if n.as_i64().is_some() => {
-                self.problem("river-range", path, format!("{n} is below the minimum 1"));
-                None
-            }
-            None if n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
-                self.problem("river-range", path, format!("{n} is below the minimum 1"));
-                None
-            }
-            None => {
-                self.problem("river-type", path, format!("must be an integer, found {n}"));
-                None
-            }
-            Some(0) => {
-                self.problem("river-range", path, "0 is below the minimum 1");
-                None
-            }
-            Some(v) => match u32::try_from(v) {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    self.problem("river-range", path, format!("{v} does not fit a line number"));
-                    None
-                }
-            },
+        let exact = n.as_u64().map(|u| u as f64).or_else(|| n.as_i64().map(|i| i as f64));
+        let Some(x) = exact.or_else(|| n.as_f64()) else {
+            self.wrong_type(&path, "an integer", value);
+            return None;
+        };
+        if x.fract() != 0.0 {
+            self.problem(
+                "river-type",
+                path,
+                format!("must be an integer, found {}", js_display(x)),
+            );
+            return None;
         }
+        if x < 1.0 {
+            self.problem("river-range", path, format!("{} is below the minimum 1", js_display(x)));
+            return None;
+        }
+        u32::try_from(n.as_u64().unwrap_or(u64::MAX)).ok().or_else(|| {
+            // A float-written integer within u32 (`4.0`, `1e3`).
+            (x <= f64::from(u32::MAX)).then_some(x as u32)
+        })
     }
 
     /// An optional non-negative integer member (summary counts).
@@ -58,7 +53,8 @@ impl Reader {
         }) {
             Some(v) => Some(v),
             None if value.is_number() => {
-                self.problem("river-range", path, format!("{value} is not a non-negative integer"));
+                let shown = value.as_f64().map_or_else(|| value.to_string(), js_display);
+                self.problem("river-range", path, format!("{shown} is not a non-negative integer"));
                 None
             }
             None => {
@@ -78,14 +74,29 @@ impl Reader {
         };
         if f < min || f > max {
             let message = if max.is_finite() {
-                format!("{value} is outside {min}..={max}")
+                format!("{} is outside {min}..={max}", js_display(f))
             } else {
-                format!("{value} is below the minimum {min}")
+                format!("{} is below the minimum {min}", js_display(f))
             };
             self.problem("river-range", path, message);
             return None;
         }
         Some(f)
+    }
+}
+
+/// A number as JavaScript's `String(number)` shows it (the form River's own
+/// messages use): plain digits below 10^21, exponent form with a sign beyond.
+pub fn js_display(x: f64) -> String {
+    let abs = x.abs();
+    if abs == 0.0 || (1e-7..1e21).contains(&abs) {
+        return format!("{x}");
+    }
+    let e = format!("{x:e}");
+    match e.split_once('e') {
+        Some((m, exp)) if !exp.starts_with('-') => format!("{m}e+{exp}"),
+        Some((m, exp)) => format!("{m}e{exp}"),
+        None => e,
     }
 }
 
@@ -96,7 +107,8 @@ mod tests {
 
     #[test]
     fn positive_int_rules() {
-        let v = json!({"a": 4, "b": 4.0, "c": 0, "d": -3, "e": 1.5, "f": "4", "g": 5_000_000_000u64});
+        let v = json!({"a": 4, "b": 4.0, "c": 0, "d": -3, "e": 1.5, "f": "4", "g": 5_000_000_000u64,
+            "h": 4_294_967_296u64, "i": 1e20, "j": 1e3, "k": -1e20, "l": 0.5});
         let mut r = Reader::default();
         let obj = r.object(&v, "").unwrap();
         assert_eq!(r.positive_int(obj, "a"), Some(4));
@@ -105,16 +117,27 @@ mod tests {
         assert_eq!(r.positive_int(obj, "d"), None);
         assert_eq!(r.positive_int(obj, "e"), None);
         assert_eq!(r.positive_int(obj, "f"), None);
+        // River accepts these: integers >= 1 have no upper bound.
         assert_eq!(r.positive_int(obj, "g"), None);
-        let rules: Vec<_> = r.problems.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
+        assert_eq!(r.positive_int(obj, "h"), None);
+        assert_eq!(r.positive_int(obj, "i"), None);
+        assert_eq!(r.positive_int(obj, "j"), Some(1000));
+        assert_eq!(r.positive_int(obj, "k"), None);
+        assert_eq!(r.positive_int(obj, "l"), None);
+        let rules: Vec<_> = r
+            .problems
+            .iter()
+            .map(|p| (p.rule.as_str(), p.path.as_str(), p.message.as_str()))
+            .collect();
         assert_eq!(
             rules,
             [
-                ("river-range", "/c"),
-                ("river-range", "/d"),
-                ("river-type", "/e"),
-                ("river-type", "/f"),
-                ("river-range", "/g")
+                ("river-range", "/c", "0 is below the minimum 1"),
+                ("river-range", "/d", "-3 is below the minimum 1"),
+                ("river-type", "/e", "must be an integer, found 1.5"),
+                ("river-type", "/f", "must be an integer, found a string"),
+                ("river-range", "/k", "-100000000000000000000 is below the minimum 1"),
+                ("river-type", "/l", "must be an integer, found 0.5"),
             ]
         );
     }

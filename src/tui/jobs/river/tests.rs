@@ -68,11 +68,20 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         .unwrap_or_default();
     let jsonl: Vec<&String> = logs.iter().filter(|n| n.ends_with(".jsonl")).collect();
     assert_eq!(jsonl.len(), 1, "one monthly feedback log: {logs:?}");
+    assert_eq!(logs.len(), 1, "no lock file next to the log: {logs:?}");
+    let memory: Vec<String> = std::fs::read_dir(root.path().join(".river/memory"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(memory, ["index.json"], "no lock file next to the index");
     let lines = std::fs::read_to_string(root.path().join(".river/feedback").join(jsonl[0])).unwrap_or_default();
     assert_eq!(lines.lines().count(), 2, "both decisions give feedback");
 
     let fp = fixture::river_set().findings[1].key.as_str().to_string();
-    undo(&ctx, 1, (fp.clone(), None), tx.clone());
+    undo(&ctx, 1, (fp.clone(), Vec::new(), None), tx.clone());
     match rx.recv() {
         Ok(Msg::Undone {
             finding: 1,
@@ -80,7 +89,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         }) => assert!(text.starts_with("Revoked suppression"), "{text}"),
         other => panic!("{other:?}"),
     }
-    undo(&ctx, 1, (fp, None), tx);
+    undo(&ctx, 1, (fp, Vec::new(), None), tx);
     match rx.recv() {
         Ok(Msg::Undone { result: Err(why), .. }) => assert!(why.contains("no active suppression"), "{why}"),
         other => panic!("{other:?}"),
