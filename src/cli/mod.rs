@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod common;
+pub mod decisions;
 pub mod fetch;
 pub mod fingerprints;
 pub mod list;
@@ -40,6 +41,7 @@ pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         Command::Submit(a) => submit::run(&a),
         Command::Outbox(a) => outbox::run(&a),
         Command::Fetch(a) => fetch::run(&a),
+        Command::Decisions(a) => decisions::run(&a),
         Command::Completions(a) => {
             use clap::CommandFactory;
             let mut cmd = args::Cli::command();

@@ -23,7 +23,9 @@ pub enum Step {
     Permission,
     /// 4: the pull request and its head.
     PullRequest,
-    /// Before 5 on a retry: search for the comment an earlier attempt posted.
+    /// Before 2 on a retry: finish the clean-up deletes an earlier attempt sent.
+    CleanUp,
+    /// Before 5: read the pull request's decision ledger (what is already recorded).
     FindExisting,
     /// 5: post the comment.
     Comment,
@@ -31,6 +33,8 @@ pub enum Step {
     HeadRecheck,
     /// 7: the commit-status attestation.
     Attestation,
+    /// After 7: read the comment and its status back.
+    ReadBack,
 }
 
 impl Step {
@@ -40,10 +44,12 @@ impl Step {
             Step::Actor => "reading the authenticated user",
             Step::Permission => "checking write permission",
             Step::PullRequest => "reading the pull request",
-            Step::FindExisting => "looking for an earlier comment",
+            Step::CleanUp => "finishing an earlier clean-up delete",
+            Step::FindExisting => "reading the decisions the pull request holds",
             Step::Comment => "posting the comment",
             Step::HeadRecheck => "re-reading the pull request head",
             Step::Attestation => "posting the attestation status",
+            Step::ReadBack => "reading the comment and its status back",
         }
     }
 }
@@ -84,6 +90,18 @@ pub enum Rejection {
     /// The attestation's creator is not the actor.
     #[error("the attestation was created by {}, not {actor:?}", creator.as_deref().map_or("nobody".to_owned(), |c| format!("{c:?}")))]
     CreatorMismatch { actor: String, creator: Option<String> },
+    /// A different decision for this finding is recorded on this head;
+    /// posting would override it (supersede to do so on purpose).
+    #[error("{} is already recorded for this finding on this head by {} (comment {comment_id}: {url}); supersede it to record yours", disposition.as_str(), actor.as_deref().map_or("an unknown author".to_owned(), |a| format!("{a:?}")))]
+    AlreadyDecided {
+        comment_id: u64,
+        url: String,
+        disposition: crate::model::finding::SubmittedDisposition,
+        actor: Option<String>,
+    },
+    /// Whether this decision is already recorded cannot be decided (replay fails closed).
+    #[error("what the pull request already holds cannot be decided: {reason}")]
+    LedgerUndecided { reason: String },
     /// GitHub refused one step with a 4xx (permission, not found, validation).
     #[error("GitHub refused {step}: {error}")]
     Refused { step: Step, error: GhError },
@@ -104,7 +122,7 @@ pub enum StepError {
 /// it a retry cannot know whether it already posted).
 pub fn classify(step: Step, error: GhError) -> StepError {
     match step {
-        Step::Actor | Step::FindExisting => StepError::Failed(error),
+        Step::Actor | Step::FindExisting | Step::CleanUp | Step::ReadBack => StepError::Failed(error),
         _ if error.is_refusal() => StepError::Refused(Rejection::Refused { step, error }),
         _ => StepError::Failed(error),
     }

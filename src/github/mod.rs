@@ -8,10 +8,12 @@
 //!   ReviewGate (local checks, pure decisions, the request sequence).
 //! - [`batch`]: recording through the outbox, one decision or many.
 //! - [`fetch`], [`artifact_zip`]: the newest exact-head result of a pull request.
+//! - [`ledger`]: the decisions a pull request already holds (read side).
 //! - [`threads`], [`graphql`]: live review-thread state.
 
 pub mod artifact_zip;
 pub mod batch;
+pub mod cleanup;
 pub mod client;
 pub mod decide;
 pub mod draft;
@@ -19,6 +21,7 @@ pub mod endpoint;
 pub mod error;
 pub mod fetch;
 pub mod graphql;
+pub mod ledger;
 pub mod protocol;
 pub mod response;
 pub mod route;

@@ -156,8 +156,10 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
         .unwrap_or_default();
     match &sent.outcome {
         Outcome::Recorded(r) => {
-            let reused = if r.reused {
-                ", reusing an earlier attempt's comment"
+            let reused = if r.already_recorded {
+                ", already recorded: nothing was sent"
+            } else if r.reused {
+                ", attesting an earlier attempt's comment"
             } else {
                 ""
             };
