@@ -16,7 +16,6 @@ use crate::github::decide::Target;
 use crate::github::route::{RepoName, Route};
 use crate::github::wire::PullRequest;
 use crate::model::ledger::{Ledger, LedgerState, Recorded};
-use crate::model::review::Scope;
 use crate::sanitize::clean_line;
 use serde_json::json;
 use std::process::ExitCode;
@@ -79,32 +78,22 @@ fn wanted(args: &DecisionsArgs) -> anyhow::Result<Option<Wanted>> {
                 anyhow::bail!("no ledger is read for an invalid result");
             }
         };
-        let (
-            Scope::PullRequest {
-                repository,
-                pull_request_number,
-            },
-            Some(sha),
-        ) = (&set.scope, &set.reviewed_sha)
-        else {
-            eprintln!(
-                "triage: {} is not a pull-request result with a reviewed head; give --pr N",
-                clean_line(&name)
-            );
-            return Ok(None);
+        return match super::recorded::target_of(set) {
+            Some(Ok(target)) => Ok(Some(Wanted::Known(target))),
+            Some(Err(reason)) => anyhow::bail!("{reason}"),
+            None => {
+                eprintln!(
+                    "triage: {} is not a pull-request result with a reviewed head; give --pr N",
+                    clean_line(&name)
+                );
+                Ok(None)
+            }
         };
-        let repository = RepoName::parse(repository).map_err(|e| anyhow::anyhow!("{e}"))?;
-        return Ok(Some(Wanted::Known(Target {
-            repository,
-            pull_request: *pull_request_number,
-            reviewed_sha: sha.clone(),
-        })));
     }
-    let Some(number) = args.pr.pr else {
+    if args.pr.pr.is_none() {
         eprintln!("triage: give a FILE or --pr N");
         return Ok(None);
-    };
-    let _ = number;
+    }
     match super::fetch::resolve_target(&args.pr) {
         Ok((_, request)) => Ok(Some(Wanted::Head {
             repository: request.repo,

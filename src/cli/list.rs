@@ -97,7 +97,17 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     match args.format {
         ListFormat::Tsv => write_tsv(&mut out, set, &order)?,
-        ListFormat::Json => write_json(&mut out, set, &order)?,
+        ListFormat::Json => {
+            let recorded = super::recorded::read_for(set, args.pr.api_url.as_deref());
+            if let super::recorded::Recorded::Ledger(crate::model::ledger::LedgerState::Unknown { reason }) = &recorded
+            {
+                eprintln!(
+                    "triage: the decisions recorded on the pull request are unknown: {}",
+                    clean_line(reason)
+                );
+            }
+            write_json(&mut out, set, &order, &recorded)?
+        }
         ListFormat::Table => write_table(&mut out, set, &order)?,
     }
     out.flush()?;
@@ -192,9 +202,21 @@ pub fn finding_json(f: &Finding, position: usize) -> serde_json::Value {
     })
 }
 
-fn write_json(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+fn write_json(
+    out: &mut impl Write,
+    set: &ReviewSet,
+    order: &[usize],
+    recorded: &super::recorded::Recorded,
+) -> std::io::Result<()> {
     for (pos, &i) in order.iter().enumerate() {
-        serde_json::to_writer(&mut *out, &finding_json(&set.findings[i], pos + 1))?;
+        let f = &set.findings[i];
+        let mut value = finding_json(f, pos + 1);
+        if let Some(map) = value.as_object_mut() {
+            for (k, v) in super::recorded::fields(recorded, f.key.as_str()) {
+                map.insert(k.to_owned(), v);
+            }
+        }
+        serde_json::to_writer(&mut *out, &value)?;
         out.write_all(b"\n")?;
     }
     Ok(())

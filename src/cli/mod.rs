@@ -10,6 +10,7 @@ pub mod fingerprints;
 pub mod list;
 pub mod outbox;
 pub mod project;
+pub mod recorded;
 pub mod submit;
 pub mod submit_river;
 pub mod validate;
