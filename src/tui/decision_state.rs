@@ -117,6 +117,8 @@ pub enum Question {
     Escalate,
     /// Revoke the River suppression of this finding.
     Undo { finding: usize },
+    /// Record this finding's decision over a different one already recorded on this head.
+    Supersede { finding: usize },
 }
 
 /// Every decision fact of the screen.

@@ -31,6 +31,8 @@ pub struct SubmitItem {
     pub draft: Draft,
     /// A stale outbox entry this decision re-binds: removed once the new one is kept.
     pub replaces: Option<String>,
+    /// The user chose to record it over a different decision already recorded on this head.
+    pub supersede: bool,
 }
 
 /// One River decision: the finding's facts, the status and the evidence as typed.
@@ -106,6 +108,11 @@ pub enum Effect {
     DeleteDraft { id: String },
     /// Read the drafts kept on disk (those of this review are restored).
     LoadDrafts,
+    /// Read the pull request's decision ledger; the answer carries this generation.
+    LoadLedger {
+        generation: u64,
+        target: super::recorded::LedgerTarget,
+    },
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -185,6 +192,9 @@ impl Runner {
                 }
             }
             Effect::LoadDrafts => jobs::files::load_drafts(self.tx.clone()),
+            Effect::LoadLedger { generation, target } => {
+                jobs::ledger::load(&self.context, generation, target, self.tx.clone())
+            }
         }
     }
 

@@ -24,6 +24,8 @@ pub struct Live {
     pub stale_head: Option<String>,
     /// Why thread state is unknown, when it could not be read.
     pub threads_unavailable: Option<String>,
+    /// The decisions the pull request already holds.
+    pub ledger: super::recorded::LedgerView,
 }
 
 /// How a refresh ended.

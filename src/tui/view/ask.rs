@@ -25,6 +25,7 @@ pub fn render(frame: &mut Frame, app: &App, q: Question) {
         Question::Quit => " Quit? ",
         Question::Escalate => " Escalate ",
         Question::Undo { .. } => " Undo suppression ",
+        Question::Supersede { .. } => " Supersede? ",
     };
     let block = Block::default()
         .borders(Borders::ALL)

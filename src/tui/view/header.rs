@@ -95,6 +95,24 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     }
     spans.push(Span::styled(SEP.trim_start(), theme.dim));
     spans.push(Span::raw(format!("repair {} · blocking {}", c.repair, c.blocking)));
+    match &app.live.ledger {
+        crate::tui::recorded::LedgerView::Known(_) => {
+            let (awaiting, unapplied) = crate::tui::recorded::counts(app);
+            if awaiting > 0 {
+                spans.push(Span::styled(format!(" · ◆ recorded {awaiting}, awaiting review"), theme.accent));
+            }
+            if unapplied > 0 {
+                spans.push(Span::styled(format!(" · ◇ not applied {unapplied}"), theme.warning));
+            }
+        }
+        crate::tui::recorded::LedgerView::Unknown(_) => {
+            spans.push(Span::styled(" · recorded decisions unknown", theme.warning));
+        }
+        crate::tui::recorded::LedgerView::Loading { .. } => {
+            spans.push(Span::styled(" · reading recorded decisions…", theme.dim));
+        }
+        crate::tui::recorded::LedgerView::NotApplicable => {}
+    }
     let marked = app.mark_count();
     if marked > 0 {
         spans.push(Span::styled(format!(" · marked {marked}"), theme.mark));

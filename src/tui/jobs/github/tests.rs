@@ -34,11 +34,13 @@ fn items() -> Vec<SubmitItem> {
             finding: 4,
             draft: draft("defect:a.rs:one", SubmittedDisposition::Accepted),
             replaces: None,
+            supersede: false,
         },
         SubmitItem {
             finding: 7,
             draft: draft("defect:b.rs:two", SubmittedDisposition::Fixed),
             replaces: None,
+            supersede: false,
         },
     ]
 }
@@ -192,6 +194,7 @@ fn a_rebound_decision_replaces_the_stale_entry() {
         finding: 0,
         draft: draft("defect:a.rs:one", SubmittedDisposition::Fixed),
         replaces: Some(stale.entry.id.clone()),
+        supersede: false,
     };
     let kept = keep_all(&outbox, None, vec![item], &|_, o| panic!("{o:?}"));
     assert_eq!(kept.len(), 1);
