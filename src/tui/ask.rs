@@ -122,7 +122,11 @@ fn supersede(app: &mut App, finding: usize) -> Vec<Effect> {
             decide::send(app, decide::Items::ReviewGate(vec![item]))
         }
         _ => {
-            flash(app, Level::Warning, "The decision is not known in this session any more.");
+            flash(
+                app,
+                Level::Warning,
+                "The decision is not known in this session any more.",
+            );
             Vec::new()
         }
     }

@@ -29,7 +29,10 @@ pub enum LedgerFacts<'a> {
     /// The ledger could not be read: why.
     Unknown(&'a str),
     /// The finding's entries (oldest first) and the ledger they belong to.
-    Entries(&'a crate::model::ledger::Ledger, &'a [&'a crate::model::ledger::Recorded]),
+    Entries(
+        &'a crate::model::ledger::Ledger,
+        &'a [&'a crate::model::ledger::Recorded],
+    ),
 }
 
 /// Builds the detail lines of a finding.

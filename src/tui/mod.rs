@@ -144,7 +144,11 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     }
     let mut guard = terminal::TerminalGuard::enter()?;
     let ledger = recorded::load(&mut app);
-    for effect in offer::startup(&app).into_iter().chain(drafts::startup(&app)).chain(ledger) {
+    for effect in offer::startup(&app)
+        .into_iter()
+        .chain(drafts::startup(&app))
+        .chain(ledger)
+    {
         runner.run(effect, &mut guard);
     }
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;

@@ -196,7 +196,9 @@ fn refresh_detail(app: &mut App, width: u16) {
         return;
     };
     let facts = super::decide::detail_facts(app, selected);
-    let entries = selected.map(|i| super::recorded::for_finding(app, i)).unwrap_or_default();
+    let entries = selected
+        .map(|i| super::recorded::for_finding(app, i))
+        .unwrap_or_default();
     let ledger = match (&app.live.ledger, super::recorded::ledger(app)) {
         (_, Some(l)) => detail_text::LedgerFacts::Entries(l, &entries),
         (super::recorded::LedgerView::Unknown(why), None) => detail_text::LedgerFacts::Unknown(why),

@@ -151,7 +151,9 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
         // Another process holds the entry: it settles it, and the ledger
         // read by the next attempt (r) shows what it recorded.
         Err(SendError::Outbox(e @ crate::outbox::OutboxError::Busy { .. })) => {
-            return failed(format!("{e}; that process settles it (r checks the pull request again)"));
+            return failed(format!(
+                "{e}; that process settles it (r checks the pull request again)"
+            ));
         }
         Err(e @ SendError::Gone { .. }) => return failed(e.to_string()),
         Err(e) => return failed(format!("{e} (kept in the outbox as {id})")),

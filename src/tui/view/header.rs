@@ -99,7 +99,10 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         crate::tui::recorded::LedgerView::Known(_) => {
             let (awaiting, unapplied) = crate::tui::recorded::counts(app);
             if awaiting > 0 {
-                spans.push(Span::styled(format!(" · ◆ recorded {awaiting}, awaiting review"), theme.accent));
+                spans.push(Span::styled(
+                    format!(" · ◆ recorded {awaiting}, awaiting review"),
+                    theme.accent,
+                ));
             }
             if unapplied > 0 {
                 spans.push(Span::styled(format!(" · ◇ not applied {unapplied}"), theme.warning));
