@@ -82,7 +82,8 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
             vec![
                 format!("A different decision is recorded for {fp} on this head."),
                 why,
-                "Record yours over it? ReviewGate's next review applies the newest. y = supersede, n / esc = keep it (default)".into(),
+                "Record yours over it? ReviewGate's next review applies the newest one.".into(),
+                "y = supersede it · n / esc / enter = keep it (default)".into(),
             ]
         }
         Question::Undo { finding } => {

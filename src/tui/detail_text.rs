@@ -39,6 +39,7 @@ pub enum LedgerFacts<'a> {
 pub fn build(finding: &Finding, facts: DecisionFacts<'_>) -> Vec<TextLine> {
     let mut out = Vec::new();
     summary(finding, &mut out);
+    recorded(facts.ledger, &mut out);
     section(&mut out, "Claim", finding.claim.as_deref());
     if let Origin::ReviewGate(rg) = &finding.origin {
         section(&mut out, "Causal path", rg.causal_evidence.as_deref());
@@ -305,7 +306,6 @@ fn recorded_entry(ledger: &crate::model::ledger::Ledger, e: &crate::model::ledge
 }
 
 fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {
-    recorded(facts.ledger, out);
     heading(out, "Decision");
     let idle = SubmitState::Idle;
     let (tone, text) = match facts.state.unwrap_or(&idle) {

@@ -99,20 +99,17 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         crate::tui::recorded::LedgerView::Known(_) => {
             let (awaiting, unapplied) = crate::tui::recorded::counts(app);
             if awaiting > 0 {
-                spans.push(Span::styled(
-                    format!(" · ◆ recorded {awaiting}, awaiting review"),
-                    theme.accent,
-                ));
+                spans.push(Span::styled(format!(" ◆{awaiting} awaiting"), theme.accent));
             }
             if unapplied > 0 {
-                spans.push(Span::styled(format!(" · ◇ not applied {unapplied}"), theme.warning));
+                spans.push(Span::styled(format!(" ◇{unapplied} unapplied"), theme.warning));
             }
         }
         crate::tui::recorded::LedgerView::Unknown(_) => {
-            spans.push(Span::styled(" · recorded decisions unknown", theme.warning));
+            spans.push(Span::styled(" · decisions unknown", theme.warning));
         }
         crate::tui::recorded::LedgerView::Loading { .. } => {
-            spans.push(Span::styled(" · reading recorded decisions…", theme.dim));
+            spans.push(Span::styled(" · reading decisions…", theme.dim));
         }
         crate::tui::recorded::LedgerView::NotApplicable => {}
     }
