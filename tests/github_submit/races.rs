@@ -224,3 +224,18 @@ async fn two_processes_sending_one_decision_leave_exactly_one_comment() {
     assert_eq!(posts, 2, "one comment and one status, from the first process only");
     let _ = json!(null);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_losing_command_says_another_process_holds_the_entry() {
+    let home = tempfile::tempdir().unwrap();
+    let (server, _fake) = fake().await;
+    let outbox = triage::outbox::Outbox::open(home.path().join("state/outbox")).unwrap();
+    let kept = batch::keep(&outbox, draft(), None).unwrap();
+    let _held = outbox.claim(&kept.entry.id).unwrap();
+    let run = super::cli::triage(super::cli::result_args(EVIDENCE), &server.uri(), home.path()).await;
+    assert_eq!(run.code, 4, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("another triage process"), "{}", run.stdout);
+    assert!(run.stdout.contains("that process holds outbox entry"), "{}", run.stdout);
+    assert!(!run.stdout.contains("stays in the outbox as"), "{}", run.stdout);
+    assert!(sequence(&server).await.is_empty(), "nothing was sent");
+}

@@ -136,7 +136,7 @@ fn receipts_need_context_digest_creator_and_success() {
     let mut context = good;
     context.context = status_context(6);
     for bad in [other, failing, digest, context] {
-        assert!(receipted(&picked, &[bad.clone()]).is_empty(), "{bad:?}");
+        assert!(receipted(&picked, std::slice::from_ref(&bad)).is_empty(), "{bad:?}");
     }
 }
 
