@@ -257,3 +257,21 @@ fn a_different_recorded_decision_is_superseded_only_when_asked() {
     assert!(items[0].supersede);
     assert_eq!(items[0].finding, finding);
 }
+
+#[test]
+fn the_drift_lane_lists_decisions_not_applied_on_this_head() {
+    let mut app = with_ledger();
+    keys(&mut app, "3");
+    assert!(
+        app.browse.visible.contains(&1) && app.browse.visible.contains(&2),
+        "{:?}",
+        app.browse.visible
+    );
+    assert!(!app.browse.visible.contains(&0), "an applied decision is no drift");
+    let text = draw(&app);
+    assert!(
+        text.contains("recorded decision not applied here: see detail"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -3,7 +3,7 @@
 
 use super::error::GhError;
 use super::route::RepoName;
-use super::wire::{CreatedStatus, IssueComment, PermissionLevel, PullRequest};
+use super::wire::{CreatedStatus, PermissionLevel, PullRequest};
 use std::fmt;
 
 /// What a submission targets: one pull request at one exact head.
@@ -180,15 +180,6 @@ pub fn check_pull(pull: &PullRequest, target: &Target) -> Result<(), Rejection> 
     Ok(())
 }
 
-/// Retry safety: the id of a comment by `actor` whose body is byte-identical
-/// to `body` (the first one, in GitHub's order).
-pub fn find_existing(comments: &[IssueComment], actor: &str, body: &str) -> Option<u64> {
-    comments
-        .iter()
-        .find(|c| c.user.as_ref().is_some_and(|u| u.login == actor) && c.body.as_deref() == Some(body))
-        .map(|c| c.id)
-}
-
 /// Step 6: the head after posting. A failed read counts as moved.
 pub fn recheck_head(reread: Result<&PullRequest, &GhError>, target: &Target) -> Result<(), Rejection> {
     match reread {
@@ -238,14 +229,6 @@ mod tests {
         }
     }
 
-    fn comment(id: u64, login: Option<&str>, body: &str) -> IssueComment {
-        IssueComment {
-            id,
-            body: Some(body.into()),
-            user: login.map(|l| Account { login: l.into() }),
-        }
-    }
-
     #[test]
     fn pull_checks_in_order() {
         let t = target();
@@ -291,20 +274,6 @@ mod tests {
         for no in ["read", "triage", "none", "", "Write"] {
             assert!(check_permission("me", &level(no)).is_err(), "{no}");
         }
-    }
-
-    #[test]
-    fn existing_comment_must_match_actor_and_bytes() {
-        let comments = [
-            comment(1, Some("other"), "B"),
-            comment(2, Some("me"), "B "),
-            comment(3, None, "B"),
-            comment(4, Some("me"), "B"),
-            comment(5, Some("me"), "B"),
-        ];
-        assert_eq!(find_existing(&comments, "me", "B"), Some(4));
-        assert_eq!(find_existing(&comments, "me", "C"), None);
-        assert_eq!(find_existing(&[], "me", "B"), None);
     }
 
     #[test]

@@ -79,6 +79,7 @@ pub fn loaded(app: &mut App, generation: u64, state: LedgerState) {
         LedgerState::Unknown { reason } => LedgerView::Unknown(reason),
     };
     app.detail.key = None;
+    app.refilter();
 }
 
 /// The ledger, when known.
@@ -118,6 +119,14 @@ pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {
     } else {
         Some(RowMark::Unauthorised)
     }
+}
+
+/// Findings whose recorded decisions are not applied on this head (the
+/// drift lane lists them).
+pub fn drifting(app: &App) -> Vec<usize> {
+    (0..app.doc.findings().len())
+        .filter(|&i| row_mark(app, i) == Some(RowMark::Unauthorised))
+        .collect()
 }
 
 /// Findings with a decision awaiting the next review, and ones with only

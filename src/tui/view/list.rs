@@ -50,6 +50,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(line);
         if let Some(d) = Drift::of(finding).filter(|_| b.view == View::Drift) {
             lines.push(advice_line(d, row, theme));
+        } else if b.view == View::Drift
+            && crate::tui::recorded::row_mark(app, i) == Some(crate::tui::recorded::RowMark::Unauthorised)
+        {
+            lines.push(Line::from(vec![
+                Span::raw("   "),
+                Span::styled("↳ ◇ recorded decision not applied here: see detail", theme.warning),
+            ]));
         }
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
