@@ -275,3 +275,36 @@ fn the_drift_lane_lists_decisions_not_applied_on_this_head() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_refresh_reads_the_ledger_again() {
+    let mut app = with_ledger();
+    app.live.refreshing = Some(900);
+    let outcome = triage::tui::live::RefreshOutcome::Failed {
+        reason: "offline".into(),
+    };
+    let effects = update(
+        &mut app,
+        Msg::Refreshed {
+            generation: 900,
+            outcome,
+        },
+    );
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::LoadLedger { .. })),
+        "{effects:?}"
+    );
+    assert!(matches!(app.live.ledger, LedgerView::Loading { .. }));
+    let stale = triage::tui::live::RefreshOutcome::Failed { reason: "old".into() };
+    let effects = update(
+        &mut app,
+        Msg::Refreshed {
+            generation: 1,
+            outcome: stale,
+        },
+    );
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::LoadLedger { .. })),
+        "a stale refresh changes nothing"
+    );
+}

@@ -159,7 +159,14 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Actor(result) => decide::actor(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
         Msg::OutboxLoaded { entries, unreadable } => offer::loaded(app, entries, unreadable),
-        Msg::Refreshed { generation, outcome } => live::refreshed(app, generation, outcome),
+        Msg::Refreshed { generation, outcome } => {
+            let current = app.live.refreshing == Some(generation);
+            live::refreshed(app, generation, outcome);
+            // The head (or the result) may have changed: read the ledger again.
+            if current && app.live.ledger != super::recorded::LedgerView::NotApplicable {
+                return super::recorded::load(app);
+            }
+        }
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
         Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
         Msg::LedgerLoaded { generation, state } => super::recorded::loaded(app, generation, state),
