@@ -6,9 +6,15 @@
 mod cli;
 #[path = "github_submit/client.rs"]
 mod client;
+#[path = "github_submit/fake.rs"]
+mod fake;
+#[path = "github_submit/ledger.rs"]
+mod ledger;
 #[path = "github_submit/outbox_retry.rs"]
 mod outbox_retry;
 #[path = "github_submit/protocol.rs"]
 mod protocol;
+#[path = "github_submit/races.rs"]
+mod races;
 #[path = "github_submit/support.rs"]
 mod support;

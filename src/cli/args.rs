@@ -85,6 +85,8 @@ pub enum Command {
     Fetch(FetchArgs),
     /// Reply to, resolve or reopen the ReviewGate review thread of a finding.
     Thread(ThreadArgs),
+    /// The decisions a pull request already holds (its ReviewGate disposition comments, classified).
+    Decisions(DecisionsArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 }
@@ -189,6 +191,9 @@ pub struct SubmitArgs {
     /// Validate and print what would be sent; no network call, no file written.
     #[arg(long)]
     pub dry_run: bool,
+    /// Record the decision even when a different one is already recorded for the finding on this head.
+    #[arg(long)]
+    pub supersede: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: TextOrJson,
     /// River: repository root for `.river/` (default: the artifact's context.repoRoot if it exists here, else git top-level).
@@ -241,6 +246,9 @@ pub enum OutboxCommand {
         id: Option<String>,
         #[arg(long)]
         all: bool,
+        /// Record even over a different decision already recorded for the finding on this head.
+        #[arg(long)]
+        supersede: bool,
         #[arg(long)]
         api_url: Option<String>,
         #[arg(long, value_enum, default_value_t)]
@@ -321,4 +329,24 @@ pub struct CompletionsArgs {
     /// Shell to generate for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// `triage decisions`.
+#[derive(Debug, Args)]
+pub struct DecisionsArgs {
+    /// A pull-request-scoped result: its pull request's ledger, judged against its reviewed head.
+    #[arg(required_unless_present = "pr")]
+    pub file: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: DecisionsFormat,
+    #[command(flatten)]
+    pub pr: PrArgs,
+}
+
+/// Output formats of `triage decisions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum DecisionsFormat {
+    #[default]
+    Table,
+    Json,
 }

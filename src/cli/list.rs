@@ -97,7 +97,17 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     match args.format {
         ListFormat::Tsv => write_tsv(&mut out, set, &order)?,
-        ListFormat::Json => write_json(&mut out, set, &order)?,
+        ListFormat::Json => {
+            let recorded = super::recorded::read_for(set, args.pr.api_url.as_deref());
+            if let super::recorded::Recorded::Ledger(crate::model::ledger::LedgerState::Unknown { reason }) = &recorded
+            {
+                eprintln!(
+                    "triage: the decisions recorded on the pull request are unknown: {}",
+                    clean_line(reason)
+                );
+            }
+            write_json(&mut out, set, &order, &recorded)?
+        }
         ListFormat::Table => write_table(&mut out, set, &order)?,
     }
     out.flush()?;
@@ -192,14 +202,25 @@ pub fn finding_json(f: &Finding, position: usize) -> serde_json::Value {
     })
 }
 
-fn write_json(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+fn write_json(
+    out: &mut impl Write,
+    set: &ReviewSet,
+    order: &[usize],
+    recorded: &super::recorded::Recorded,
+) -> std::io::Result<()> {
     let river = set.river.as_ref().map(crate::model::river::verdict::verdict_json);
     for (pos, &i) in order.iter().enumerate() {
-        let mut line = finding_json(&set.findings[i], pos + 1);
-        // The run's River decision and loop signal, on every line (each line
-        // stands alone).
-        if let (Some(r), Some(obj)) = (&river, line.as_object_mut()) {
-            obj.insert("river_run".to_owned(), r.clone());
+        let f = &set.findings[i];
+        let mut line = finding_json(f, pos + 1);
+        if let Some(obj) = line.as_object_mut() {
+            for (k, v) in super::recorded::fields(recorded, f.key.as_str()) {
+                obj.insert(k.to_owned(), v);
+            }
+            // The run's River decision and loop signal, on every line (each
+            // line stands alone).
+            if let Some(r) = &river {
+                obj.insert("river_run".to_owned(), r.clone());
+            }
         }
         serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;

@@ -5,11 +5,13 @@
 pub mod args;
 pub mod common;
 pub mod exit;
+pub mod decisions;
 pub mod fetch;
 pub mod fingerprints;
 pub mod list;
 pub mod outbox;
 pub mod project;
+pub mod recorded;
 pub mod submit;
 pub mod submit_river;
 pub mod thread;
@@ -29,6 +31,7 @@ pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         Command::Outbox(a) => outbox::run(&a),
         Command::Fetch(a) => fetch::run(&a),
         Command::Thread(a) => thread::run(&a),
+        Command::Decisions(a) => decisions::run(&a),
         Command::Completions(a) => {
             use clap::CommandFactory;
             let mut cmd = args::Cli::command();

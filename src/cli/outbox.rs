@@ -17,9 +17,19 @@ pub fn run(args: &OutboxArgs) -> anyhow::Result<ExitCode> {
         OutboxCommand::Retry {
             id,
             all,
+            supersede,
             api_url,
             format,
-        } => retry(&outbox, id.as_deref(), *all, api_url.as_deref(), *format),
+        } => retry(
+            &outbox,
+            Which {
+                id: id.as_deref(),
+                all: *all,
+            },
+            *supersede,
+            api_url.as_deref(),
+            *format,
+        ),
         OutboxCommand::Drop { id } => drop_entry(&outbox, id),
     }
 }
@@ -66,13 +76,20 @@ fn entry_line(e: &Entry) -> String {
     ))
 }
 
+/// Which entries a retry sends.
+struct Which<'a> {
+    id: Option<&'a str>,
+    all: bool,
+}
+
 fn retry(
     outbox: &Outbox,
-    id: Option<&str>,
-    all: bool,
+    which: Which<'_>,
+    supersede: bool,
     api_url: Option<&str>,
     format: TextOrJson,
 ) -> anyhow::Result<ExitCode> {
+    let Which { id, all } = which;
     let entries: Vec<Entry> = if all {
         outbox.list()?.entries
     } else {
@@ -95,12 +112,13 @@ fn retry(
         println!("the outbox is empty: nothing to retry");
         return Ok(ExitCode::from(exit::OK));
     }
-    // Every retry searches for an earlier attempt's comment before posting.
+    // Every send reads the pull request's ledger before posting, so an
+    // earlier attempt's or another process's comment is found, not doubled.
     let kept: Vec<Kept> = entries
         .into_iter()
         .map(|entry| Kept {
-            entry,
-            was_kept_before: true,
+            supersede,
+            ..Kept::retry(entry)
         })
         .collect();
     let connection = match Connection::open(api_url) {
@@ -150,7 +168,18 @@ fn batch_code(summary: &Summary) -> u8 {
 }
 
 fn drop_entry(outbox: &Outbox, id: &str) -> anyhow::Result<ExitCode> {
+    let left = outbox
+        .get(id)
+        .ok()
+        .flatten()
+        .map(|e| e.pending_deletes)
+        .unwrap_or_default();
     if outbox.remove(id)? {
+        for comment in left {
+            eprintln!(
+                "triage: warning: comment {comment} may still be on the pull request (its clean-up delete never finished); delete it on GitHub"
+            );
+        }
         println!("dropped {id}");
         Ok(ExitCode::from(exit::OK))
     } else {

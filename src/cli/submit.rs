@@ -2,9 +2,11 @@
 //! outbox, or hand River results to `submit_river`.
 //!
 //! Order: local checks (no network) → outbox (on disk) → token and client →
-//! the protocol → settle the outbox entry → print the outcome. Exit codes:
-//! 0 recorded, 1 invalid input, 2 usage, 3 rejected, 4 GitHub/network failure
-//! (the decision stays in the outbox).
+//! the protocol (which reads the pull request's ledger before posting) →
+//! settle the outbox entry → print the outcome. Exit codes: 0 recorded or
+//! already recorded, 1 invalid input, 2 usage, 3 rejected (including a
+//! different decision already recorded on this head, without `--supersede`),
+//! 4 GitHub/network failure (the decision stays in the outbox).
 
 use super::args::{SubmitArgs, TextOrJson};
 use super::common::report_invalid;
@@ -63,12 +65,24 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         return preview(&draft, args.format);
     }
-    record(
-        draft,
-        Some(result.display().to_string()),
-        args.api_url.as_deref(),
-        args.format,
-    )
+    record(draft, Some(result.display().to_string()), &Sending::of(args))
+}
+
+/// How `record` sends.
+struct Sending<'a> {
+    api_url: Option<&'a str>,
+    format: TextOrJson,
+    supersede: bool,
+}
+
+impl<'a> Sending<'a> {
+    fn of(args: &'a SubmitArgs) -> Sending<'a> {
+        Sending {
+            api_url: args.api_url.as_deref(),
+            format: args.format,
+            supersede: args.supersede,
+        }
+    }
 }
 
 /// `--payload FILE`: a ready payload; its actor must be the authenticated user.
@@ -101,12 +115,7 @@ fn run_payload(args: &SubmitArgs, path: &Path) -> anyhow::Result<ExitCode> {
     if let Err(problems) = sendable {
         return Ok(invalid(&problems));
     }
-    record(
-        draft,
-        Some(path.display().to_string()),
-        args.api_url.as_deref(),
-        args.format,
-    )
+    record(draft, Some(path.display().to_string()), &Sending::of(args))
 }
 
 /// Reads and validates a payload file (strict JSON, D1–D6).
@@ -191,16 +200,18 @@ fn preview(draft: &Draft, format: TextOrJson) -> anyhow::Result<ExitCode> {
 }
 
 /// Keeps the draft in the outbox, then sends it and prints the outcome.
-fn record(draft: Draft, source: Option<String>, api_url: Option<&str>, format: TextOrJson) -> anyhow::Result<ExitCode> {
+fn record(draft: Draft, source: Option<String>, how: &Sending<'_>) -> anyhow::Result<ExitCode> {
     let outbox = Outbox::open_default()?;
-    let kept = batch::keep(&outbox, draft, source)?;
+    let mut kept = batch::keep(&outbox, draft, source)?;
+    kept.supersede = how.supersede;
     if kept.was_kept_before {
         eprintln!(
-            "triage: this decision was already kept as {}; an earlier comment is reused if found",
+            "triage: this decision was already kept as {}; what the pull request already holds is checked first",
             kept.entry.id
         );
     }
     let (entry, options) = (&kept.entry, kept.options());
+    let (api_url, format) = (how.api_url, how.format);
     let result = match Connection::open(api_url) {
         Ok(connection) => {
             connection.block_on(|client| async move { batch::send_entry(&client, &outbox, entry, options).await })
@@ -245,6 +256,22 @@ impl Connection {
         self.runtime.block_on(async move {
             let client = Client::new(config).map_err(|e| SendErrorOrSetup::Setup(e.to_string()))?;
             work(client).await.map_err(SendErrorOrSetup::Send)
+        })
+    }
+}
+
+impl Connection {
+    /// Builds the client inside the runtime and runs `work` with it; `Err`
+    /// is why no client could be built.
+    pub(super) fn run<T, F, Fut>(self, work: F) -> Result<T, String>
+    where
+        F: FnOnce(Client) -> Fut,
+        Fut: std::future::Future<Output = T>,
+    {
+        let config = self.config;
+        self.runtime.block_on(async move {
+            let client = Client::new(config).map_err(|e| e.to_string())?;
+            Ok(work(client).await)
         })
     }
 }
@@ -297,8 +324,15 @@ pub(super) fn report(id: &str, attempt: Attempt<'_>, format: TextOrJson) -> u8 {
                 exit::INVALID,
             )
         }
-        Attempt::NotSent(SendError::Outbox(e)) => (
-            json!({"outbox_id": id, "outcome": "not_sent", "error": e.to_string()}),
+        Attempt::NotSent(SendError::Outbox(e)) => {
+            let busy = matches!(e, crate::outbox::OutboxError::Busy { .. });
+            (
+                json!({"outbox_id": id, "outcome": if busy { "busy" } else { "not_sent" }, "error": e.to_string()}),
+                exit::NETWORK,
+            )
+        }
+        Attempt::NotSent(e @ SendError::Gone { .. }) => (
+            json!({"outbox_id": id, "outcome": "settled_elsewhere", "error": e.to_string()}),
             exit::NETWORK,
         ),
     };
@@ -323,14 +357,23 @@ pub(super) fn outcome_json(id: &str, outcome: &Outcome) -> serde_json::Value {
         Outcome::Recorded(r) => json!({
             "outbox_id": id, "outcome": "recorded", "comment_id": r.comment_id, "url": r.url,
             "fingerprint": r.fingerprint, "disposition": r.disposition.as_str(), "actor": r.actor,
-            "receipt": r.digest, "reused_comment": r.reused,
+            "receipt": r.digest, "reused_comment": r.reused, "already_recorded": r.already_recorded,
         }),
         Outcome::Rejected {
             reason,
             comment_removed,
-        } => json!({
-            "outbox_id": id, "outcome": "rejected", "reason": reason.to_string(), "comment_removed": comment_removed,
-        }),
+            comment_left,
+        } => {
+            let recorded = match reason {
+                crate::github::decide::Rejection::AlreadyDecided { comment_id, .. } => Some(*comment_id),
+                _ => None,
+            };
+            json!({
+                "outbox_id": id, "outcome": "rejected", "reason": reason.to_string(),
+                "comment_removed": comment_removed, "comment_left": comment_left,
+                "already_decided_comment_id": recorded,
+            })
+        }
         Outcome::Failed {
             step,
             error,
@@ -350,7 +393,15 @@ fn print_text(value: &serde_json::Value) {
             .unwrap_or_default()
     };
     let id = field("outbox_id");
+    let number = |k: &str| value.get(k).and_then(|v| v.as_u64());
     match field("outcome").as_str() {
+        "recorded" if value.get("already_recorded").and_then(|v| v.as_bool()) == Some(true) => println!(
+            "already recorded (comment {}): {} as {}: {}",
+            number("comment_id").unwrap_or_default(),
+            field("fingerprint"),
+            field("disposition"),
+            field("url")
+        ),
         "recorded" => println!(
             "recorded {} as {}: {}",
             field("fingerprint"),
@@ -365,8 +416,26 @@ fn print_text(value: &serde_json::Value) {
                 ""
             };
             println!("rejected: {}{tail}", field("reason"));
-            println!("the decision stays in the outbox as {id} (`triage outbox drop {id}` to discard it)");
+            if let Some(left) = number("comment_left") {
+                println!(
+                    "comment {left} could not be removed from the pull request; `triage outbox retry {id}` removes it"
+                );
+                println!("the decision stays in the outbox as {id}");
+            } else if number("already_decided_comment_id").is_some() {
+                println!(
+                    "the decision stays in the outbox as {id} (`triage outbox retry --supersede {id}` records it over the other one, `triage outbox drop {id}` discards it)"
+                );
+            } else {
+                println!("the decision stays in the outbox as {id} (`triage outbox drop {id}` to discard it)");
+            }
         }
+        "busy" => {
+            println!("not sent: {}", field("error"));
+            println!(
+                "that process holds outbox entry {id} and settles it (it leaves the outbox once recorded); see `triage outbox list`"
+            );
+        }
+        "settled_elsewhere" => println!("not sent: {}", field("error")),
         other => {
             let step = field("step");
             let during = if step.is_empty() {
@@ -375,8 +444,8 @@ fn print_text(value: &serde_json::Value) {
                 format!(" while {step}")
             };
             println!("{other}{during}: {}", field("error"));
-            if let Some(left) = value.get("comment_left").and_then(|v| v.as_u64()) {
-                println!("comment {left} could not be removed from GitHub; a retry reuses it");
+            if let Some(left) = number("comment_left") {
+                println!("comment {left} may be on the pull request; `triage outbox retry {id}` settles it");
             }
             println!("the decision stays in the outbox as {id} (`triage outbox retry {id}`)");
         }

@@ -6,24 +6,55 @@
 //! 2. [`keep`] — on disk before any network call;
 //! 3. [`send_entry`] (or [`submit_many`]) inside a tokio runtime.
 
+use super::cleanup::Journal;
 use super::client::Client;
 use super::draft::{Draft, LocalProblem};
-use super::protocol::{Outcome, SubmitOptions, submit};
+use super::protocol::{Outcome, SubmitOptions, submit_with};
 use crate::outbox::{Entry, Outbox, OutboxError};
 
-/// A kept decision and whether it was already in the outbox (then any send
-/// must look for an earlier attempt's comment first).
+/// A kept decision, whether it was already in the outbox, and whether the
+/// user chose to supersede a different recorded decision with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kept {
     pub entry: Entry,
     pub was_kept_before: bool,
+    pub supersede: bool,
 }
 
 impl Kept {
-    /// Options for sending it: search first when it was kept before.
+    /// An entry read back from the outbox (a retry).
+    pub fn retry(entry: Entry) -> Kept {
+        Kept {
+            entry,
+            was_kept_before: true,
+            supersede: false,
+        }
+    }
+
+    /// Options for sending it. Every send reads the pull request's ledger
+    /// first, so an earlier attempt's (or another process's) comment is found.
     pub fn options(&self) -> SubmitOptions {
         SubmitOptions {
-            look_for_existing: self.was_kept_before || self.entry.attempts > 0,
+            supersede: self.supersede,
+            pending_deletes: self.entry.pending_deletes.clone(),
+        }
+    }
+}
+
+/// Writes clean-up deletes into the outbox entry before they are sent.
+struct EntryJournal<'a> {
+    outbox: &'a Outbox,
+    id: &'a str,
+}
+
+impl Journal for EntryJournal<'_> {
+    fn deleting(&mut self, comment_id: u64) -> Result<(), String> {
+        self.outbox.note_delete(self.id, comment_id).map_err(|e| e.to_string())
+    }
+
+    fn deleted(&mut self, comment_id: u64) {
+        if let Err(e) = self.outbox.delete_done(self.id, comment_id) {
+            tracing::warn!(comment_id, %e, "could not note a finished delete in the outbox");
         }
     }
 }
@@ -33,15 +64,13 @@ impl Kept {
 pub fn keep(outbox: &Outbox, draft: Draft, source: Option<String>) -> Result<Kept, OutboxError> {
     let fresh = Entry::new(draft, source);
     if let Some(existing) = outbox.get(&fresh.id)? {
-        return Ok(Kept {
-            entry: existing,
-            was_kept_before: true,
-        });
+        return Ok(Kept::retry(existing));
     }
     outbox.put(&fresh)?;
     Ok(Kept {
         entry: fresh,
         was_kept_before: false,
+        supersede: false,
     })
 }
 
@@ -54,6 +83,12 @@ pub enum SendError {
     /// The outbox could not be read or claimed.
     #[error(transparent)]
     Outbox(#[from] OutboxError),
+    /// Another process settled the entry (recorded or dropped it) before
+    /// this one could claim it.
+    #[error(
+        "outbox entry {id} was settled by another triage process (recorded or dropped) before this one could send it; `triage decisions` shows what the pull request holds"
+    )]
+    Gone { id: String },
 }
 
 fn join(problems: &[LocalProblem]) -> String {
@@ -69,7 +104,8 @@ pub struct Sent {
 }
 
 /// Sends one kept entry and settles it: removed from the outbox when
-/// recorded, otherwise its attempt and outcome are stored.
+/// recorded, otherwise its attempt and outcome are stored. The entry is read
+/// again once claimed (another process may have changed or settled it).
 pub async fn send_entry(
     client: &Client,
     outbox: &Outbox,
@@ -77,8 +113,18 @@ pub async fn send_entry(
     options: SubmitOptions,
 ) -> Result<Sent, SendError> {
     let _claim = outbox.claim(&entry.id)?;
+    let Some(entry) = outbox.get(&entry.id)? else {
+        return Err(SendError::Gone { id: entry.id.clone() });
+    };
     let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
-    let outcome = submit(client, &checked, options).await;
+    let mut options = options;
+    for id in &entry.pending_deletes {
+        if !options.pending_deletes.contains(id) {
+            options.pending_deletes.push(*id);
+        }
+    }
+    let mut journal = EntryJournal { outbox, id: &entry.id };
+    let outcome = submit_with(client, &checked, &options, &mut journal).await;
     let settled = if outcome.is_recorded() {
         outbox.remove(&entry.id).map(|_| ())
     } else {

@@ -3,7 +3,7 @@
 
 use super::error::GhError;
 use super::route::RepoName;
-use super::wire::{CreatedStatus, IssueComment, PermissionLevel, PullRequest};
+use super::wire::{CreatedStatus, PermissionLevel, PullRequest};
 use std::fmt;
 
 /// What a submission targets: one pull request at one exact head.
@@ -23,7 +23,9 @@ pub enum Step {
     Permission,
     /// 4: the pull request and its head.
     PullRequest,
-    /// Before 5 on a retry: search for the comment an earlier attempt posted.
+    /// Before 2 on a retry: finish the clean-up deletes an earlier attempt sent.
+    CleanUp,
+    /// Before 5: read the pull request's decision ledger (what is already recorded).
     FindExisting,
     /// 5: post the comment.
     Comment,
@@ -31,6 +33,8 @@ pub enum Step {
     HeadRecheck,
     /// 7: the commit-status attestation.
     Attestation,
+    /// After 7: read the comment and its status back.
+    ReadBack,
 }
 
 impl Step {
@@ -40,10 +44,12 @@ impl Step {
             Step::Actor => "reading the authenticated user",
             Step::Permission => "checking write permission",
             Step::PullRequest => "reading the pull request",
-            Step::FindExisting => "looking for an earlier comment",
+            Step::CleanUp => "finishing an earlier clean-up delete",
+            Step::FindExisting => "reading the decisions the pull request holds",
             Step::Comment => "posting the comment",
             Step::HeadRecheck => "re-reading the pull request head",
             Step::Attestation => "posting the attestation status",
+            Step::ReadBack => "reading the comment and its status back",
         }
     }
 }
@@ -84,6 +90,18 @@ pub enum Rejection {
     /// The attestation's creator is not the actor.
     #[error("the attestation was created by {}, not {actor:?}", creator.as_deref().map_or("nobody".to_owned(), |c| format!("{c:?}")))]
     CreatorMismatch { actor: String, creator: Option<String> },
+    /// A different decision for this finding is recorded on this head;
+    /// posting would override it (supersede to do so on purpose).
+    #[error("{} is already recorded for this finding on this head by {} (comment {comment_id}: {url}); supersede it to record yours", disposition.as_str(), actor.as_deref().map_or("an unknown author".to_owned(), |a| format!("{a:?}")))]
+    AlreadyDecided {
+        comment_id: u64,
+        url: String,
+        disposition: crate::model::finding::SubmittedDisposition,
+        actor: Option<String>,
+    },
+    /// Whether this decision is already recorded cannot be decided (replay fails closed).
+    #[error("what the pull request already holds cannot be decided: {reason}")]
+    LedgerUndecided { reason: String },
     /// GitHub refused one step with a 4xx (permission, not found, validation).
     #[error("GitHub refused {step}: {error}")]
     Refused { step: Step, error: GhError },
@@ -104,7 +122,7 @@ pub enum StepError {
 /// it a retry cannot know whether it already posted).
 pub fn classify(step: Step, error: GhError) -> StepError {
     match step {
-        Step::Actor | Step::FindExisting => StepError::Failed(error),
+        Step::Actor | Step::FindExisting | Step::CleanUp | Step::ReadBack => StepError::Failed(error),
         _ if error.is_refusal() => StepError::Refused(Rejection::Refused { step, error }),
         _ => StepError::Failed(error),
     }
@@ -162,15 +180,6 @@ pub fn check_pull(pull: &PullRequest, target: &Target) -> Result<(), Rejection> 
     Ok(())
 }
 
-/// Retry safety: the id of a comment by `actor` whose body is byte-identical
-/// to `body` (the first one, in GitHub's order).
-pub fn find_existing(comments: &[IssueComment], actor: &str, body: &str) -> Option<u64> {
-    comments
-        .iter()
-        .find(|c| c.user.as_ref().is_some_and(|u| u.login == actor) && c.body.as_deref() == Some(body))
-        .map(|c| c.id)
-}
-
 /// Step 6: the head after posting. A failed read counts as moved.
 pub fn recheck_head(reread: Result<&PullRequest, &GhError>, target: &Target) -> Result<(), Rejection> {
     match reread {
@@ -220,14 +229,6 @@ mod tests {
         }
     }
 
-    fn comment(id: u64, login: Option<&str>, body: &str) -> IssueComment {
-        IssueComment {
-            id,
-            body: Some(body.into()),
-            user: login.map(|l| Account { login: l.into() }),
-        }
-    }
-
     #[test]
     fn pull_checks_in_order() {
         let t = target();
@@ -273,20 +274,6 @@ mod tests {
         for no in ["read", "triage", "none", "", "Write"] {
             assert!(check_permission("me", &level(no)).is_err(), "{no}");
         }
-    }
-
-    #[test]
-    fn existing_comment_must_match_actor_and_bytes() {
-        let comments = [
-            comment(1, Some("other"), "B"),
-            comment(2, Some("me"), "B "),
-            comment(3, None, "B"),
-            comment(4, Some("me"), "B"),
-            comment(5, Some("me"), "B"),
-        ];
-        assert_eq!(find_existing(&comments, "me", "B"), Some(4));
-        assert_eq!(find_existing(&comments, "me", "C"), None);
-        assert_eq!(find_existing(&[], "me", "B"), None);
     }
 
     #[test]

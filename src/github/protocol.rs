@@ -1,36 +1,50 @@
 //! The disposition protocol ReviewGate replays (INTEROP §4, steps 2–8), as
 //! one sequence of requests. Every decision along the way is a function in
-//! [`super::decide`]; this file only performs the requests in order.
+//! [`super::decide`] or [`crate::model::ledger`]; this file only performs
+//! the requests in order.
+//!
+//! Around the published steps:
+//! - first, clean-up deletes an earlier attempt sent are finished (a 404 is
+//!   done); until they are, nothing is posted;
+//! - before posting, the pull request's ledger is read: a decision is never
+//!   recorded twice, an attested identical one is reported as already
+//!   recorded, an unattested identical one (an answer lost) is attested
+//!   instead of posted again, and a different recorded decision is only
+//!   overridden on request ([`SubmitOptions::supersede`]);
+//! - after the attestation, the comment and its status are read back:
+//!   "recorded" is said only of what GitHub is seen to hold.
 //!
 //! Nothing is left half-done on GitHub: a comment is deleted again when the
 //! head moved, could not be re-read, or the attestation failed or was made
-//! by someone else.
+//! by someone else; each delete is written down first ([`Journal`]).
 
+use super::cleanup::{Journal, NoJournal, delete_comment, remove_comment};
 use super::client::Client;
 use super::decide::{self, Rejection, Step, StepError, Target};
 use super::draft::CheckedDraft;
 use super::error::GhError;
+use super::ledger::{self, LedgerError};
 use super::route::Route;
 use super::wire::{Account, CreatedStatus, IssueComment, NewComment, NewStatus, PermissionLevel, PullRequest};
 use crate::model::finding::SubmittedDisposition;
-
-/// Comments per page when searching for an earlier attempt's comment.
-const PAGE_SIZE: usize = 100;
-/// Pages searched at most (10,000 comments).
-const MAX_PAGES: usize = 100;
+use crate::model::ledger::{Prior, prior_for, receipted};
 
 /// What a submission achieved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// The comment and its attestation are on GitHub.
+    /// The comment and its attestation are on GitHub (read back).
     Recorded(Receipt),
     /// The protocol refused the decision. `comment_removed` is true when a
-    /// comment had been posted and was deleted again; false when none was
-    /// posted, or when deleting it failed (the reason then says so).
-    Rejected { reason: Rejection, comment_removed: bool },
+    /// comment had been posted and was deleted again; `comment_left` names a
+    /// posted comment that could not be deleted (a retry deletes it).
+    Rejected {
+        reason: Rejection,
+        comment_removed: bool,
+        comment_left: Option<u64>,
+    },
     /// GitHub could not be reached or failed; nothing is known to be
-    /// recorded. `comment_left` names a posted comment that could not be
-    /// deleted again (a retry finds and reuses it).
+    /// recorded. `comment_left` names a comment that may exist because of
+    /// this attempt (a retry finds it in the ledger, or finishes its delete).
     Failed {
         step: Step,
         error: GhError,
@@ -53,8 +67,11 @@ pub struct Receipt {
     pub actor: String,
     /// `receipt-sha256:…` of the comment body (the status description).
     pub digest: String,
-    /// True when an earlier attempt's comment was found and reused.
+    /// True when an earlier attempt's comment was found and attested.
     pub reused: bool,
+    /// True when the identical decision was already recorded and attested:
+    /// nothing was sent.
+    pub already_recorded: bool,
 }
 
 impl Outcome {
@@ -63,18 +80,36 @@ impl Outcome {
         matches!(self, Outcome::Recorded(_))
     }
 
+    /// A comment this attempt may have left on GitHub.
+    pub fn comment_left(&self) -> Option<u64> {
+        match self {
+            Outcome::Recorded(_) => None,
+            Outcome::Rejected { comment_left, .. } | Outcome::Failed { comment_left, .. } => *comment_left,
+        }
+    }
+
     /// One line for people (GitHub text inside is untrusted: sanitise it).
     pub fn summary(&self) -> String {
         match self {
+            Outcome::Recorded(r) if r.already_recorded => format!(
+                "already recorded (comment {}): {} as {}: {}",
+                r.comment_id,
+                r.fingerprint,
+                r.disposition.as_str(),
+                r.url
+            ),
             Outcome::Recorded(r) => format!("recorded {} as {}: {}", r.fingerprint, r.disposition.as_str(), r.url),
             Outcome::Rejected {
                 reason,
                 comment_removed,
+                comment_left,
             } => {
-                let tail = if *comment_removed {
-                    " (the posted comment was removed)"
-                } else {
-                    ""
+                let tail = match (comment_left, comment_removed) {
+                    (Some(id), _) => format!(
+                        " (comment {id} could not be removed from the pull request; `triage outbox retry` removes it)"
+                    ),
+                    (None, true) => " (the posted comment was removed)".to_owned(),
+                    (None, false) => String::new(),
                 };
                 format!("rejected: {reason}{tail}")
             }
@@ -84,7 +119,7 @@ impl Outcome {
                 comment_left,
             } => {
                 let tail = comment_left
-                    .map(|id| format!(" (comment {id} could not be removed; a retry reuses it)"))
+                    .map(|id| format!(" (comment {id} may be on the pull request; a retry settles it)"))
                     .unwrap_or_default();
                 format!("failed while {step}: {error}{tail}")
             }
@@ -93,13 +128,14 @@ impl Outcome {
 }
 
 /// How one submission runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SubmitOptions {
-    /// Before posting, search the pull request's comments for one by the
-    /// same actor with the byte-identical body, and reuse it. Set it for any
-    /// second attempt at the same decision (an earlier POST may have taken
-    /// effect although its answer was lost).
-    pub look_for_existing: bool,
+    /// Record the decision even when a different one is recorded for the
+    /// finding on this head (replay applies the newest).
+    pub supersede: bool,
+    /// Comments an earlier attempt sent a clean-up DELETE for: deleted
+    /// first, never reused.
+    pub pending_deletes: Vec<u64>,
 }
 
 /// The comment body and its receipt digest for one actor.
@@ -117,17 +153,33 @@ pub fn render(draft: &CheckedDraft, actor: &str) -> Rendered {
     Rendered { body, digest }
 }
 
-/// Runs steps 2–8 for a checked draft.
+/// Runs the sequence for a checked draft without writing deletes down.
 pub async fn submit(client: &Client, draft: &CheckedDraft, options: SubmitOptions) -> Outcome {
-    match run(client, draft, options).await {
+    submit_with(client, draft, &options, &mut NoJournal).await
+}
+
+/// Runs the sequence, writing every clean-up delete to `journal` first.
+pub async fn submit_with(
+    client: &Client,
+    draft: &CheckedDraft,
+    options: &SubmitOptions,
+    journal: &mut dyn Journal,
+) -> Outcome {
+    match run(client, draft, options, journal).await {
         Ok(receipt) => Outcome::Recorded(receipt),
         Err(outcome) => outcome,
     }
 }
 
 /// The sequence; `Err` carries every outcome other than recorded.
-async fn run(client: &Client, draft: &CheckedDraft, options: SubmitOptions) -> Result<Receipt, Outcome> {
+async fn run(
+    client: &Client,
+    draft: &CheckedDraft,
+    options: &SubmitOptions,
+    journal: &mut dyn Journal,
+) -> Result<Receipt, Outcome> {
     let target = draft.target();
+    finish_deletes(client, target, &options.pending_deletes, journal).await?;
     let repo = &target.repository;
     let number = target.pull_request.to_string();
 
@@ -146,9 +198,20 @@ async fn run(client: &Client, draft: &CheckedDraft, options: SubmitOptions) -> R
     decide::check_pull(&pull, target).map_err(not_posted)?;
 
     let rendered = render(draft, &login);
-    let existing = match options.look_for_existing {
-        true => find_existing(client, target, &login, &rendered.body).await?,
-        false => None,
+    let receipt = |comment_id: u64, reused: bool, already_recorded: bool| Receipt {
+        comment_id,
+        url: comment_url(client, target, comment_id),
+        fingerprint: draft.draft().fingerprint.clone(),
+        disposition: draft.draft().status,
+        actor: login.clone(),
+        digest: rendered.digest.clone(),
+        reused,
+        already_recorded,
+    };
+    let existing = match look_up(client, draft, &login, &rendered, options).await? {
+        Found::Done(id) => return Ok(receipt(id, true, true)),
+        Found::Unattested(id) => Some(id),
+        Found::Nothing => None,
     };
     let comment_id = match existing {
         Some(id) => id,
@@ -160,12 +223,64 @@ async fn run(client: &Client, draft: &CheckedDraft, options: SubmitOptions) -> R
             step(Step::Comment, posted)?.id
         }
     };
+    attest(client, target, comment_id, &login, &rendered, journal).await?;
+    read_back(client, target, comment_id, &login, &rendered).await?;
+    Ok(receipt(comment_id, existing.is_some(), false))
+}
 
+/// What the ledger says about this exact decision.
+enum Found {
+    /// Attested already: nothing to send.
+    Done(u64),
+    /// The identical comment exists without its receipt: attest it.
+    Unattested(u64),
+    /// Post a new comment.
+    Nothing,
+}
+
+/// Reads the ledger and applies the never-twice rule.
+async fn look_up(
+    client: &Client,
+    draft: &CheckedDraft,
+    login: &str,
+    rendered: &Rendered,
+    options: &SubmitOptions,
+) -> Result<Found, Outcome> {
+    let ledger = match ledger::read(client, draft.target(), &[login]).await {
+        Ok(l) => l,
+        Err(LedgerError::Comments(error)) => return Err(failed(Step::FindExisting, error, None)),
+        Err(LedgerError::Undecided(reason)) => return Err(not_posted(Rejection::LedgerUndecided { reason })),
+    };
+    let fingerprint = &draft.draft().fingerprint;
+    match prior_for(&ledger, fingerprint, login, &rendered.digest, &options.pending_deletes) {
+        Prior::AlreadyRecorded(r) => Ok(Found::Done(r.comment_id)),
+        Prior::Different(r) if !options.supersede => Err(not_posted(Rejection::AlreadyDecided {
+            comment_id: r.comment_id,
+            url: ledger.url(r.comment_id),
+            disposition: r.decision.as_ref().map_or(draft.draft().status, |d| d.disposition),
+            actor: r.author.clone(),
+        })),
+        Prior::Unattested(r) => Ok(Found::Unattested(r.comment_id)),
+        Prior::Different(_) | Prior::Nothing => Ok(Found::Nothing),
+    }
+}
+
+/// Steps 6 and 7: the head again, then the status; on any refusal the
+/// comment is deleted again.
+async fn attest(
+    client: &Client,
+    target: &Target,
+    comment_id: u64,
+    login: &str,
+    rendered: &Rendered,
+    journal: &mut dyn Journal,
+) -> Result<(), Outcome> {
+    let number = target.pull_request.to_string();
+    let pull_route = Route::repo(&target.repository, ["pulls", number.as_str()]);
     let reread = client.get_json::<PullRequest>(&pull_route).await;
     if let Err(reason) = decide::recheck_head(reread.as_ref(), target) {
-        return Err(rejected_after_posting(client, target, comment_id, reason).await);
+        return Err(rejected_after_posting(client, target, comment_id, reason, journal).await);
     }
-
     let url = comment_url(client, target, comment_id);
     let context = crate::model::disposition::status_context(comment_id);
     let status = NewStatus {
@@ -174,24 +289,75 @@ async fn run(client: &Client, draft: &CheckedDraft, options: SubmitOptions) -> R
         description: &rendered.digest,
         context: &context,
     };
-    let status_route = Route::repo(repo, ["statuses", target.reviewed_sha.as_str()]);
+    let status_route = Route::repo(&target.repository, ["statuses", target.reviewed_sha.as_str()]);
     let created = match client.post_json::<_, CreatedStatus>(&status_route, &status).await {
         Ok(created) => created,
-        Err(error) => return Err(attestation_failed(client, target, comment_id, error).await),
+        Err(error) => return Err(attestation_failed(client, target, comment_id, error, journal).await),
     };
-    if let Err(reason) = decide::check_creator(&created, &login) {
-        return Err(rejected_after_posting(client, target, comment_id, reason).await);
+    if let Err(reason) = decide::check_creator(&created, login) {
+        return Err(rejected_after_posting(client, target, comment_id, reason, journal).await);
     }
+    Ok(())
+}
 
-    Ok(Receipt {
-        comment_id,
-        url,
-        fingerprint: draft.draft().fingerprint.clone(),
-        disposition: draft.draft().status,
-        actor: login,
-        digest: rendered.digest,
-        reused: existing.is_some(),
-    })
+/// After step 7: the comment must still be there with the exact body by the
+/// actor, and the head's statuses must attest it.
+async fn read_back(
+    client: &Client,
+    target: &Target,
+    comment_id: u64,
+    login: &str,
+    rendered: &Rendered,
+) -> Result<(), Outcome> {
+    let id = comment_id.to_string();
+    let route = Route::repo(&target.repository, ["issues", "comments", id.as_str()]);
+    let comment = match client.get_json::<IssueComment>(&route).await {
+        Ok(c) => c,
+        // Gone (a late clean-up delete landed?): nothing is recorded and
+        // nothing is left; the next attempt posts afresh.
+        Err(error @ GhError::NotFound { .. }) => return Err(failed(Step::ReadBack, error, None)),
+        Err(error) => return Err(failed(Step::ReadBack, error, Some(comment_id))),
+    };
+    let same = comment.body.as_deref() == Some(rendered.body.as_str())
+        && comment.user.as_ref().is_some_and(|u| u.login == login);
+    if !same {
+        let error = GhError::Decode {
+            message: format!("comment {comment_id} no longer has the posted body and author"),
+        };
+        return Err(failed(Step::ReadBack, error, Some(comment_id)));
+    }
+    let statuses = ledger::read_statuses(client, target, &target.reviewed_sha)
+        .await
+        .map_err(|error| failed(Step::ReadBack, error, Some(comment_id)))?;
+    let record = crate::model::ledger::CommentRecord {
+        id: comment_id,
+        author: Some(login.to_owned()),
+        body: rendered.body.clone(),
+    };
+    if receipted(std::slice::from_ref(&record), &statuses).is_empty() {
+        let error = GhError::Decode {
+            message: format!("the head's statuses do not attest comment {comment_id}"),
+        };
+        return Err(failed(Step::ReadBack, error, Some(comment_id)));
+    }
+    Ok(())
+}
+
+/// Finishes the deletes an earlier attempt sent; any that fails stops the
+/// attempt before anything is posted.
+async fn finish_deletes(
+    client: &Client,
+    target: &Target,
+    pending: &[u64],
+    journal: &mut dyn Journal,
+) -> Result<(), Outcome> {
+    for &comment_id in pending {
+        match delete_comment(client, target, comment_id).await {
+            Ok(()) => journal.deleted(comment_id),
+            Err(error) => return Err(failed(Step::CleanUp, error, Some(comment_id))),
+        }
+    }
+    Ok(())
 }
 
 /// `https://WEB/{repo}/pull/{n}#issuecomment-{id}`.
@@ -208,77 +374,59 @@ pub fn comment_url(client: &Client, target: &Target, comment_id: u64) -> String 
 /// Maps a step's error before anything was posted.
 fn step<T>(step: Step, result: Result<T, GhError>) -> Result<T, Outcome> {
     result.map_err(|error| match decide::classify(step, error) {
-        StepError::Refused(reason) => Outcome::Rejected {
-            reason,
-            comment_removed: false,
-        },
-        StepError::Failed(error) => Outcome::Failed {
-            step,
-            error,
-            comment_left: None,
-        },
+        StepError::Refused(reason) => not_posted(reason),
+        StepError::Failed(error) => failed(step, error, None),
     })
+}
+
+fn failed(step: Step, error: GhError, comment_left: Option<u64>) -> Outcome {
+    Outcome::Failed {
+        step,
+        error,
+        comment_left,
+    }
 }
 
 fn not_posted(reason: Rejection) -> Outcome {
     Outcome::Rejected {
         reason,
         comment_removed: false,
+        comment_left: None,
     }
 }
 
-/// Pages through the pull request's comments for an earlier identical one.
-async fn find_existing(client: &Client, target: &Target, actor: &str, body: &str) -> Result<Option<u64>, Outcome> {
-    let number = target.pull_request.to_string();
-    for page in 1..=MAX_PAGES {
-        let route = Route::repo(&target.repository, ["issues", number.as_str(), "comments"])
-            .query("per_page", PAGE_SIZE)
-            .query("page", page);
-        let comments = step(Step::FindExisting, client.get_json::<Vec<IssueComment>>(&route).await)?;
-        if let Some(id) = decide::find_existing(&comments, actor, body) {
-            return Ok(Some(id));
-        }
-        if comments.len() < PAGE_SIZE {
-            break;
-        }
-    }
-    Ok(None)
-}
-
-/// Deletes the comment; true when it is gone (a 404 means already gone).
-async fn remove_comment(client: &Client, target: &Target, comment_id: u64) -> bool {
-    let id = comment_id.to_string();
-    let route = Route::repo(&target.repository, ["issues", "comments", id.as_str()]);
-    match client.delete(&route).await {
-        Ok(()) | Err(GhError::NotFound { .. }) => true,
-        Err(error) => {
-            tracing::warn!(comment_id, %error, "could not delete a disposition comment");
-            false
-        }
-    }
-}
-
-async fn rejected_after_posting(client: &Client, target: &Target, comment_id: u64, reason: Rejection) -> Outcome {
-    let comment_removed = remove_comment(client, target, comment_id).await;
+async fn rejected_after_posting(
+    client: &Client,
+    target: &Target,
+    comment_id: u64,
+    reason: Rejection,
+    journal: &mut dyn Journal,
+) -> Outcome {
+    let removed = remove_comment(client, target, comment_id, journal).await;
     Outcome::Rejected {
         reason,
-        comment_removed,
+        comment_removed: removed,
+        comment_left: (!removed).then_some(comment_id),
     }
 }
 
 /// Step 7 failed: delete the comment, then report a refusal as rejected and
 /// anything else as failed.
-async fn attestation_failed(client: &Client, target: &Target, comment_id: u64, error: GhError) -> Outcome {
-    let removed = remove_comment(client, target, comment_id).await;
+async fn attestation_failed(
+    client: &Client,
+    target: &Target,
+    comment_id: u64,
+    error: GhError,
+    journal: &mut dyn Journal,
+) -> Outcome {
+    let removed = remove_comment(client, target, comment_id, journal).await;
+    let comment_left = (!removed).then_some(comment_id);
     match decide::classify(Step::Attestation, error) {
         StepError::Refused(reason) => Outcome::Rejected {
             reason,
             comment_removed: removed,
+            comment_left,
         },
-        StepError::Failed(error) => Outcome::Failed {
-            step: Step::Attestation,
-            error,
-            comment_left: (!removed).then_some(comment_id),
-        },
+        StepError::Failed(error) => failed(Step::Attestation, error, comment_left),
     }
 }

@@ -82,3 +82,23 @@ pub struct CreatedStatus {
     #[serde(default)]
     pub creator: Option<Account>,
 }
+
+/// `GET /repos/{repo}/commits/{sha}/status`: the combined status (one page).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CombinedStatus {
+    /// Required: an answer without it is not a combined status.
+    pub statuses: Vec<StatusEntry>,
+}
+
+/// One status of a combined status (members may be null).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct StatusEntry {
+    #[serde(default)]
+    pub context: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub state: Option<String>,
+    #[serde(default)]
+    pub creator: Option<Account>,
+}

@@ -6,6 +6,7 @@ pub mod escalation;
 pub mod finding;
 pub mod fingerprint;
 pub mod json;
+pub mod ledger;
 pub mod load;
 pub mod problem;
 pub mod review;

@@ -32,6 +32,11 @@ pub struct Entry {
     /// How the last attempt ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_outcome: Option<LastOutcome>,
+    /// Comments a clean-up DELETE was (or is about to be) sent for, written
+    /// before the DELETE goes out. The next attempt deletes them first and
+    /// never reuses them; the entry cannot leave the outbox while any is here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_deletes: Vec<u64>,
 }
 
 /// The kind of an attempt's outcome.
@@ -69,7 +74,9 @@ impl LastOutcome {
                 comment_id: Some(r.comment_id),
                 stale_head: false,
             },
-            Outcome::Rejected { reason, .. } => {
+            Outcome::Rejected {
+                reason, comment_left, ..
+            } => {
                 let stale_head = matches!(
                     reason,
                     Rejection::StaleHead { .. } | Rejection::HeadMoved { .. } | Rejection::HeadUnreadable { .. }
@@ -77,7 +84,7 @@ impl LastOutcome {
                 LastOutcome {
                     kind: OutcomeKind::Rejected,
                     message,
-                    comment_id: None,
+                    comment_id: *comment_left,
                     stale_head,
                 }
             }
@@ -114,6 +121,7 @@ impl Entry {
             attempts: 0,
             last_attempt_at: None,
             last_outcome: None,
+            pending_deletes: Vec::new(),
         }
     }
 

@@ -156,6 +156,31 @@ impl Outbox {
         Ok(entry)
     }
 
+    /// Writes down that a clean-up DELETE of `comment_id` is about to be
+    /// sent for entry `id` (before it is sent).
+    pub fn note_delete(&self, id: &str, comment_id: u64) -> Result<(), OutboxError> {
+        let mut entry = self
+            .get(id)?
+            .ok_or_else(|| OutboxError::NotFound { id: id.to_owned() })?;
+        if !entry.pending_deletes.contains(&comment_id) {
+            entry.pending_deletes.push(comment_id);
+            self.put(&entry)?;
+        }
+        Ok(())
+    }
+
+    /// Notes that the comment of a clean-up DELETE is gone.
+    pub fn delete_done(&self, id: &str, comment_id: u64) -> Result<(), OutboxError> {
+        let Some(mut entry) = self.get(id)? else {
+            return Ok(());
+        };
+        if entry.pending_deletes.contains(&comment_id) {
+            entry.pending_deletes.retain(|c| *c != comment_id);
+            self.put(&entry)?;
+        }
+        Ok(())
+    }
+
     /// Claims an entry for one submission, so that two processes never send
     /// the same decision at once. [`OutboxError::Busy`] when already claimed.
     pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {

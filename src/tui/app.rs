@@ -305,10 +305,12 @@ impl App {
     pub fn refilter(&mut self) {
         let keep = self.selected();
         let query = fuzzy::normalize_query(&self.browse.query);
+        let recorded_drift = super::recorded::drifting(self);
         let sel = Selection {
             view: self.browse.view,
             filters: &self.browse.filters,
             query: &query,
+            recorded_drift: &recorded_drift,
         };
         self.browse.visible = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
         self.reselect(keep);

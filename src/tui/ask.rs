@@ -71,6 +71,24 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
                 format!("c = copy to the clipboard (OSC 52) · f = write ./{name} · esc = cancel"),
             ]
         }
+        Question::Supersede { finding } => {
+            let fp = app
+                .doc
+                .findings()
+                .get(finding)
+                .map(|f| clean_line(f.key.as_str()))
+                .unwrap_or_default();
+            let why = match app.submit.get(finding) {
+                Some(SubmitState::Rejected { reason }) => clean_line(reason),
+                _ => String::new(),
+            };
+            vec![
+                format!("A different decision is recorded for {fp} on this head."),
+                why,
+                "Record yours over it? ReviewGate's next review applies the newest one.".into(),
+                "y = supersede it · n / esc / enter = keep it (default)".into(),
+            ]
+        }
         Question::Undo { finding } => {
             let fp = app
                 .doc
@@ -91,6 +109,38 @@ pub fn reply_prompt() -> &'static str {
     "Type the reply (one line; Enter reviews it before anything is sent, Esc cancels):"
 }
 
+/// A send was refused because a different decision is recorded on this
+/// head: ask whether to record this one over it (default No). Asked only
+/// from the list; otherwise the reason stays on the row and `r` asks again.
+pub fn offer_supersede(app: &mut App, finding: usize) {
+    if app.ui.mode == Mode::Normal {
+        app.ui.mode = Mode::Ask(Question::Supersede { finding });
+    }
+}
+
+/// `y` to the supersede question: the same decision again, superseding.
+fn supersede(app: &mut App, finding: usize) -> Vec<Effect> {
+    match app.decide.sent.get(&finding).cloned() {
+        Some(super::decision_state::SentDecision::ReviewGate(draft)) => {
+            let item = super::effect::SubmitItem {
+                finding,
+                draft,
+                replaces: None,
+                supersede: true,
+            };
+            decide::send(app, decide::Items::ReviewGate(vec![item]))
+        }
+        _ => {
+            flash(
+                app,
+                Level::Warning,
+                "The decision is not known in this session any more.",
+            );
+            Vec::new()
+        }
+    }
+}
+
 /// An answer to the question on screen.
 pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
     let yes = matches!(action, Action::AnswerYes);
@@ -106,6 +156,10 @@ pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
         Question::Undo { finding } if yes => {
             app.ui.mode = Mode::Normal;
             return undo_effect(app, finding);
+        }
+        Question::Supersede { finding } if yes => {
+            app.ui.mode = Mode::Normal;
+            return supersede(app, finding);
         }
         Question::Escalate if matches!(action, Action::ToClipboard | Action::ToFile) => {
             app.ui.mode = Mode::Normal;

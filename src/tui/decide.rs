@@ -86,6 +86,7 @@ fn items(app: &App, c: &Composer) -> Result<Items, String> {
                     finding,
                     draft,
                     replaces: c.replaces.clone(),
+                    supersede: false,
                 });
             }
             Ok(Items::ReviewGate(out))
@@ -225,6 +226,7 @@ pub fn retry(app: &mut App) -> Vec<Effect> {
             finding: i,
             draft,
             replaces: None,
+            supersede: false,
         }])),
         (None, Some(SentDecision::River(decision))) => Ok(Items::River(vec![RiverItem { finding: i, decision }])),
         (None, None) => Err("the decision is not known in this session (see the outbox: O)".into()),
@@ -261,6 +263,10 @@ pub fn finished(app: &mut App, finding: usize, generation: u64, outcome: SubmitO
         SubmitOutcome::Failed { reason } => {
             let line = format!("Failed (r retries): {reason}");
             (SubmitState::Failed { reason }, Level::Warning, line)
+        }
+        SubmitOutcome::Conflict { reason } => {
+            let line = format!("Not sent: {reason}");
+            (SubmitState::Rejected { reason }, Level::Warning, line)
         }
     };
     let ok = matches!(new, SubmitState::Recorded(_));

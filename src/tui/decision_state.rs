@@ -141,6 +141,8 @@ pub enum Question {
     ThreadRemedies { finding: usize },
     /// Send the pending thread action? (default No)
     ThreadConfirm { finding: usize },
+    /// Record this finding's decision over a different one already recorded on this head.
+    Supersede { finding: usize },
 }
 
 /// Every decision fact of the screen.

@@ -16,12 +16,30 @@ pub struct DecisionFacts<'a> {
     pub draft: Option<(Option<&'a str>, usize)>,
     /// Why nothing can be submitted for it now, if so.
     pub blocked: Option<&'a str>,
+    /// What the pull request holds for it.
+    pub ledger: LedgerFacts<'a>,
+}
+
+/// The decisions the pull request holds for one finding, for the timeline.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum LedgerFacts<'a> {
+    /// Not a pull-request result, or not read yet.
+    #[default]
+    None,
+    /// The ledger could not be read: why.
+    Unknown(&'a str),
+    /// The finding's entries (oldest first) and the ledger they belong to.
+    Entries(
+        &'a crate::model::ledger::Ledger,
+        &'a [&'a crate::model::ledger::Recorded],
+    ),
 }
 
 /// Builds the detail lines of a finding.
 pub fn build(finding: &Finding, facts: DecisionFacts<'_>) -> Vec<TextLine> {
     let mut out = Vec::new();
     summary(finding, &mut out);
+    recorded(facts.ledger, &mut out);
     section(&mut out, "Claim", finding.claim.as_deref());
     if let Origin::ReviewGate(rg) = &finding.origin {
         section(&mut out, "Causal path", rg.causal_evidence.as_deref());
@@ -238,6 +256,53 @@ fn river(r: &RiverFields, out: &mut Vec<TextLine>) {
             body(out, Tone::Code, e);
         }
     }
+}
+
+fn recorded(facts: LedgerFacts<'_>, out: &mut Vec<TextLine>) {
+    match facts {
+        LedgerFacts::None => {}
+        LedgerFacts::Unknown(why) => {
+            heading(out, "Recorded on the pull request");
+            out.push(TextLine::one(Tone::Warning, format!("  unknown: {}", clean_line(why))));
+        }
+        LedgerFacts::Entries(_, []) => {
+            heading(out, "Recorded on the pull request");
+            out.push(TextLine::one(Tone::Dim, "  nothing recorded for this finding"));
+        }
+        LedgerFacts::Entries(ledger, entries) => {
+            heading(out, "Recorded on the pull request (newest last)");
+            for e in entries {
+                recorded_entry(ledger, e, out);
+            }
+        }
+    }
+}
+
+fn recorded_entry(ledger: &crate::model::ledger::Ledger, e: &crate::model::ledger::Recorded, out: &mut Vec<TextLine>) {
+    let Some(d) = &e.decision else {
+        return;
+    };
+    let sha: String = d.reviewed_sha.chars().take(12).collect();
+    let (tone, state) = match e.authorised.as_str() {
+        "receipt" | "permission" => (Tone::Accent, "recorded, awaiting the next review"),
+        "stale" => (Tone::Warning, "for an older head"),
+        _ => (Tone::Warning, "not applied"),
+    };
+    out.push(
+        TextLine::one(tone, format!("  {} ", d.disposition.as_str()))
+            .push(Tone::Plain, format!("by {} · {state}", clean_line(&d.actor))),
+    );
+    out.push(TextLine::one(
+        Tone::Dim,
+        format!(
+            "    comment {} · head {} · {}: {}",
+            e.comment_id,
+            clean_line(&sha),
+            e.authorised.as_str(),
+            clean_line(&e.authorised.reason())
+        ),
+    ));
+    field(out, "    link", &ledger.url(e.comment_id));
 }
 
 fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {

@@ -31,6 +31,8 @@ pub struct SubmitItem {
     pub draft: Draft,
     /// A stale outbox entry this decision re-binds: removed once the new one is kept.
     pub replaces: Option<String>,
+    /// The user chose to record it over a different decision already recorded on this head.
+    pub supersede: bool,
 }
 
 /// One River decision: the finding's facts, the status and the evidence as typed.
@@ -116,6 +118,11 @@ pub enum Effect {
         generation: u64,
         finding: usize,
         request: crate::github::thread_action::ThreadRequest,
+    },
+    /// Read the pull request's decision ledger; the answer carries this generation.
+    LoadLedger {
+        generation: u64,
+        target: super::recorded::LedgerTarget,
     },
 }
 
@@ -208,6 +215,9 @@ impl Runner {
                 }
             }
             Effect::LoadDrafts => jobs::files::load_drafts(self.tx.clone()),
+            Effect::LoadLedger { generation, target } => {
+                jobs::ledger::load(&self.context, generation, target, self.tx.clone())
+            }
         }
     }
 

@@ -196,6 +196,10 @@ pub struct Selection<'a> {
     pub filters: &'a Filters,
     /// Lower-cased search query (empty: no search).
     pub query: &'a str,
+    /// Findings whose recorded decisions are not applied on this head
+    /// (unauthorised, or for an older head): listed in the drift lane too,
+    /// after the thread lanes.
+    pub recorded_drift: &'a [usize],
 }
 
 /// The finding indices the list shows, in display order.
@@ -203,7 +207,7 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
     let in_view = |i: usize| match sel.view {
         View::Repair => findings[i].in_repair_set(),
         View::All => true,
-        View::Drift => Drift::of(&findings[i]).is_some(),
+        View::Drift => Drift::of(&findings[i]).is_some() || sel.recorded_drift.contains(&i),
     };
     let mut out: Vec<usize> = prepared
         .ranked
@@ -213,7 +217,7 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
         .filter(|&i| sel.filters.keeps(&findings[i], &prepared.rows[i].haystacks[2]))
         .collect();
     if sel.view == View::Drift {
-        out.sort_by_key(|&i| Drift::of(&findings[i]));
+        out.sort_by_key(|&i| (Drift::of(&findings[i]).is_none(), Drift::of(&findings[i])));
     }
     narrow(&mut out, prepared, sel.query);
     out
@@ -237,7 +241,13 @@ mod tests {
     fn run(view: View, filters: &Filters, query: &str) -> Vec<usize> {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
-        visible(&set.findings, &prepared, Selection { view, filters, query })
+        let sel = Selection {
+            view,
+            filters,
+            query,
+            recorded_drift: &[],
+        };
+        visible(&set.findings, &prepared, sel)
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub struct Live {
     pub orphans: Vec<OrphanThread>,
     /// The thread action being composed or sent.
     pub thread: super::thread_act::ThreadUi,
+    /// The decisions the pull request already holds.
+    pub ledger: super::recorded::LedgerView,
 }
 
 /// How a refresh ended.

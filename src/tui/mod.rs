@@ -32,6 +32,7 @@ pub mod live;
 pub mod nav;
 pub mod offer;
 pub mod prepared;
+pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
 pub mod terminal;
@@ -150,7 +151,12 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let mut guard = terminal::TerminalGuard::enter()?;
-    for effect in offer::startup(&app).into_iter().chain(drafts::startup(&app)) {
+    let ledger = recorded::load(&mut app);
+    for effect in offer::startup(&app)
+        .into_iter()
+        .chain(drafts::startup(&app))
+        .chain(ledger)
+    {
         runner.run(effect, &mut guard);
     }
     runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;

@@ -197,12 +197,21 @@ fn refresh_detail(app: &mut App, width: u16) {
         return;
     };
     let facts = super::decide::detail_facts(app, selected);
+    let entries = selected
+        .map(|i| super::recorded::for_finding(app, i))
+        .unwrap_or_default();
+    let ledger = match (&app.live.ledger, super::recorded::ledger(app)) {
+        (_, Some(l)) => detail_text::LedgerFacts::Entries(l, &entries),
+        (super::recorded::LedgerView::Unknown(why), None) => detail_text::LedgerFacts::Unknown(why),
+        _ => detail_text::LedgerFacts::None,
+    };
     let detail = detail_text::build(
         finding,
         detail_text::DecisionFacts {
             state: selected.and_then(|i| app.submit.get(i)),
             draft: facts.draft,
             blocked: facts.blocked.as_deref(),
+            ledger,
         },
     );
     app.detail.lines = text::wrap(&detail, width);

@@ -150,6 +150,7 @@ fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {
         finding,
         draft: o.entry.draft,
         replaces: None,
+        supersede: false,
     };
     let mode = app.ui.mode;
     let effects = decide::send(app, Items::ReviewGate(vec![item]));

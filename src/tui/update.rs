@@ -30,6 +30,9 @@ pub enum SubmitOutcome {
     Rejected { reason: String, stale_head: Option<String> },
     /// The network or service failed (kept in the outbox for retry).
     Failed { reason: String },
+    /// A different decision is already recorded for the finding on this
+    /// head; nothing was posted (the screen asks whether to supersede it).
+    Conflict { reason: String },
 }
 
 /// Everything that can happen to the screen.
@@ -86,6 +89,11 @@ pub enum Msg {
         generation: u64,
         outcome: super::thread_act::ThreadActed,
     },
+    /// The pull request's decision ledger was read (or why not); stale generations are ignored.
+    LedgerLoaded {
+        generation: u64,
+        state: crate::model::ledger::LedgerState,
+    },
 }
 
 /// Applies one message; returns the effects the runtime must run.
@@ -118,8 +126,18 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             generation,
             outcome,
         } => {
+            let conflict = matches!(outcome, SubmitOutcome::Conflict { .. });
+            let recorded = matches!(outcome, SubmitOutcome::Recorded(_));
             decide::finished(app, finding, generation, outcome);
-            Vec::new()
+            if conflict {
+                super::ask::offer_supersede(app, finding);
+            }
+            let ledger_shown = app.live.ledger != super::recorded::LedgerView::NotApplicable;
+            if recorded && ledger_shown && app.decide.batch.is_none() {
+                super::recorded::load(app)
+            } else {
+                Vec::new()
+            }
         }
         Msg::Head(head) => {
             app.evidence.head = head;
@@ -149,10 +167,18 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RiverTarget(result) => decide::river_target(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
         Msg::OutboxLoaded { entries, unreadable } => offer::loaded(app, entries, unreadable),
-        Msg::Refreshed { generation, outcome } => live::refreshed(app, generation, outcome),
+        Msg::Refreshed { generation, outcome } => {
+            let current = app.live.refreshing == Some(generation);
+            live::refreshed(app, generation, outcome);
+            // The head (or the result) may have changed: read the ledger again.
+            if current && app.live.ledger != super::recorded::LedgerView::NotApplicable {
+                return super::recorded::load(app);
+            }
+        }
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
         Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
         Msg::ThreadActed { generation, outcome } => return super::thread_act::acted(app, generation, outcome),
+        Msg::LedgerLoaded { generation, state } => super::recorded::loaded(app, generation, state),
         _ => {}
     }
     Vec::new()

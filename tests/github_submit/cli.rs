@@ -7,14 +7,14 @@ use triage::outbox::Outbox;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 /// Runs the binary with a private HOME/state dir and the fake API.
-async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
+pub async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
     let api = api.to_owned();
     let home = home.to_owned();
     tokio::task::spawn_blocking(move || {
@@ -42,7 +42,7 @@ async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
     .unwrap()
 }
 
-fn result_args(evidence: &str) -> Vec<String> {
+pub fn result_args(evidence: &str) -> Vec<String> {
     let result = fixtures().join("agent-result/valid-scope-pull-request.json");
     [
         "submit",
@@ -125,7 +125,9 @@ async fn cli_records_the_conformance_body_and_exits_0() {
         .mount(&server)
         .await;
     mount_all_but_comment(&server).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
+    mount_read_back(&server).await;
     let mut args = result_args(EVIDENCE);
     args.extend(["--format".into(), "json".into()]);
     let run = triage(args, &server.uri(), home.path()).await;
@@ -142,8 +144,8 @@ async fn cli_records_the_conformance_body_and_exits_0() {
     assert_eq!(printed["comment_id"], 1);
     assert_eq!(printed["receipt"], json!(accepted_digest()));
     let seen = requests(&server).await;
-    assert_eq!(seen.len(), 6);
-    assert_eq!(body_json(&seen[3].1), json!({"body": accepted_body()}));
+    assert_eq!(seen.len(), 9);
+    assert_eq!(body_json(&seen[4].1), json!({"body": accepted_body()}));
     assert!(
         files_under(&home.path().join("state/outbox"))
             .iter()
@@ -157,6 +159,7 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
     let home = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
     mount_all_but_comment(&server).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, ResponseTemplate::new(500)).await;
 
     let failed = triage(result_args(EVIDENCE), &server.uri(), home.path()).await;
@@ -180,6 +183,7 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
     mount_all_but_comment(&server).await;
     on(&server, "GET", COMMENTS, ok(json!([]))).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
+    mount_read_back(&server).await;
     let retried = triage(
         vec!["outbox".into(), "retry".into(), id.clone()],
         &server.uri(),
@@ -198,6 +202,8 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
+            line("GET", COMMENT_1),
+            line("GET", HEAD_STATUS_PAGE_1),
         ]
     );
     let empty = triage(vec!["outbox".into(), "list".into()], &server.uri(), home.path()).await;

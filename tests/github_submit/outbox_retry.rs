@@ -1,26 +1,22 @@
 //! Failures of the comment POST: the draft stays in the outbox, and a retry
 //! posts exactly one comment (or reuses the one that was created).
 
+use super::fake::Fault;
 use super::support::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
 use triage::github::GhError;
 use triage::github::batch::{self, Kept};
 use triage::github::decide::Step;
 use triage::github::draft::Draft;
 use triage::github::protocol::Outcome;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
 
 #[tokio::test]
 async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
-    let server = MockServer::start().await;
-    mount_all_but_comment(&server).await;
-    once(&server, "POST", COMMENTS, ResponseTemplate::new(500)).await;
-    on(&server, "GET", COMMENTS, ok(json!([]))).await;
-    on(&server, "POST", COMMENTS, comment_created()).await;
+    let (server, fake) = fake().await;
+    fake.fault("POST", "/issues/48/comments", Fault::Status(500));
     let client = client(&server.uri());
 
     let first = keep_and_send(&client, &outbox).await;
@@ -41,25 +37,18 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS)
         ],
         "a failed POST is never re-sent automatically"
     );
 
-    server.reset().await;
-    mount_all_but_comment(&server).await;
-    on(
-        &server,
-        "GET",
-        COMMENTS,
-        ok(json!([{"id": 3, "body": "unrelated", "user": {"login": ACTOR}}])),
-    )
-    .await;
-    on(&server, "POST", COMMENTS, comment_created()).await;
+    let before = sequence(&server).await.len();
+    fake.add_comment(ACTOR, "unrelated");
     let second = keep_and_send(&client, &outbox).await;
     assert!(second.is_recorded(), "{second:?}");
     assert_eq!(
-        sequence(&server).await,
+        sequence(&server).await.split_off(before),
         [
             line("GET", USER),
             line("GET", PERMISSION),
@@ -68,6 +57,8 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
+            format!("GET /repos/{REPO}/issues/comments/9002"),
+            line("GET", HEAD_STATUS_PAGE_1),
         ]
     );
     assert!(
@@ -80,17 +71,19 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
 async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
-    let server = MockServer::start().await;
-    mount_all_but_comment(&server).await;
+    let (server, fake) = fake().await;
+    // A full first page of other comments, and an impostor's copy of the body.
+    for _ in 0..99 {
+        fake.add_comment("someone", "other");
+    }
+    fake.add_comment("impostor", &accepted_body());
     // The comment is created, but the answer comes too late.
-    on(
-        &server,
+    fake.fault(
         "POST",
-        COMMENTS,
-        comment_created().set_delay(Duration::from_secs(8)),
-    )
-    .await;
-    let client = client(&server.uri());
+        "/issues/48/comments",
+        Fault::LateAnswer(Duration::from_millis(900)),
+    );
+    let client = impatient_client(&server.uri(), 300);
 
     let first = keep_and_send(&client, &outbox).await;
     let Outcome::Failed {
@@ -102,36 +95,16 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
         panic!("{first:?}")
     };
     assert_eq!(outbox.list().unwrap().entries.len(), 1);
+    assert_eq!(fake.comments().len(), 101);
 
-    server.reset().await;
-    mount_all_but_comment(&server).await;
-    let page: Vec<Value> = (0..100)
-        .map(|i| json!({"id": 1000 + i, "body": "other", "user": {"login": "someone"}}))
-        .collect();
-    let existing = json!([
-        {"id": 2, "body": accepted_body(), "user": {"login": "impostor"}},
-        {"id": 1, "body": accepted_body(), "user": {"login": ACTOR}}
-    ]);
-    Mock::given(method("GET"))
-        .and(path(COMMENTS))
-        .and(wiremock::matchers::query_param("page", "1"))
-        .respond_with(ok(Value::Array(page)))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(COMMENTS))
-        .and(wiremock::matchers::query_param("page", "2"))
-        .respond_with(ok(existing))
-        .mount(&server)
-        .await;
-
+    let before = sequence(&server).await.len();
     let second = keep_and_send(&client, &outbox).await;
     let Outcome::Recorded(receipt) = second else {
         panic!("{second:?}")
     };
-    assert!(receipt.reused);
-    assert_eq!(receipt.comment_id, 1);
-    let seen = requests(&server).await;
+    assert!(receipt.reused && !receipt.already_recorded);
+    assert_eq!(receipt.comment_id, 9101);
+    let seen = requests(&server).await.split_off(before);
     let lines: Vec<&str> = seen.iter().map(|(l, _)| l.as_str()).collect();
     assert_eq!(
         lines,
@@ -141,11 +114,16 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
             line("GET", PULL),
             line("GET", COMMENTS_PAGE_1),
             format!("GET {COMMENTS}?per_page=100&page=2"),
+            line("GET", HEAD_STATUS_PAGE_1),
+            format!("GET /repos/{REPO}/collaborators/impostor/permission"),
             line("GET", PULL),
             line("POST", STATUS),
+            format!("GET /repos/{REPO}/issues/comments/9101"),
+            line("GET", HEAD_STATUS_PAGE_1),
         ]
     );
-    assert_eq!(body_json(&seen[6].1)["context"], json!("reviewgate/disposition/1"));
+    assert_eq!(body_json(&seen[8].1)["context"], json!("reviewgate/disposition/9101"));
+    assert_eq!(fake.comments().len(), 101, "nothing was posted again");
     assert!(outbox.list().unwrap().entries.is_empty());
 }
 
@@ -202,8 +180,9 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     ];
     let (base, seen) = closing_server(answers);
     let first = keep_and_send(&client(&base), &outbox).await;
+    // The ledger cannot be read: nothing is posted.
     let Outcome::Failed {
-        step: Step::Comment,
+        step: Step::FindExisting,
         error: GhError::Transport { .. },
         ..
     } = first
@@ -214,10 +193,7 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     assert_eq!(lines, [line("GET", USER), line("GET", PERMISSION), line("GET", PULL)]);
     assert_eq!(outbox.list().unwrap().entries.len(), 1);
 
-    let server = MockServer::start().await;
-    mount_all_but_comment(&server).await;
-    on(&server, "GET", COMMENTS, ok(json!([]))).await;
-    on(&server, "POST", COMMENTS, comment_created()).await;
+    let (server, _fake) = fake().await;
     let second = keep_and_send(&client(&server.uri()), &outbox).await;
     assert!(second.is_recorded(), "{second:?}");
     let posts: Vec<String> = sequence(&server)
@@ -233,20 +209,15 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
 async fn a_batch_records_each_and_one_failure_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
-    let server = MockServer::start().await;
-    mount_all_but_comment(&server).await;
-    once(&server, "POST", COMMENTS, comment_created()).await;
-    once(&server, "POST", COMMENTS, ResponseTemplate::new(502)).await;
-    on(
-        &server,
-        "POST",
-        COMMENTS,
-        created(json!({"id": 3, "user": {"login": ACTOR}})),
-    )
-    .await;
+    let (server, fake) = fake().await;
+    // The second comment POST fails (502 is never retried for a POST).
+    fake.fault_after("POST", "/issues/48/comments", 1, Fault::Status(502));
 
+    // Three findings (one decision each: a second decision for one finding
+    // would need superseding).
     let drafts = ["first", "second", "third"].map(|evidence| Draft {
         evidence: evidence.into(),
+        fingerprint: format!("defect:src.{evidence}.rs:x"),
         ..draft()
     });
     let kept: Vec<Kept> = drafts

@@ -13,8 +13,10 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
     let server = MockServer::start().await;
     mount_reads(&server, "write").await;
     on(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     on(&server, "POST", STATUS, status_created(ACTOR)).await;
+    mount_read_back(&server).await;
 
     let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
     let Outcome::Recorded(receipt) = &outcome else {
@@ -25,6 +27,7 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
     assert_eq!(receipt.fingerprint, FP);
     assert_eq!(receipt.disposition, SubmittedDisposition::Accepted);
     assert!(!receipt.reused);
+    assert!(!receipt.already_recorded);
 
     let seen = requests(&server).await;
     let lines: Vec<&str> = seen.iter().map(|(l, _)| l.as_str()).collect();
@@ -34,14 +37,17 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
+            line("GET", COMMENT_1),
+            line("GET", HEAD_STATUS_PAGE_1),
         ]
     );
-    assert_eq!(body_json(&seen[3].1), json!({"body": accepted_body()}));
+    assert_eq!(body_json(&seen[4].1), json!({"body": accepted_body()}));
     assert_eq!(
-        body_json(&seen[5].1),
+        body_json(&seen[6].1),
         json!({
             "state": "success",
             "target_url": format!("{}/{REPO}/pull/48#issuecomment-1", server.uri()),
@@ -68,7 +74,22 @@ async fn enterprise_base_prefixes_routes_and_links_to_the_web_host() {
     .await;
     on(&server, "GET", &format!("/api/v3{PULL}"), ok(pull("open", REPO, SHA))).await;
     on(&server, "POST", &format!("/api/v3{COMMENTS}"), comment_created()).await;
+    on(&server, "GET", &format!("/api/v3{COMMENTS}"), ok(json!([]))).await;
     on(&server, "POST", &format!("/api/v3{STATUS}"), status_created(ACTOR)).await;
+    on(
+        &server,
+        "GET",
+        &format!("/api/v3{COMMENT_1}"),
+        ok(json!({"id": 1, "body": accepted_body(), "user": {"login": ACTOR}})),
+    )
+    .await;
+    on(
+        &server,
+        "GET",
+        &format!("/api/v3{HEAD_STATUS}"),
+        ok(receipt_status(1, &accepted_body(), ACTOR)),
+    )
+    .await;
 
     let outcome = submit(
         &client(&format!("{}/api/v3", server.uri())),
@@ -82,9 +103,9 @@ async fn enterprise_base_prefixes_routes_and_links_to_the_web_host() {
     let web = format!("{}/{REPO}/pull/48#issuecomment-1", server.uri());
     assert_eq!(receipt.url, web);
     let seen = requests(&server).await;
-    assert_eq!(seen.len(), 6);
+    assert_eq!(seen.len(), 9);
     assert!(seen.iter().all(|(l, _)| l.contains(" /api/v3/")), "{seen:?}");
-    assert_eq!(body_json(&seen[5].1)["target_url"], json!(web));
+    assert_eq!(body_json(&seen[6].1)["target_url"], json!(web));
 }
 
 #[tokio::test]
@@ -101,7 +122,8 @@ async fn stale_head_before_posting_posts_nothing() {
                 reviewed: SHA.into(),
                 head: "fff999".into()
             },
-            comment_removed: false
+            comment_removed: false,
+            comment_left: None
         }
     );
     assert_eq!(
@@ -116,6 +138,7 @@ async fn head_moved_after_posting_deletes_the_comment_and_sets_no_status() {
     mount_reads(&server, "maintain").await;
     once(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
     on(&server, "GET", PULL, ok(pull("open", REPO, "fff999"))).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     on(&server, "DELETE", DELETE_1, ResponseTemplate::new(204)).await;
 
@@ -127,7 +150,8 @@ async fn head_moved_after_posting_deletes_the_comment_and_sets_no_status() {
                 reviewed: SHA.into(),
                 head: "fff999".into()
             },
-            comment_removed: true
+            comment_removed: true,
+            comment_left: None
         }
     );
     assert_eq!(
@@ -136,6 +160,7 @@ async fn head_moved_after_posting_deletes_the_comment_and_sets_no_status() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("DELETE", DELETE_1),
@@ -149,6 +174,7 @@ async fn unreadable_head_after_posting_counts_as_moved() {
     mount_reads(&server, "write").await;
     once(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
     on(&server, "GET", PULL, ResponseTemplate::new(502)).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     on(&server, "DELETE", DELETE_1, ResponseTemplate::new(204)).await;
 
@@ -156,6 +182,7 @@ async fn unreadable_head_after_posting_counts_as_moved() {
     let Outcome::Rejected {
         reason: Rejection::HeadUnreadable { .. },
         comment_removed: true,
+        ..
     } = outcome
     else {
         panic!("{outcome:?}")
@@ -167,6 +194,7 @@ async fn unreadable_head_after_posting_counts_as_moved() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("GET", PULL),
@@ -184,6 +212,7 @@ async fn read_only_permission_is_rejected_before_reading_the_pull_request() {
     let Outcome::Rejected {
         reason: Rejection::NoWritePermission { permission, .. },
         comment_removed: false,
+        ..
     } = outcome
     else {
         panic!("{outcome:?}")
@@ -225,7 +254,8 @@ async fn closed_pull_request_is_rejected_without_a_comment() {
         outcome,
         Outcome::Rejected {
             reason: Rejection::PullNotOpen { state: "closed".into() },
-            comment_removed: false
+            comment_removed: false,
+            comment_left: None
         }
     );
     assert_eq!(
@@ -247,7 +277,8 @@ async fn pull_request_from_another_base_repository_is_rejected() {
                 expected: REPO.into(),
                 got: Some("someone/fork".into())
             },
-            comment_removed: false
+            comment_removed: false,
+            comment_left: None
         }
     );
     assert_eq!(
@@ -261,6 +292,7 @@ async fn attestation_by_someone_else_deletes_the_comment() {
     let server = MockServer::start().await;
     mount_reads(&server, "write").await;
     on(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     on(&server, "POST", STATUS, status_created("some-app[bot]")).await;
     on(&server, "DELETE", DELETE_1, ResponseTemplate::new(204)).await;
@@ -273,7 +305,8 @@ async fn attestation_by_someone_else_deletes_the_comment() {
                 actor: ACTOR.into(),
                 creator: Some("some-app[bot]".into())
             },
-            comment_removed: true
+            comment_removed: true,
+            comment_left: None
         }
     );
     assert_eq!(
@@ -282,6 +315,7 @@ async fn attestation_by_someone_else_deletes_the_comment() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
@@ -295,6 +329,7 @@ async fn failed_attestation_deletes_the_comment_and_is_not_retried() {
     let server = MockServer::start().await;
     mount_reads(&server, "write").await;
     on(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    mount_no_decisions(&server).await;
     on(&server, "POST", COMMENTS, comment_created()).await;
     on(&server, "POST", STATUS, ResponseTemplate::new(500)).await;
     on(&server, "DELETE", DELETE_1, ResponseTemplate::new(204)).await;
@@ -323,6 +358,7 @@ async fn payload_actor_must_be_the_authenticated_user() {
     let Outcome::Rejected {
         reason: Rejection::ActorMismatch { .. },
         comment_removed: false,
+        ..
     } = outcome
     else {
         panic!("{outcome:?}")
@@ -357,6 +393,7 @@ async fn too_many_requests_on_the_comment_is_a_failure_with_reset() {
     let server = MockServer::start().await;
     mount_reads(&server, "write").await;
     on(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    mount_no_decisions(&server).await;
     on(
         &server,
         "POST",
@@ -380,6 +417,7 @@ async fn too_many_requests_on_the_comment_is_a_failure_with_reset() {
             line("GET", USER),
             line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS)
         ]
     );

@@ -174,3 +174,74 @@ pub async fn mount_all_but_comment(server: &MockServer) {
     on(server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
     on(server, "POST", STATUS, status_created(ACTOR)).await;
 }
+
+pub const COMMENT_1: &str = "/repos/LVTD-LLC/reviewgate/issues/comments/1";
+pub const HEAD_STATUS: &str = "/repos/LVTD-LLC/reviewgate/commits/abc123/status";
+pub const HEAD_STATUS_PAGE_1: &str = "/repos/LVTD-LLC/reviewgate/commits/abc123/status?per_page=100&page=1";
+
+/// The pull request holds no comments yet (the ledger read before posting).
+pub async fn mount_no_decisions(server: &MockServer) {
+    on(server, "GET", COMMENTS, ok(json!([]))).await;
+}
+
+/// The combined status of the head attesting comment `id` with `body`.
+pub fn receipt_status(id: u64, body: &str, creator: &str) -> Value {
+    let digest = triage::model::disposition::receipt_digest(body);
+    json!({"state": "success", "statuses": [{
+        "context": format!("reviewgate/disposition/{id}"), "description": digest,
+        "state": "success", "creator": {"login": creator}
+    }]})
+}
+
+/// Reading comment 1 and its status back after attesting it.
+pub async fn mount_read_back(server: &MockServer) {
+    on(
+        server,
+        "GET",
+        COMMENT_1,
+        ok(json!({"id": 1, "body": accepted_body(), "user": {"login": ACTOR}})),
+    )
+    .await;
+    on(
+        server,
+        "GET",
+        HEAD_STATUS,
+        ok(receipt_status(1, &accepted_body(), ACTOR)),
+    )
+    .await;
+}
+
+/// A stateful fake GitHub for pull request 48 of REPO at SHA, token user ACTOR.
+pub async fn fake() -> (MockServer, super::fake::Fake) {
+    super::fake::Fake::start_for(REPO, 48, SHA, ACTOR).await
+}
+
+/// A client that gives up on an answer after `millis` (for lost answers).
+pub fn impatient_client(base: &str, millis: u64) -> Client {
+    let mut config = ClientConfig::new(ApiBase::parse(base).unwrap(), Token::new(TOKEN).unwrap());
+    config.timeout = Duration::from_millis(millis);
+    config.retry = RetryPolicy {
+        max_attempts: 2,
+        first_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(10),
+    };
+    Client::new(config).unwrap()
+}
+
+/// True when GitHub holds the decision: the comment with the accepted body
+/// by ACTOR, attested by a status on the head.
+pub fn held_on_github(fake: &super::fake::Fake) -> Option<u64> {
+    let body = accepted_body();
+    let digest = triage::model::disposition::receipt_digest(&body);
+    let state = fake.0.lock().unwrap();
+    state
+        .comments
+        .iter()
+        .filter(|(_, (author, text))| author == ACTOR && *text == body)
+        .map(|(id, _)| *id)
+        .find(|id| {
+            state.statuses.iter().any(|s| {
+                s["context"] == json!(format!("reviewgate/disposition/{id}")) && s["description"] == json!(digest)
+            })
+        })
+}

@@ -126,7 +126,8 @@ fn keep_all(
     let mut kept = Vec::new();
     for it in items {
         match batch::keep(outbox, it.draft, source.clone()) {
-            Ok(k) => {
+            Ok(mut k) => {
+                k.supersede = it.supersede;
                 if let Some(old) = it.replaces.filter(|old| *old != k.entry.id) {
                     let _ = outbox.remove(&old);
                 }
@@ -147,6 +148,14 @@ fn keep_all(
 pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
     let sent = match result {
         Ok(sent) => sent,
+        // Another process holds the entry: it settles it, and the ledger
+        // read by the next attempt (r) shows what it recorded.
+        Err(SendError::Outbox(e @ crate::outbox::OutboxError::Busy { .. })) => {
+            return failed(format!(
+                "{e}; that process settles it (r checks the pull request again)"
+            ));
+        }
+        Err(e @ SendError::Gone { .. }) => return failed(e.to_string()),
         Err(e) => return failed(format!("{e} (kept in the outbox as {id})")),
     };
     let settle = sent
@@ -156,8 +165,10 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
         .unwrap_or_default();
     match &sent.outcome {
         Outcome::Recorded(r) => {
-            let reused = if r.reused {
-                ", reusing an earlier attempt's comment"
+            let reused = if r.already_recorded {
+                ", already recorded: nothing was sent"
+            } else if r.reused {
+                ", attesting an earlier attempt's comment"
             } else {
                 ""
             };
@@ -173,6 +184,12 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
                 suppressed: false,
             })
         }
+        Outcome::Rejected {
+            reason: Rejection::AlreadyDecided { .. },
+            ..
+        } => SubmitOutcome::Conflict {
+            reason: format!("{}; kept in the outbox as {id}", sent.outcome.summary()),
+        },
         Outcome::Rejected { reason, .. } => SubmitOutcome::Rejected {
             reason: format!("{}; kept in the outbox as {id}{settle}", sent.outcome.summary()),
             stale_head: match reason {

@@ -4,12 +4,14 @@
 //!
 //! - [`github`]: keep decisions in the outbox, send them; the actor's login;
 //! - [`river`]: write River decisions and revoke suppressions;
+//! - [`ledger`]: read the pull request's recorded decisions;
 //! - [`refresh`]: re-fetch a `--pr` result and its threads;
 //! - [`thread`]: keep a thread action on disk and send it;
 //! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files.
 
 pub mod files;
 pub mod github;
+pub mod ledger;
 pub mod refresh;
 pub mod river;
 pub mod thread;

@@ -28,6 +28,7 @@ pub fn render(frame: &mut Frame, app: &App, q: Question) {
         Question::ThreadMenu { .. } => " Thread ",
         Question::ThreadRemedies { .. } => " Resolved externally ",
         Question::ThreadConfirm { .. } => " Confirm thread action ",
+        Question::Supersede { .. } => " Supersede? ",
     };
     let block = Block::default()
         .borders(Borders::ALL)

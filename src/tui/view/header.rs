@@ -95,6 +95,24 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     }
     spans.push(Span::styled(SEP.trim_start(), theme.dim));
     spans.push(Span::raw(format!("repair {} · blocking {}", c.repair, c.blocking)));
+    match &app.live.ledger {
+        crate::tui::recorded::LedgerView::Known(_) => {
+            let (awaiting, unapplied) = crate::tui::recorded::counts(app);
+            if awaiting > 0 {
+                spans.push(Span::styled(format!(" ◆{awaiting} awaiting"), theme.accent));
+            }
+            if unapplied > 0 {
+                spans.push(Span::styled(format!(" ◇{unapplied} unapplied"), theme.warning));
+            }
+        }
+        crate::tui::recorded::LedgerView::Unknown(_) => {
+            spans.push(Span::styled(" · decisions unknown", theme.warning));
+        }
+        crate::tui::recorded::LedgerView::Loading { .. } => {
+            spans.push(Span::styled(" · reading decisions…", theme.dim));
+        }
+        crate::tui::recorded::LedgerView::NotApplicable => {}
+    }
     let marked = app.mark_count();
     if marked > 0 {
         spans.push(Span::styled(format!(" · marked {marked}"), theme.mark));

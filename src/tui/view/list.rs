@@ -38,7 +38,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             continue;
         };
         let marked = b.marks.get(i).copied().unwrap_or(false);
-        let decision = decision_mark(app.submit.get(i), app.decide.spinner, theme);
+        let mut decision = decision_mark(app.submit.get(i), app.decide.spinner, theme);
+        if matches!(app.submit.get(i), None | Some(SubmitState::Idle)) {
+            decision = recorded_mark(crate::tui::recorded::row_mark(app, i), theme).unwrap_or(decision);
+        }
         let mut line = row_line(row, marked, decision, theme);
         if pos == b.cursor {
             line.spans[0] = Span::styled("▶", theme.selected);
@@ -47,6 +50,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(line);
         if let Some(d) = Drift::of(finding).filter(|_| b.view == View::Drift) {
             lines.push(advice_line(d, row, theme));
+        } else if b.view == View::Drift
+            && crate::tui::recorded::row_mark(app, i) == Some(crate::tui::recorded::RowMark::Unauthorised)
+        {
+            lines.push(Line::from(vec![
+                Span::raw("   "),
+                Span::styled("↳ ◇ recorded decision not applied here: see detail", theme.warning),
+            ]));
         }
     }
     if b.view == View::Drift {
@@ -148,6 +158,23 @@ pub fn decision_mark(state: Option<&SubmitState>, spinner: usize, theme: &Theme)
         Some(SubmitState::Rejected { .. }) => mark("✗", theme.error),
         Some(SubmitState::Failed { .. }) => mark("⟳", theme.warning),
     }
+}
+
+/// The decision column for a decision the pull request already holds:
+/// ◆ recorded, awaiting the next review; ◇ recorded but not applied on
+/// this head (unauthorised, or for an older head). The disposition column
+/// keeps the result's canonical disposition.
+pub fn recorded_mark(mark: Option<crate::tui::recorded::RowMark>, theme: &Theme) -> Option<DecisionMark> {
+    use crate::tui::recorded::RowMark;
+    let (glyph, style) = match mark? {
+        RowMark::Awaiting => ("◆", theme.accent),
+        RowMark::Unauthorised => ("◇", theme.warning),
+    };
+    Some(DecisionMark {
+        glyph,
+        style,
+        label: None,
+    })
 }
 
 /// One list row: selection, mark, decision, rank, blocking, disposition, thread, class, place, headline.

@@ -6,11 +6,13 @@ use super::*;
 use crate::github::draft::Draft;
 use crate::github::{ApiBase, ClientConfig, RetryPolicy, Token};
 use crate::model::finding::SubmittedDisposition;
-use serde_json::json;
+use fake::{Fake, Fault};
 use std::sync::Mutex;
 use std::time::Duration;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+
+#[path = "../../../../tests/github_submit/fake.rs"]
+#[allow(dead_code)]
+mod fake;
 
 const REPO: &str = "acme/webhooks";
 const SHA: &str = "abc123";
@@ -34,11 +36,13 @@ fn items() -> Vec<SubmitItem> {
             finding: 4,
             draft: draft("defect:a.rs:one", SubmittedDisposition::Accepted),
             replaces: None,
+            supersede: false,
         },
         SubmitItem {
             finding: 7,
             draft: draft("defect:b.rs:two", SubmittedDisposition::Fixed),
             replaces: None,
+            supersede: false,
         },
     ]
 }
@@ -55,18 +59,19 @@ fn config(base: &str) -> ClientConfig {
     config
 }
 
-async fn mount(server: &MockServer, verb: &str, route: &str, answer: ResponseTemplate, times: Option<u64>) {
-    let mock = Mock::given(method(verb)).and(path(route)).respond_with(answer);
-    let mock = match times {
-        Some(n) => mock.up_to_n_times(n),
-        None => mock,
-    };
-    mock.mount(server).await;
-}
-
 /// Runs the job on a thread of its own (it makes its own runtime) and
 /// returns every reported outcome in order.
 fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize, SubmitOutcome)> {
+    run_items(outbox, connect, items())
+}
+
+/// [`run_job`] with these items.
+fn run_items(
+    outbox: Outbox,
+    connect: Result<ClientConfig, String>,
+    items: Vec<SubmitItem>,
+) -> Vec<(usize, SubmitOutcome)> {
+    let total = items.len();
     let seen = Mutex::new(Vec::new());
     let kept_counts = Mutex::new(Vec::new());
     let report = |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
@@ -83,47 +88,22 @@ fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize,
         connect,
         Batch {
             source: Some("review.json".into()),
-            items: items(),
+            items,
         },
         &report,
         &|kept, of| kept_counts.lock().unwrap_or_else(|e| e.into_inner()).push((kept, of)),
     );
-    // Told once, before anything is sent: how many of the two were kept.
+    // Told once, before anything is sent: how many of them were kept.
     let counts = kept_counts.into_inner().unwrap_or_default();
-    assert!(matches!(counts.as_slice(), [(_, 2)]), "{counts:?}");
+    assert!(matches!(counts.as_slice(), [(_, n)] if *n == total), "{counts:?}");
     seen.into_inner().unwrap_or_default()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
-    let server = MockServer::start().await;
-    let pulls = format!("/repos/{REPO}/pulls/42");
-    let permission = format!("/repos/{REPO}/collaborators/{ACTOR}/permission");
-    let comments = format!("/repos/{REPO}/issues/42/comments");
-    let pull = json!({"number": 42, "state": "open", "head": {"sha": SHA}, "base": {"repo": {"full_name": REPO}}});
-    let ok = |body| ResponseTemplate::new(200).set_body_json(body);
-    mount(&server, "GET", "/user", ok(json!({"login": ACTOR})), None).await;
-    mount(&server, "GET", &permission, ok(json!({"permission": "write"})), None).await;
-    mount(&server, "GET", &pulls, ok(pull), None).await;
-    let comment = json!({"id": 1, "body": "x", "user": {"login": ACTOR}});
-    mount(
-        &server,
-        "POST",
-        &comments,
-        ResponseTemplate::new(201).set_body_json(comment),
-        Some(1),
-    )
-    .await;
-    mount(&server, "POST", &comments, ResponseTemplate::new(502), None).await;
-    let status = json!({"id": 9, "creator": {"login": ACTOR}});
-    mount(
-        &server,
-        "POST",
-        &format!("/repos/{REPO}/statuses/{SHA}"),
-        ResponseTemplate::new(201).set_body_json(status),
-        None,
-    )
-    .await;
+    let (server, fake) = Fake::start_for(REPO, 42, SHA, ACTOR).await;
+    // The second comment POST fails.
+    fake.fault_after("POST", "/issues/42/comments", 1, Fault::Status(502));
 
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
@@ -146,7 +126,7 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
         receipt
             .link
             .as_deref()
-            .is_some_and(|l| l.ends_with("/acme/webhooks/pull/42#issuecomment-1"))
+            .is_some_and(|l| l.ends_with("/acme/webhooks/pull/42#issuecomment-9001"))
     );
     let SubmitOutcome::Failed { reason } = &second.1 else {
         panic!("{second:?}")
@@ -192,6 +172,7 @@ fn a_rebound_decision_replaces_the_stale_entry() {
         finding: 0,
         draft: draft("defect:a.rs:one", SubmittedDisposition::Fixed),
         replaces: Some(stale.entry.id.clone()),
+        supersede: false,
     };
     let kept = keep_all(&outbox, None, vec![item], &|_, o| panic!("{o:?}"));
     assert_eq!(kept.len(), 1);
@@ -207,4 +188,66 @@ fn a_rebound_decision_replaces_the_stale_entry() {
         vec![kept[0].1.entry.id.clone()],
         "only the re-bound decision is left"
     );
+}
+
+/// Runs the screen's job from a blocking context (it makes its own runtime).
+async fn screen_sends(dir: &std::path::Path, base: &str, items: Vec<SubmitItem>) -> Vec<(usize, SubmitOutcome)> {
+    let outbox = Outbox::open(dir).unwrap_or_else(|e| panic!("{e}"));
+    let base = base.to_owned();
+    tokio::task::spawn_blocking(move || run_items(outbox, Ok(config(&base)), items))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_screen_and_a_headless_submit_of_one_decision_leave_one_comment() {
+    let (server, fake) = Fake::start_for(REPO, 42, SHA, ACTOR).await;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let headless = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let one = || {
+        vec![SubmitItem {
+            finding: 4,
+            draft: draft("defect:a.rs:one", SubmittedDisposition::Accepted),
+            replaces: None,
+            supersede: false,
+        }]
+    };
+    // The headless submit holds the entry while the screen sends the same decision.
+    let kept = batch::keep(&headless, one().remove(0).draft, None).unwrap_or_else(|e| panic!("{e}"));
+    let claim = headless.claim(&kept.entry.id).unwrap_or_else(|e| panic!("{e}"));
+    let seen = screen_sends(dir.path(), &server.uri(), one()).await;
+    let SubmitOutcome::Failed { reason } = &seen[0].1 else {
+        panic!("{seen:?}")
+    };
+    assert!(
+        reason.contains("another triage process") && reason.contains("that process settles it"),
+        "{reason}"
+    );
+    assert!(
+        !reason.contains("kept in the outbox as"),
+        "the screen does not hold the entry: {reason}"
+    );
+    drop(claim);
+    let client = crate::github::Client::new(config(&server.uri())).unwrap_or_else(|e| panic!("{e}"));
+    let sent = batch::send_entry(&client, &headless, &kept.entry, kept.options())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(sent.outcome.is_recorded(), "{:?}", sent.outcome);
+
+    // The screen's r: the same decision again goes through the ledger.
+    let again = screen_sends(dir.path(), &server.uri(), one()).await;
+    let SubmitOutcome::Recorded(receipt) = &again[0].1 else {
+        panic!("{again:?}")
+    };
+    assert!(receipt.summary.contains("already recorded"), "{}", receipt.summary);
+    assert_eq!(fake.comments().len(), 1, "exactly one comment");
+    let posts = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .count();
+    assert_eq!(posts, 2, "one comment and its status");
+    assert!(headless.list().unwrap_or_else(|e| panic!("{e}")).entries.is_empty());
 }

@@ -1,0 +1,144 @@
+//! What the pull request already holds: its decision ledger, loaded in the
+//! background when the result is scoped to a pull request (opened with
+//! `--pr`, or from a file) and a token is available, joined with the
+//! findings by fingerprint when shown.
+//!
+//! A decision recorded on the reviewed head is "recorded, awaiting the next
+//! review": the result file was produced before it and still shows the
+//! canonical disposition ReviewGate computed then; ReviewGate's next run
+//! replays the comment. When the finding's canonical disposition already is
+//! the one the recorded decision maps to, nothing is awaited.
+
+use super::app::App;
+use super::effect::Effect;
+use crate::model::ledger::{Ledger, LedgerState, Recorded};
+use crate::model::review::{Format, Scope};
+
+/// The screen's view of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum LedgerView {
+    /// Not a pull-request result (or not read yet).
+    #[default]
+    NotApplicable,
+    /// Being read (this generation).
+    Loading { generation: u64 },
+    /// Read and classified.
+    Known(Ledger),
+    /// Could not be read: why (never shown as "nothing recorded").
+    Unknown(String),
+}
+
+/// Which pull request and head to read the ledger of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerTarget {
+    pub repository: String,
+    pub pull_request: u64,
+    pub head: String,
+}
+
+fn target(app: &App) -> Option<LedgerTarget> {
+    let set = app.doc.set.as_ref()?;
+    if app.doc.read_only_reason().is_some() || matches!(set.format, Format::RiverArtifact | Format::RiverRun) {
+        return None;
+    }
+    match (&set.scope, &set.reviewed_sha) {
+        (
+            Scope::PullRequest {
+                repository,
+                pull_request_number,
+            },
+            Some(sha),
+        ) => Some(LedgerTarget {
+            repository: repository.clone(),
+            pull_request: *pull_request_number,
+            head: sha.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// Starts reading the ledger when the result is about a pull request.
+pub fn load(app: &mut App) -> Vec<Effect> {
+    let Some(target) = target(app) else {
+        app.live.ledger = LedgerView::NotApplicable;
+        return Vec::new();
+    };
+    let generation = app.next_generation;
+    app.next_generation += 1;
+    app.live.ledger = LedgerView::Loading { generation };
+    vec![Effect::LoadLedger { generation, target }]
+}
+
+/// The ledger was read; stale generations are dropped.
+pub fn loaded(app: &mut App, generation: u64, state: LedgerState) {
+    if app.live.ledger != (LedgerView::Loading { generation }) {
+        return;
+    }
+    app.live.ledger = match state {
+        LedgerState::Known(l) => LedgerView::Known(l),
+        LedgerState::Unknown { reason } => LedgerView::Unknown(reason),
+    };
+    app.detail.key = None;
+    app.refilter();
+}
+
+/// The ledger, when known.
+pub fn ledger(app: &App) -> Option<&Ledger> {
+    match &app.live.ledger {
+        LedgerView::Known(l) => Some(l),
+        _ => None,
+    }
+}
+
+/// Every decision recorded for finding `i`, oldest first.
+pub fn for_finding(app: &App, i: usize) -> Vec<&Recorded> {
+    let (Some(l), Some(f)) = (ledger(app), app.doc.findings().get(i)) else {
+        return Vec::new();
+    };
+    l.for_fingerprint(f.key.as_str()).collect()
+}
+
+/// How the row marks a finding's recorded decisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowMark {
+    /// An authorised decision on this head that the result does not show yet.
+    Awaiting,
+    /// Decisions exist, but none ReviewGate would apply on this head.
+    Unauthorised,
+}
+
+/// The row mark of finding `i`, if any.
+pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {
+    let l = ledger(app)?;
+    let f = app.doc.findings().get(i)?;
+    let latest = l.latest(f.key.as_str())?;
+    if latest.authorised.is_authorised() {
+        let canonical = latest.decision.as_ref().map(|d| d.disposition.canonical());
+        let shown = f.reviewgate().map(|r| r.disposition);
+        (canonical != shown).then_some(RowMark::Awaiting)
+    } else {
+        Some(RowMark::Unauthorised)
+    }
+}
+
+/// Findings whose recorded decisions are not applied on this head (the
+/// drift lane lists them).
+pub fn drifting(app: &App) -> Vec<usize> {
+    (0..app.doc.findings().len())
+        .filter(|&i| row_mark(app, i) == Some(RowMark::Unauthorised))
+        .collect()
+}
+
+/// Findings with a decision awaiting the next review, and ones with only
+/// unauthorised or older-head decisions (for the header).
+pub fn counts(app: &App) -> (usize, usize) {
+    let mut out = (0, 0);
+    for i in 0..app.doc.findings().len() {
+        match row_mark(app, i) {
+            Some(RowMark::Awaiting) => out.0 += 1,
+            Some(RowMark::Unauthorised) => out.1 += 1,
+            None => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,310 @@
+//! The screen with the pull request's ledger: rows, header counts and the
+//! detail timeline of recorded decisions, an unreadable ledger, and the
+//! question before superseding a recorded decision.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use triage::model::disposition::{DispositionPayload, comment_body, receipt_digest, status_context};
+use triage::model::finding::SubmittedDisposition;
+use triage::model::ledger::{
+    Authorisation, CommentRecord, Ledger, LedgerScope, LedgerState, StatusRecord, classify, pick,
+};
+use triage::tui::app::{App, Mode, SubmitState};
+use triage::tui::decision_state::Question;
+use triage::tui::effect::Effect;
+use triage::tui::fixture;
+use triage::tui::recorded::{self, LedgerView, RowMark};
+use triage::tui::update::{Msg, SubmitOutcome, update};
+use triage::tui::view;
+
+fn draw(app: &App) -> String {
+    let (w, h) = app.ui.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
+    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
+    terminal.backend().to_string()
+}
+
+fn keys(app: &mut App, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars() {
+        effects.extend(update(
+            app,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        ));
+    }
+    effects
+}
+
+fn sample() -> App {
+    fixture::app(fixture::sample_set(), (120, 40))
+}
+
+/// The ledger as the reader would classify it: finding 0 attested, finding
+/// 1 by someone without write permission, finding 2 for an older head.
+fn ledger_for(app: &App) -> Ledger {
+    let set = app.doc.set.as_ref().unwrap_or_else(|| panic!("no set"));
+    let head = set.reviewed_sha.clone().unwrap_or_default();
+    let fp = |i: usize| set.findings[i].key.as_str().to_owned();
+    let body = |i: usize, sha: &str, who: &str, status| {
+        comment_body(&DispositionPayload::new(
+            "acme/webhooks",
+            42,
+            sha,
+            fp(i),
+            status,
+            "Checked on the head.",
+            who,
+        ))
+    };
+    let comments = vec![
+        CommentRecord {
+            id: 101,
+            author: Some("octo-reviewer".into()),
+            body: body(0, &head, "octo-reviewer", SubmittedDisposition::Fixed),
+        },
+        CommentRecord {
+            id: 102,
+            author: Some("drive-by".into()),
+            body: body(1, &head, "drive-by", SubmittedDisposition::RejectedWithEvidence),
+        },
+        CommentRecord {
+            id: 103,
+            author: Some("octo-reviewer".into()),
+            body: body(2, "0ld0ld0ld0ld", "octo-reviewer", SubmittedDisposition::Accepted),
+        },
+    ];
+    let statuses = vec![StatusRecord {
+        context: status_context(101),
+        description: receipt_digest(&comments[0].body),
+        creator: "octo-reviewer".into(),
+        state: "success".into(),
+    }];
+    let scope = LedgerScope {
+        repository: "acme/webhooks".into(),
+        pull_request: 42,
+        head,
+    };
+    let picked = pick(&comments);
+    let auth = Authorisation {
+        statuses: Ok(statuses),
+        permissions: [
+            ("drive-by".to_owned(), Ok(false)),
+            ("octo-reviewer".to_owned(), Ok(true)),
+        ]
+        .into_iter()
+        .collect(),
+    };
+    let entries = classify(&scope, &picked, &auth).unwrap_or_else(|e| panic!("{e}"));
+    Ledger {
+        scope,
+        pull_url: "https://github.com/acme/webhooks/pull/42".into(),
+        entries,
+    }
+}
+
+fn loading(app: &mut App) -> u64 {
+    match recorded::load(app).as_slice() {
+        [Effect::LoadLedger { generation, target }] => {
+            assert_eq!((target.repository.as_str(), target.pull_request), ("acme/webhooks", 42));
+            *generation
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn with_ledger() -> App {
+    let mut app = sample();
+    let generation = loading(&mut app);
+    let state = LedgerState::Known(ledger_for(&app));
+    update(&mut app, Msg::LedgerLoaded { generation, state });
+    app
+}
+
+#[test]
+fn a_stale_ledger_answer_is_dropped() {
+    let mut app = sample();
+    let old = loading(&mut app);
+    let _new = loading(&mut app);
+    let state = LedgerState::Known(ledger_for(&app));
+    update(&mut app, Msg::LedgerLoaded { generation: old, state });
+    assert!(matches!(app.live.ledger, LedgerView::Loading { .. }));
+    let mut river = fixture::app(fixture::river_set(), (120, 40));
+    assert!(recorded::load(&mut river).is_empty(), "a River result has no ledger");
+}
+
+/// Moves the cursor to finding `i`.
+fn select(app: &mut App, i: usize) {
+    let target = app
+        .browse
+        .visible
+        .iter()
+        .position(|&v| v == i)
+        .unwrap_or_else(|| panic!("{i} not listed"));
+    for _ in 0..target {
+        keys(app, "j");
+    }
+}
+
+#[test]
+fn recorded_decisions_awaiting_the_next_review() {
+    let mut app = with_ledger();
+    assert_eq!(recorded::row_mark(&app, 0), Some(RowMark::Awaiting));
+    assert_eq!(recorded::row_mark(&app, 1), Some(RowMark::Unauthorised));
+    assert_eq!(recorded::row_mark(&app, 2), Some(RowMark::Unauthorised));
+    assert_eq!(recorded::counts(&app), (1, 2));
+    keys(&mut app, "2");
+    select(&mut app, 0);
+    let text = draw(&app);
+    assert!(text.contains("◆1 awaiting") && text.contains("◇2 unapplied"), "{text}");
+    assert!(text.contains("recorded, awaiting the next"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn decisions_for_another_head_and_by_non_writers_are_explained() {
+    let mut app = with_ledger();
+    keys(&mut app, "2");
+    select(&mut app, 1);
+    let text = draw(&app);
+    assert!(text.contains("not applied"), "{text}");
+    assert!(text.contains("\"drive-by\" has no write permission"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn an_unreadable_ledger_is_unknown_not_empty() {
+    let mut app = sample();
+    let generation = loading(&mut app);
+    let state = LedgerState::Unknown {
+        reason: "the pull request's comments could not be read: GitHub did not answer within 10 s".into(),
+    };
+    update(&mut app, Msg::LedgerLoaded { generation, state });
+    let text = draw(&app);
+    assert!(text.contains("decisions unknown"), "{text}");
+    assert!(
+        text.contains("unknown: the pull request's comments could not be read"),
+        "{text}"
+    );
+    assert!(!text.contains("nothing recorded"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// Decides finding 0 in the composer and sends it; returns its generation.
+fn decide_first(app: &mut App) -> (usize, u64) {
+    keys(app, "d");
+    update(app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    update(app, Msg::Paste("Verified on the head.".into()));
+    update(app, Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)));
+    keys(app, "y");
+    (0..app.submit.len())
+        .find_map(|i| match app.submit[i] {
+            SubmitState::Pending { generation } => Some((i, generation)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("nothing pending"))
+}
+
+#[test]
+fn a_different_recorded_decision_is_superseded_only_when_asked() {
+    let mut app = sample();
+    let (finding, generation) = decide_first(&mut app);
+    let reason = "rejected: fixed is already recorded for this finding on this head by \"octo-lead\" (comment 77: https://github.com/acme/webhooks/pull/42#issuecomment-77); supersede it to record yours";
+    update(
+        &mut app,
+        Msg::SubmitFinished {
+            finding,
+            generation,
+            outcome: SubmitOutcome::Conflict { reason: reason.into() },
+        },
+    );
+    assert_eq!(app.ui.mode, Mode::Ask(Question::Supersede { finding }));
+    let text = draw(&app);
+    assert!(
+        text.contains("Record yours over it?") && text.contains("keep it (default)"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+
+    // Enter (the default) keeps the recorded decision: nothing is sent.
+    let effects = update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert!(
+        effects.iter().all(|e| !matches!(e, Effect::Submit { .. })),
+        "{effects:?}"
+    );
+    assert_eq!(app.ui.mode, Mode::Normal);
+
+    // r asks again; y sends the same decision, superseding.
+    let effects = keys(&mut app, "r");
+    let Some(Effect::Submit { items, generation, .. }) = effects.iter().find(|e| matches!(e, Effect::Submit { .. }))
+    else {
+        panic!("{effects:?}")
+    };
+    assert!(!items[0].supersede, "a plain retry does not supersede");
+    let generation = *generation;
+    update(
+        &mut app,
+        Msg::SubmitFinished {
+            finding,
+            generation,
+            outcome: SubmitOutcome::Conflict { reason: reason.into() },
+        },
+    );
+    let effects = keys(&mut app, "y");
+    let Some(Effect::Submit { items, .. }) = effects.iter().find(|e| matches!(e, Effect::Submit { .. })) else {
+        panic!("{effects:?}")
+    };
+    assert!(items[0].supersede);
+    assert_eq!(items[0].finding, finding);
+}
+
+#[test]
+fn the_drift_lane_lists_decisions_not_applied_on_this_head() {
+    let mut app = with_ledger();
+    keys(&mut app, "3");
+    assert!(
+        app.browse.visible.contains(&1) && app.browse.visible.contains(&2),
+        "{:?}",
+        app.browse.visible
+    );
+    assert!(!app.browse.visible.contains(&0), "an applied decision is no drift");
+    let text = draw(&app);
+    assert!(
+        text.contains("recorded decision not applied here: see detail"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_refresh_reads_the_ledger_again() {
+    let mut app = with_ledger();
+    app.live.refreshing = Some(900);
+    let outcome = triage::tui::live::RefreshOutcome::Failed {
+        reason: "offline".into(),
+    };
+    let effects = update(
+        &mut app,
+        Msg::Refreshed {
+            generation: 900,
+            outcome,
+        },
+    );
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::LoadLedger { .. })),
+        "{effects:?}"
+    );
+    assert!(matches!(app.live.ledger, LedgerView::Loading { .. }));
+    let stale = triage::tui::live::RefreshOutcome::Failed { reason: "old".into() };
+    let effects = update(
+        &mut app,
+        Msg::Refreshed {
+            generation: 1,
+            outcome: stale,
+        },
+    );
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::LoadLedger { .. })),
+        "a stale refresh changes nothing"
+    );
+}
