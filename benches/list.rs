@@ -7,7 +7,7 @@ mod synth;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use triage::cli::list::{Selection, tsv_line};
-use triage::model::load::{load_bytes, load_bytes_via_value};
+use triage::model::load::load_bytes;
 use triage::model::review::Format;
 
 fn agent_results(c: &mut Criterion) {
@@ -32,15 +32,6 @@ fn agent_results(c: &mut Criterion) {
                     }
                 }
                 out
-            })
-        });
-        // The reference path every check also has (a serde_json::Value),
-        // which documents that do not conform take.
-        group.bench_with_input(BenchmarkId::new("value_path", size), doc.as_bytes(), |b, bytes| {
-            b.iter(|| {
-                load_bytes_via_value(black_box(bytes), None)
-                    .set
-                    .map(|s| s.findings.len())
             })
         });
     }

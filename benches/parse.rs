@@ -5,7 +5,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
-use triage::model::json::{ReadLimits, read_doc, read_strict};
+use triage::model::json::{ReadLimits, read_strict};
 
 /// A deterministic pseudo-random sequence (no external randomness in benches).
 struct Lcg(u64);
@@ -133,9 +133,6 @@ fn bench_parse(c: &mut Criterion) {
         }
         group.bench_with_input(BenchmarkId::new("read_strict", label), &input, |b, input| {
             b.iter(|| read_strict(black_box(input), &limits).map(|v| v.is_object()))
-        });
-        group.bench_with_input(BenchmarkId::new("read_doc", label), &input, |b, input| {
-            b.iter(|| read_doc(black_box(input), &limits).map(|d| d.token_count()))
         });
         group.bench_with_input(BenchmarkId::new("serde_json_from_slice", label), &input, |b, input| {
             b.iter(|| {

@@ -1,6 +1,6 @@
 //! Prints a generated, valid review document of about the requested size:
 //! `cargo run --release --example synth_review -- agent-result 1048576 [SEED]`
-//! or `... -- artifact 52428800`. Used by `scripts/bench-vs-jq.sh`.
+//! or `... -- artifact 52428800`. Used by `scripts/bench-vs-peers.sh`.
 
 #[path = "../benches/synth/mod.rs"]
 mod synth;

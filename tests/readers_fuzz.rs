@@ -1,8 +1,10 @@
-//! Random bytes and mutated valid documents fed to every reader, with the
-//! format detected and forced each way: never a panic, and an invalid input
-//! always names at least one problem with a rule id.
+//! Random bytes and mutated valid documents fed to the one loading path,
+//! with the format detected and forced each way: never a panic; an invalid
+//! input names at least one problem, each with a known kind of rule id and a
+//! JSON pointer into the document; a valid one has its model.
 
 use proptest::prelude::*;
+use serde_json::Value;
 use std::path::Path;
 use triage::model::load::load_bytes;
 use triage::model::review::Format;
@@ -28,18 +30,60 @@ fn seeds() -> Vec<Vec<u8>> {
 fn check_all_readers(bytes: &[u8]) {
     let mut forced: Vec<Option<Format>> = Format::ALL.into_iter().map(Some).collect();
     forced.push(None);
+    // The document as serde_json reads it, to resolve pointers in.
+    let parsed: Option<Value> = serde_json::from_slice(bytes).ok();
     for format in forced {
         let loaded = load_bytes(bytes, format);
-        if !loaded.is_valid() {
+        if loaded.is_valid() {
             assert!(
-                !loaded.problems.is_empty() || loaded.format.is_none(),
-                "invalid without a problem"
+                loaded.set.is_some() || loaded.format == Some(Format::Disposition),
+                "valid {:?} without a model",
+                loaded.format
             );
-            for p in &loaded.problems {
-                assert!(!p.rule.is_empty(), "problem without a rule: {p:?}");
+            continue;
+        }
+        assert!(!loaded.problems.is_empty(), "invalid ({format:?}) without a problem");
+        for p in &loaded.problems {
+            assert!(is_rule_id(&p.rule), "problem with no rule id: {p:?}");
+            assert!(
+                p.path.is_empty() || p.path.starts_with('/'),
+                "not a JSON pointer: {p:?}"
+            );
+            if let Some(doc) = &parsed {
+                assert!(resolves(doc, &p.path), "pointer names nothing in the document: {p:?}");
             }
         }
     }
+}
+
+/// A rule id: a letter or two and a number (`P4`, `R12`, `A21` ...) or a
+/// lower-case name (`schema`, `size`, `format`, `river-additive` ...).
+fn is_rule_id(rule: &str) -> bool {
+    let (letters, digits) = rule.split_at(rule.find(|c: char| c.is_ascii_digit()).unwrap_or(rule.len()));
+    let numbered = (1..=2).contains(&letters.len())
+        && letters.chars().all(|c| c.is_ascii_uppercase())
+        && (1..=2).contains(&digits.len())
+        && digits.chars().all(|c| c.is_ascii_digit());
+    let named = !rule.is_empty() && rule.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    numbered || named
+}
+
+/// True when `pointer`, or the object or array it would be a member of,
+/// exists in `doc` (a missing member is reported at its own name).
+fn resolves(doc: &Value, pointer: &str) -> bool {
+    doc.pointer(pointer).is_some()
+        || pointer
+            .rsplit_once('/')
+            .is_some_and(|(parent, _)| doc.pointer(parent).is_some())
+}
+
+#[test]
+fn the_checks_of_this_suite_can_fail() {
+    assert!(is_rule_id("P4") && is_rule_id("A21") && is_rule_id("river-additive"));
+    assert!(!is_rule_id("") && !is_rule_id("p4") && !is_rule_id("P") && !is_rule_id("PPP1"));
+    let doc: Value = serde_json::json!({"a": [{"b": 1}]});
+    assert!(resolves(&doc, "/a/0/b") && resolves(&doc, "/a/0/missing") && resolves(&doc, ""));
+    assert!(!resolves(&doc, "/x/y") && !resolves(&doc, "/a/3/b"));
 }
 
 /// One mutation of a document: flip, insert, delete or truncate at a position.

@@ -46,8 +46,19 @@ pub fn problem_line(p: &Problem) -> String {
     clean_line(&p.to_string())
 }
 
-/// Writes every problem of an invalid input to stderr, prefixed with the file name.
+/// Writes every problem of an invalid input to stderr, prefixed with the file
+/// name. A valid disposition payload (valid, but with no findings to show) is
+/// named as what it is, with the command that records it.
 pub fn report_invalid(name: &str, loaded: &Loaded) {
+    if loaded.is_valid() && loaded.format == Some(Format::Disposition) {
+        let name = clean_line(name);
+        eprintln!(
+            "triage: {name} is a {}: a decision to record, with no findings to show",
+            Format::Disposition.label()
+        );
+        eprintln!("triage: to record it, run: triage submit --payload {name}");
+        return;
+    }
     let format = loaded.format.map_or("unknown format", Format::label);
     eprintln!("triage: {} is not a valid {}:", clean_line(name), format);
     for p in &loaded.problems {

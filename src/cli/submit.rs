@@ -15,7 +15,7 @@ use crate::github::batch::{self, SendError, Sent};
 use crate::github::draft::{Draft, LocalProblem, parse_status};
 use crate::github::protocol::Outcome;
 use crate::github::{Client, ClientConfig};
-use crate::model::load::{load_path, read_input};
+use crate::model::load::{load_path, read_input, read_input_within};
 use crate::model::review::Format;
 use crate::outbox::Outbox;
 use crate::sanitize::clean_line;
@@ -121,9 +121,12 @@ fn run_payload(args: &SubmitArgs, path: &Path) -> anyhow::Result<ExitCode> {
 /// Reads and validates a payload file (strict JSON, D1–D6).
 fn read_payload(path: &Path) -> anyhow::Result<Result<Draft, Vec<String>>> {
     use crate::model::json::{ReadLimits, read_strict};
-    let bytes = read_input(path)?;
+    // Reading stops one byte past the cap, so an oversize payload (from a
+    // file or standard input) is refused without being read whole.
+    let max_bytes = crate::model::load::max_bytes(Format::Disposition);
+    let bytes = read_input_within(path, max_bytes)?;
     let limits = ReadLimits {
-        max_bytes: 1024 * 1024,
+        max_bytes,
         ..ReadLimits::default()
     };
     let value = match read_strict(&bytes, &limits) {

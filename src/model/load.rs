@@ -1,28 +1,21 @@
 //! Loading: bytes -> strict JSON -> detected format -> schema -> rules -> model.
 //!
-//! The input is parsed once, into a [`Doc`] (a token tape lending its strings
-//! out of the input). Agent results and v3 outputs are checked on the `Doc`
-//! itself; everything else, and every document those checks find fault with,
-//! is checked on the `serde_json::Value` built from it (see [`load_doc`]).
+//! There is one path for every document, valid or not: the strict reader
+//! builds a `serde_json::Value` (see [`crate::model::json::read_strict`]),
+//! the format is told from it, and the schema and the format's rules read
+//! that value and word every problem they find.
 
-use super::json::{Doc, DocNode, Kind, ReadLimits, read_doc};
+use super::json::{ReadLimits, read_strict};
 use super::problem::Problem;
 use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
-use std::io::Read;
 use std::path::Path;
 
 mod input;
-mod large;
-mod placement;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).
 pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
-
-/// From this size on, the schema check runs on its own thread beside the
-/// rules (and the validator is compiled while the document is parsed).
-const PARALLEL_CHECK_BYTES: usize = 256 * 1024;
 
 /// A loaded document: its format (when it could be told), the model (when it
 /// could be built) and every problem. Valid means no problems.
@@ -59,106 +52,98 @@ pub enum LoadError {
     /// The file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
+    /// The path names something other than a regular file (a FIFO, a
+    /// device, a directory ...), which is refused before it is read.
+    #[error("cannot read {path}: it is {what}; only regular files and - (standard input) are read")]
+    NotAFile { path: String, what: &'static str },
+}
+
+/// The most bytes a document of `format` may have, enforced while reading
+/// when the format is known before (forced): 1 MiB for agent results (R1)
+/// and disposition payloads, [`MAX_INPUT_BYTES`] for the rest. A document
+/// whose format is told from its content is read up to [`MAX_INPUT_BYTES`]
+/// and then judged by its format's rules.
+pub fn max_bytes(format: Format) -> usize {
+    match format {
+        Format::AgentResult | Format::Disposition => super::reviewgate::MAX_BYTES,
+        _ => MAX_INPUT_BYTES,
+    }
 }
 
 /// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
-/// as the model is built, and the parsed value (on the slow path) as soon as
-/// the model is built from it, so the peak memory of a large artifact stays a
-/// small multiple of its size.
+/// as they are parsed, and the parsed value as soon as the model is built.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    if path.as_os_str() == "-" {
-        return Ok(load_doc(&read_input(path)?, forced, false));
-    }
-    let file = open(path)?;
-    let len = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
-    let input = input::read_whole(file, len, (MAX_INPUT_BYTES + 1) as u64).map_err(|e| io_error(path, e))?;
-    Ok(load_doc(input.as_ref(), forced, false))
+    load_path_with(path, forced, false)
 }
 
 /// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
 pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    let bytes = read_input(path)?;
-    Ok(load_doc(&bytes, forced, true))
+    load_path_with(path, forced, true)
+}
+
+fn load_path_with(path: &Path, forced: Option<Format>, keep_value: bool) -> Result<Loaded, LoadError> {
+    let cap = forced.map_or(MAX_INPUT_BYTES, max_bytes);
+    let bytes = input::read_capped(path, cap)?;
+    if let Some(format) = forced.filter(|_| bytes.len() > cap && cap < MAX_INPUT_BYTES) {
+        return Ok(Loaded::failed(forced, over_cap(format, cap)));
+    }
+    Ok(load_owned(bytes, forced, keep_value))
+}
+
+/// The problem of a document of a known format that is longer than its cap
+/// (reading stopped one byte past it).
+fn over_cap(format: Format, cap: usize) -> Problem {
+    let rule = if format == Format::AgentResult { "R1" } else { "size" };
+    Problem::new(
+        rule,
+        "",
+        format!(
+            "the file is over {cap} bytes; a {} is at most {cap} bytes",
+            format.label()
+        ),
+    )
 }
 
 /// Reads a path (`-` = stdin) into memory, refusing more than [`MAX_INPUT_BYTES`] + 1.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let limit = (MAX_INPUT_BYTES + 1) as u64;
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(|e| io_error(path, e))?;
-        return Ok(bytes);
-    }
-    let file = open(path)?;
-    let len = file.metadata().map_or(0, |m| m.len());
-    input::read_heap(file, len, limit).map_err(|e| io_error(path, e))
+    input::read_capped(path, MAX_INPUT_BYTES)
 }
 
-fn open(path: &Path) -> Result<std::fs::File, LoadError> {
-    std::fs::File::open(path).map_err(|e| io_error(path, e))
-}
-
-fn io_error(path: &Path, source: std::io::Error) -> LoadError {
-    LoadError::Io {
-        path: path.display().to_string(),
-        source,
-    }
+/// Reads a path (`-` = stdin) into memory, at most `cap` + 1 bytes: a longer
+/// input shows as `cap + 1` bytes and was not read further.
+pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> {
+    input::read_capped(path, cap)
 }
 
 /// Loads a document from memory (the parsed value is not kept).
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
-    load_doc(bytes, forced, false)
-}
-
-/// Loads a document from memory on the `Value` path only (see [`load_doc`]):
-/// the reference the fast path is tested against. Slower; same result.
-pub fn load_bytes_via_value(bytes: &[u8], forced: Option<Format>) -> Loaded {
-    let mut loaded = load_doc(bytes, forced, true);
-    loaded.value = None;
-    loaded
-}
-
-/// Parses once into a [`Doc`], tells the format, then takes one of two paths:
-///
-/// - the fast path, for agent results and v3 outputs: the schema check and
-///   the typed decoding work on the `Doc` itself, and most documents are
-///   done there;
-/// - the `Value` path, for the other formats, for documents the fast path
-///   finds fault with, and when the value is to be kept: the document's
-///   `serde_json::Value` is built and every check words its problems.
-///
-/// Both paths apply the same schemas and rules, so they agree on every
-/// verdict (a test compares them on every file of the conformance set).
-fn load_doc(bytes: &[u8], forced: Option<Format>, keep_value: bool) -> Loaded {
     let raw_len = bytes.len();
-    if keep_value || raw_len < PARALLEL_CHECK_BYTES {
-        let (doc, format) = match parse_and_detect(bytes, forced) {
-            Ok(parsed) => parsed,
-            Err(failed) => return *failed,
-        };
-        if !keep_value
-            && let Some(loaded) = fast_path(format, doc.root(), raw_len, || {
-                super::schema::conforms(format, doc.root())
-            })
-        {
-            return loaded;
-        }
-        let value = doc.root().to_value();
-        drop(doc);
-        return check(value, raw_len, format, keep_value);
+    match parse_and_detect(bytes, forced) {
+        Ok((value, format)) => check(value, raw_len, format, false),
+        Err(failed) => *failed,
     }
-    large::load(bytes, forced)
+}
+
+/// [`load_bytes`] on bytes it owns, which are freed once parsed.
+fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
+    let raw_len = bytes.len();
+    let parsed = parse_and_detect(&bytes, forced);
+    drop(bytes);
+    match parsed {
+        Ok((value, format)) => check(value, raw_len, format, keep_value),
+        Err(failed) => *failed,
+    }
 }
 
 /// Parses and tells the format, or says why neither could be done.
-fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Format), Box<Loaded>> {
-    let doc = parse(bytes).map_err(|problem| Box::new(Loaded::failed(forced, problem)))?;
-    match forced.or_else(|| detect(doc.root())) {
-        Some(format) => Ok((doc, format)),
+fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Format), Box<Loaded>> {
+    let limits = ReadLimits {
+        max_bytes: MAX_INPUT_BYTES,
+        ..ReadLimits::default()
+    };
+    let value = read_strict(bytes, &limits).map_err(|problem| Box::new(Loaded::failed(forced, problem)))?;
+    match forced.or_else(|| detect(&value)) {
+        Some(format) => Ok((value, format)),
         None => Err(Box::new(Loaded::failed(
             None,
             Problem::new(
@@ -171,74 +156,10 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Doc<'_>, Fo
     }
 }
 
-/// The formats checked on the `Doc` itself.
-fn has_fast_path(format: Format) -> bool {
-    matches!(format, Format::AgentResult | Format::ArtifactV3)
-}
-
-fn parse(bytes: &[u8]) -> Result<Doc<'_>, Problem> {
-    let limits = ReadLimits {
-        max_bytes: MAX_INPUT_BYTES,
-        ..ReadLimits::default()
-    };
-    read_doc(bytes, &limits)
-}
-
-/// The checks of an agent result or v3 output on its `Doc`: the typed
-/// decoding and the rules here, then the schema verdict from `conforms`.
-/// `None` when the format has no fast path or the document does not conform
-/// to its schema or does not decode (the `Value` path then says exactly why).
-fn fast_path(
-    format: Format,
-    root: DocNode<'_>,
-    raw_len: usize,
-    conforms: impl FnOnce() -> Option<bool>,
-) -> Option<Loaded> {
-    use super::reviewgate;
-    let checked = match format {
-        Format::AgentResult => reviewgate::check_agent_result_doc(root, raw_len),
-        Format::ArtifactV3 => reviewgate::check_artifact_doc(root),
-        _ => None,
-    };
-    let checked = checked.filter(|_| conforms() == Some(true))?;
-    let mut problems = checked.problems;
-    dedup_problems(&mut problems);
-    Some(Loaded {
-        format: Some(format),
-        set: checked.set,
-        problems,
-        value: None,
-    })
-}
-
-/// Runs the schema and the rules on one parsed value (the `Value` path).
+/// Runs the schema and the rules on the parsed value.
 fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Loaded {
-    let (mut problems, checked) = if raw_len >= PARALLEL_CHECK_BYTES {
-        // The schema and the rules only read the value: on a large document
-        // they run side by side, on two cores (see `placement`).
-        std::thread::scope(|scope| {
-            let (handshake, started) = placement::handshake();
-            let schema = scope.spawn(|| {
-                started.started();
-                super::schema::check(format, &value)
-            });
-            handshake.wait();
-            let checked = check_format(format, &value, raw_len);
-            let problems = schema.join().unwrap_or_else(|_| {
-                vec![Problem::new(
-                    "schema",
-                    "",
-                    "internal error: the schema check stopped unexpectedly",
-                )]
-            });
-            (problems, checked)
-        })
-    } else {
-        (
-            super::schema::check(format, &value),
-            check_format(format, &value, raw_len),
-        )
-    };
+    let mut problems = super::schema::check(format, &value);
+    let checked = check_format(format, &value, raw_len);
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
     Loaded {
@@ -271,12 +192,12 @@ fn dedup_problems(problems: &mut Vec<Problem>) {
 }
 
 /// Tells the format from the content alone.
-pub fn detect(root: DocNode<'_>) -> Option<Format> {
-    match root.kind() {
-        Kind::Object => detect_object(root),
+pub fn detect(root: &Value) -> Option<Format> {
+    match root {
+        Value::Object(_) => detect_object(root),
         // Positional-array form (P10): upstream reads structs as arrays; the
         // first element of an agent result or payload is its schema_version.
-        Kind::Array => match root.items().next().and_then(|first| first.as_str()) {
+        Value::Array(items) => match items.first().and_then(Value::as_str) {
             Some(s) if s.starts_with("reviewgate-agent-result") => Some(Format::AgentResult),
             Some(s) if s.starts_with("reviewgate-agent-dispositions") => Some(Format::Disposition),
             _ => None,
@@ -285,25 +206,26 @@ pub fn detect(root: DocNode<'_>) -> Option<Format> {
     }
 }
 
-fn detect_object(map: DocNode<'_>) -> Option<Format> {
+fn detect_object(map: &Value) -> Option<Format> {
+    let has = |k: &str| map.get(k).is_some();
     if let Some(version) = map.get("schema_version") {
         let v = version.as_str().unwrap_or("");
-        if v.starts_with("reviewgate-agent-dispositions") || map.has("submission") {
+        if v.starts_with("reviewgate-agent-dispositions") || has("submission") {
             return Some(Format::Disposition);
         }
         return Some(Format::AgentResult);
     }
-    if map.has("submission") {
+    if has("submission") {
         return Some(Format::Disposition);
     }
-    if map.has("version") && (map.has("phase") || map.has("timestamp")) {
+    if has("version") && (has("phase") || has("timestamp")) {
         return Some(Format::RiverArtifact);
     }
-    if map.has("issues") && !map.has("verdict") {
+    if has("issues") && !has("verdict") {
         return Some(Format::RiverRun);
     }
     let artifact_keys = ["verdict", "models", "notes", "reviewed_sha"];
-    if artifact_keys.iter().filter(|k| map.has(k)).count() >= 2 {
+    if artifact_keys.iter().filter(|k| has(k)).count() >= 2 {
         return Some(if super::reviewgate::is_legacy_artifact(map) {
             Format::ArtifactLegacy
         } else {
@@ -317,42 +239,31 @@ fn detect_object(map: DocNode<'_>) -> Option<Format> {
 mod tests {
     use super::*;
 
-    fn fixture(name: &str) -> Vec<u8> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/conformance")
-            .join(name);
-        std::fs::read(path).expect("fixture")
-    }
-
-    fn fast(bytes: &[u8]) -> Option<Loaded> {
-        let doc = parse(bytes).expect("json");
-        let format = detect(doc.root()).expect("format");
-        fast_path(format, doc.root(), bytes.len(), || {
-            super::super::schema::conforms(format, doc.root())
-        })
-    }
-
     #[test]
-    fn conforming_documents_are_done_on_the_fast_path() {
+    fn the_format_is_told_from_the_content() {
         let demo = include_bytes!("../../assets/demo-agent-result.json");
-        let loaded = fast(demo).expect("the demo agent result takes the fast path");
-        assert!(loaded.is_valid() && loaded.set.is_some());
-        let v3 = fast(&fixture("artifact/valid-tracked-first-review.json")).expect("a v3 output takes the fast path");
-        assert_eq!(v3.format, Some(Format::ArtifactV3));
-        // Rule faults are still found there: the schema holds, a rule does not.
-        let rule = fast(&fixture("artifact/invalid-angle-score-mismatch.json")).expect("schema-valid");
-        assert!(!rule.problems.is_empty());
+        let loaded = load_bytes(demo, None);
+        assert_eq!(loaded.format, Some(Format::AgentResult));
+        assert!(loaded.is_valid() && loaded.set.is_some(), "{:?}", loaded.problems);
+        let payload = br#"{"schema_version": "reviewgate-agent-dispositions/v1"}"#;
+        assert_eq!(load_bytes(payload, None).format, Some(Format::Disposition));
+        assert_eq!(load_bytes(b"{}", None).problems[0].rule, "format");
     }
 
     #[test]
-    fn a_schema_fault_sends_the_document_to_the_value_path() {
-        let bytes = fixture("artifact/invalid-confidence-negative.json");
-        let loaded = load_bytes(&bytes, None);
-        assert!(
-            loaded.problems.iter().any(|p| p.rule == "schema"),
-            "{:?}",
-            loaded.problems
-        );
-        assert!(fast(&bytes).is_none());
+    fn a_forced_format_is_capped_while_reading() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("big.json");
+        let mut big = b"{\"schema_version\":\"reviewgate-agent-result/v1\",\"pad\":\"".to_vec();
+        big.extend(std::iter::repeat_n(b'x', 3 << 20));
+        big.extend_from_slice(b"\"}");
+        std::fs::write(&path, &big).expect("write");
+        let loaded = load_path(&path, Some(Format::AgentResult)).expect("read");
+        assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+        assert_eq!(loaded.problems[0].rule, "R1");
+        assert!(loaded.problems[0].message.contains("over 1048576 bytes"));
+        // Told from its content, the same file is read whole and judged by R1.
+        let loaded = load_path(&path, None).expect("read");
+        assert!(loaded.problems.iter().any(|p| p.rule == "R1"), "{:?}", loaded.problems);
     }
 }

@@ -45,18 +45,44 @@ pub fn to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     try_to_canonical_vec(value).unwrap_or_default()
 }
 
-/// The length in bytes of the canonical serialization, computed without
-/// building it (rule R2 and projection size checks). 0 when serialization
-/// fails, as with [`to_canonical_vec`].
-pub fn canonical_len<T: Serialize + ?Sized>(value: &T) -> usize {
-    super::canonical_len::count(value).unwrap_or(0)
+/// The length of the canonical serialization of `value` when it is at most
+/// `limit` bytes, `Ok(None)` when it is longer (rules R2 and J6).
+///
+/// The bytes are the canonical writer's own ([`write_canonical`]), counted
+/// as they are written and never kept; writing stops as soon as the count
+/// passes `limit`, so an oversize value costs no more than `limit` bytes of
+/// writing. A failure to serialize is an error, never a length.
+pub fn canonical_len_within<T: Serialize + ?Sized>(value: &T, limit: usize) -> Result<Option<usize>, CanonicalError> {
+    let mut counter = Counter { count: 0, limit };
+    match write_canonical(&mut counter, value) {
+        Ok(()) => Ok(Some(counter.count)),
+        Err(_) if counter.count > limit => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
-/// [`canonical_len`] for a value decoded from a [`super::Doc`] of `raw`
-/// (strings lent out of the raw text need no scan for escapes); `None` when
-/// serialization fails.
-pub fn canonical_len_lent<T: Serialize + ?Sized>(value: &T, raw: &str) -> Option<usize> {
-    super::canonical_len::count_lent(value, raw)
+/// A writer that only counts, and fails once the count passes `limit`.
+struct Counter {
+    count: usize,
+    limit: usize,
+}
+
+impl io::Write for Counter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.count = self.count.saturating_add(bytes.len());
+        if self.count > self.limit {
+            return Err(io::Error::other("over the size limit"));
+        }
+        Ok(bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write(bytes).map(drop)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// serde_json's compact layout with C3 number formatting.
@@ -287,9 +313,13 @@ mod tests {
             String::from_utf8(bytes.clone()).unwrap(),
             r#"{"a":{"x":"y\n"},"b":[1,2.5,null,true]}"#
         );
-        assert_eq!(canonical_len(&v), bytes.len());
+        let len = bytes.len();
+        assert_eq!(canonical_len_within(&v, len).ok(), Some(Some(len)));
+        assert_eq!(canonical_len_within(&v, len - 1).ok(), Some(None));
         let big = json!({"s": "é".repeat(5000), "f": [0.1, 1e300, -0.0]});
-        assert_eq!(canonical_len(&big), to_canonical_vec(&big).len());
+        let len = to_canonical_vec(&big).len();
+        assert_eq!(canonical_len_within(&big, usize::MAX).ok(), Some(Some(len)));
+        assert_eq!(canonical_len_within(&big, 100).ok(), Some(None));
     }
 
     #[test]
@@ -306,7 +336,8 @@ mod tests {
             mid: 0.5,
         };
         assert_eq!(to_canonical_vec(&v), br#"{"zeta":1,"alpha":null,"mid":0.5}"#.to_vec());
-        assert_eq!(try_to_canonical_vec(&v).unwrap().len(), canonical_len(&v));
+        let len = try_to_canonical_vec(&v).unwrap().len();
+        assert_eq!(canonical_len_within(&v, len).ok(), Some(Some(len)));
     }
 
     proptest::proptest! {
@@ -337,6 +368,7 @@ mod tests {
         map.insert((1u8, 2u8), 3u8);
         assert!(try_to_canonical_vec(&map).is_err());
         assert!(to_canonical_vec(&map).is_empty());
-        assert_eq!(canonical_len(&map), 0);
+        // The size rules see the failure, not a length of 0.
+        assert!(canonical_len_within(&map, usize::MAX).is_err());
     }
 }

@@ -9,8 +9,6 @@
 //! [`Problem`] naming the rule, the JSON pointer and the line and column.
 
 pub mod canonical;
-mod canonical_len;
-pub mod doc;
 mod number;
 mod reader;
 mod scan;
@@ -25,9 +23,8 @@ use reader::{Fail, Reader};
 use serde_json::Value;
 
 pub use canonical::{
-    CanonicalFormatter, canonical_len, canonical_len_lent, to_canonical_vec, try_to_canonical_vec, write_canonical,
+    CanonicalError, CanonicalFormatter, canonical_len_within, to_canonical_vec, try_to_canonical_vec, write_canonical,
 };
-pub use doc::{Doc, DocNode, Kind};
 
 /// The deepest nesting limit honoured; larger requests are lowered to it so
 /// that reading (and dropping the value) can never exhaust the stack.
@@ -61,17 +58,12 @@ impl Default for ReadLimits {
 /// double that ReviewGate computes. Object members are kept in a map, so a
 /// duplicate name is the only way to lose one, and that is an error (P4).
 pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> {
-    read_doc(bytes, limits).map(|doc| doc.root().to_value())
-}
-
-/// Reads one strict JSON document (the rules of [`read_strict`]) into a
-/// [`Doc`] that lends its strings out of `bytes`.
-pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Problem> {
     if bytes.len() > limits.max_bytes {
+        // Callers read at most one byte past the limit, so the true size
+        // may be larger than what is at hand.
         let message = format!(
-            "the input is {} bytes; at most {} bytes are accepted",
-            bytes.len(),
-            limits.max_bytes
+            "the input is over {} bytes; at most {} bytes are accepted",
+            limits.max_bytes, limits.max_bytes
         );
         return Err(Problem::new("size", "", message));
     }

@@ -12,16 +12,15 @@
 //! against v3 (P12), never waved through as legacy.
 
 use super::artifact::{AngleResult, FindingScope, ReviewStage};
-use super::common::{AngleError, CostSource, CostSummary, RgStatus};
+use super::common::{AngleError, CostSource, CostSummary};
 use super::serde_util::nullable;
-use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::{
     Classification, Disposition, Finding, FindingKey, Origin, ReviewGateFields, Severity, Thread,
 };
-use crate::model::json::{DocNode, Kind};
+use crate::model::review::ReviewStatus;
 use crate::model::review::{Format, Projection, ReviewSet, Scope};
 use serde::Deserialize;
-use std::collections::HashMap;
+use serde_json::Value;
 
 /// A v1/v2 review output.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -30,7 +29,7 @@ pub struct LegacyArtifact<'a> {
     #[serde(deserialize_with = "nullable")]
     pub score: Option<u8>,
     pub reviewed_sha: &'a str,
-    pub status: RgStatus,
+    pub status: LegacyStatus,
     pub verdict: &'a str,
     #[serde(borrow)]
     pub models: Vec<&'a str>,
@@ -44,12 +43,70 @@ pub struct LegacyArtifact<'a> {
     pub review_stages: Vec<ReviewStage<'a>>,
     #[serde(borrow, default)]
     pub angle_results: Vec<AngleResult<'a>>,
+    /// Present (even empty) only in v2 outputs; see [`Era`].
     #[serde(borrow, default)]
-    pub angle_errors: Vec<AngleError<'a>>,
+    pub angle_errors: Option<Vec<AngleError<'a>>>,
     #[serde(borrow)]
     pub findings: Vec<LegacyFinding<'a>>,
     #[serde(borrow)]
     pub notes: Vec<&'a str>,
+}
+
+/// The status of a v1/v2 output. Both eras read `failed` (the name v1
+/// writers used before `needs_changes`) as `needs_changes`; v1 had no
+/// `review_error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegacyStatus {
+    Passed,
+    #[serde(alias = "failed")]
+    NeedsChanges,
+    ReviewError,
+}
+
+impl LegacyStatus {
+    /// The wire name (`failed` is read as, and named, `needs_changes`).
+    pub fn as_str(self) -> &'static str {
+        self.model().as_str()
+    }
+
+    /// The cross-format status.
+    pub fn model(self) -> ReviewStatus {
+        match self {
+            LegacyStatus::Passed => ReviewStatus::Passed,
+            LegacyStatus::NeedsChanges => ReviewStatus::NeedsChanges,
+            LegacyStatus::ReviewError => ReviewStatus::ReviewError,
+        }
+    }
+}
+
+/// Which ReviewGate era wrote a legacy output, told from what only v2 has:
+/// the `angle_errors` member, a null score or the `review_error` status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// Before ReviewGate derived the score from the findings (upstream
+    /// b836e29): only ranges, costs, stages, angle fields and confidence
+    /// were checked.
+    V1,
+    /// The version that derived the score and status from the findings and
+    /// rejected an output that disagreed (upstream 5afc45d).
+    V2,
+}
+
+impl LegacyArtifact<'_> {
+    /// The era that wrote this output.
+    pub fn era(&self) -> Era {
+        if self.angle_errors.is_some() || self.score.is_none() || self.status == LegacyStatus::ReviewError {
+            Era::V2
+        } else {
+            Era::V1
+        }
+    }
+
+    /// The angle errors (none in a v1 output).
+    pub fn angle_errors(&self) -> &[AngleError<'_>] {
+        self.angle_errors.as_deref().unwrap_or_default()
+    }
 }
 
 /// v1/v2 metrics (no timings, semantic context or verifier time).
@@ -105,143 +162,21 @@ const V3_FINDING: [&str; 5] = [
 const V3_METRICS: [&str; 3] = ["timings", "semantic_context", "verifier_ms"];
 
 /// True when a review-output object predates v3 (see the module docs).
-pub fn is_legacy(root: DocNode<'_>) -> bool {
-    if V3_TOP.iter().any(|k| root.has(k)) {
+pub fn is_legacy(root: &Value) -> bool {
+    let has = |v: &Value, k: &str| v.get(k).is_some();
+    if V3_TOP.iter().any(|k| has(root, k)) {
         return false;
     }
     if let Some(m) = root.get("metrics")
-        && V3_METRICS.iter().any(|k| m.has(k))
+        && V3_METRICS.iter().any(|k| has(m, k))
     {
         return false;
     }
     match root.get("findings") {
-        Some(list) if list.kind() == Kind::Array && !list.is_empty() => list
-            .items()
-            .all(|f| f.kind() == Kind::Object && !V3_FINDING.iter().any(|k| f.has(k))),
+        Some(Value::Array(list)) if !list.is_empty() => list
+            .iter()
+            .all(|f| f.is_object() && !V3_FINDING.iter().any(|k| has(f, k))),
         _ => false,
-    }
-}
-
-/// The code-level rules that carry over to v1/v2: A1–A8 minus the derived
-/// score (which needs the v3 policy members), A13, A17–A20 minus A21, A22, A23.
-pub(crate) fn check(report: &mut Report, a: &LegacyArtifact<'_>) {
-    report.non_blank("A1", "", "reviewed_sha", a.reviewed_sha);
-    if let Some(s) = a.score.filter(|&s| s > 5) {
-        report.push("A2", "/score", format!("score must be null or 0..5, not {s}"));
-    }
-    match (a.status, a.score) {
-        (RgStatus::ReviewError, score) => {
-            if score.is_some() {
-                report.push("A3", "/score", "a review_error output must have a null score");
-            }
-            if a.angle_errors.is_empty() {
-                report.push(
-                    "A3",
-                    "/angle_errors",
-                    "a review_error output needs at least one angle error",
-                );
-            }
-        }
-        (status, score) => {
-            if !a.angle_errors.is_empty() {
-                report.push(
-                    "A4",
-                    "/angle_errors",
-                    format!("a {} review has no angle errors", status.as_str()),
-                );
-            }
-            if score.is_none() {
-                report.push("A4", "/score", format!("a {} review needs a score", status.as_str()));
-            }
-        }
-    }
-    report.opt_cost("A5", "", "estimated_cost_usd", a.estimated_cost_usd);
-    if let Some(summary) = &a.cost_summary {
-        shared::cost_summary(report, "/cost_summary", summary);
-    }
-    if let Some(m) = &a.metrics {
-        report.opt_cost("A7", "/metrics", "current_run_cost_usd", m.current_run_cost_usd);
-    }
-    for (i, stage) in a.review_stages.iter().enumerate() {
-        let base = format!("/review_stages/{i}");
-        for (field, value) in [
-            ("name", stage.name),
-            ("model", stage.model),
-            ("status", stage.status),
-            ("reason", stage.reason),
-        ] {
-            report.non_blank("A6", &base, field, value);
-        }
-        report.opt_cost("A6", &base, "estimated_cost_usd", stage.estimated_cost_usd);
-    }
-    let mut ids: HashMap<&str, usize> = HashMap::with_capacity(a.findings.len());
-    for (i, f) in a.findings.iter().enumerate() {
-        if !(0.0..=1.0).contains(&f.confidence) {
-            report.push(
-                "A13",
-                format!("/findings/{i}/confidence"),
-                format!("confidence must be within 0..1, not {}", f.confidence),
-            );
-        }
-        if let Some(first) = ids.insert(f.id, i) {
-            ids.insert(f.id, first);
-            report.push(
-                "A17",
-                format!("/findings/{i}/id"),
-                format!("finding id {} is already used by /findings/{first}", quote(f.id)),
-            );
-        }
-    }
-    angles(report, a, &ids);
-    shared::angle_errors(report, "/angle_errors", &a.angle_errors);
-}
-
-/// A18–A20 and A22 without the derived angle score.
-fn angles(report: &mut Report, a: &LegacyArtifact<'_>, ids: &HashMap<&str, usize>) {
-    let mut angle_ids: HashMap<&str, usize> = HashMap::new();
-    for (k, angle) in a.angle_results.iter().enumerate() {
-        let base = format!("/angle_results/{k}");
-        for (field, value) in [
-            ("id", angle.id),
-            ("name", angle.name),
-            ("verdict", angle.verdict),
-            ("model", angle.model),
-        ] {
-            report.non_blank("A18", &base, field, value);
-        }
-        if angle.score > 5 {
-            report.push(
-                "A18",
-                format!("{base}/score"),
-                format!("an angle score must be 0..5, not {}", angle.score),
-            );
-        }
-        if angle_ids.insert(angle.id, k).is_some() {
-            report.push(
-                "A19",
-                format!("{base}/id"),
-                format!("angle id {} is used twice", quote(angle.id)),
-            );
-        }
-        for (j, id) in angle.finding_ids.iter().enumerate() {
-            let owner = ids.get(id).and_then(|&i| a.findings[i].angle_id);
-            if owner != Some(angle.id) {
-                report.push(
-                    "A20",
-                    format!("{base}/finding_ids/{j}"),
-                    format!("no finding of this angle has id {}", quote(id)),
-                );
-            }
-        }
-    }
-    for (i, f) in a.findings.iter().enumerate() {
-        if let Some(angle_id) = f.angle_id.filter(|id| !angle_ids.contains_key(id)) {
-            report.push(
-                "A22",
-                format!("/findings/{i}/angle_id"),
-                format!("angle_id {} names no angle", quote(angle_id)),
-            );
-        }
     }
 }
 
@@ -290,7 +225,7 @@ pub(crate) fn review_set(a: &LegacyArtifact<'_>) -> ReviewSet {
         reviewed_sha: Some(a.reviewed_sha.to_owned()),
         status: a.status.model(),
         score: a.score,
-        angle_errors: a.angle_errors.iter().map(|e| e.to_model()).collect(),
+        angle_errors: a.angle_errors().iter().map(|e| e.to_model()).collect(),
         findings,
         river: None,
         projection: Projection::NotApplicable,

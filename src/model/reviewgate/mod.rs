@@ -16,6 +16,7 @@ mod decode;
 mod finding_rules;
 mod fp;
 mod legacy;
+mod legacy_rules;
 mod locate;
 mod model;
 mod policy;
@@ -23,7 +24,6 @@ mod projection;
 mod serde_util;
 mod shared_rules;
 mod strict_de;
-mod strict_doc;
 
 #[cfg(test)]
 mod tests;
@@ -36,7 +36,6 @@ pub use common::{
 pub use fp::{FindingSource, SourceFingerprint};
 pub use policy::{HIGH_CONFIDENCE_THRESHOLD, TARGET_SCORE};
 
-use super::json::DocNode;
 use super::problem::Problem;
 use super::review::{Checked, Format, Projection, Scope};
 use artifact::Artifact;
@@ -65,18 +64,11 @@ pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
             };
         }
     };
-    agent_checked(report, result, raw_len, "")
+    agent_checked(report, result, raw_len)
 }
 
-/// [`check_agent_result`] on a document read as a `Doc`, when it decodes
-/// (`None` sends the caller to the `Value` path, which names every fault).
-pub fn check_agent_result_doc(root: DocNode<'_>, raw_len: usize) -> Option<Checked> {
-    let result = strict_doc::from_doc::<AgentResult>(root)?;
-    Some(agent_checked(Report::default(), result, raw_len, root.raw_text()))
-}
-
-fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize, raw: &str) -> Checked {
-    agent_rules::check(&mut report, &result, Some(raw_len), raw);
+fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize) -> Checked {
+    agent_rules::check(&mut report, &result, Some(raw_len));
     let set = model::review_set(
         result,
         Format::AgentResult,
@@ -100,12 +92,6 @@ pub fn check_artifact(value: &Value) -> Checked {
         Ok(artifact) => artifact_checked(artifact),
         Err(problems) => Checked { set: None, problems },
     }
-}
-
-/// [`check_artifact`] on a document read as a `Doc`, when it decodes
-/// (`None` sends the caller to the `Value` path, which names every fault).
-pub fn check_artifact_doc(root: DocNode<'_>) -> Option<Checked> {
-    strict_doc::from_doc::<Artifact>(root).map(artifact_checked)
 }
 
 fn artifact_checked(artifact: Artifact<'_>) -> Checked {
@@ -159,7 +145,7 @@ pub fn check_legacy_artifact(value: &Value) -> Checked {
         Err(problems) => return Checked { set: None, problems },
     };
     let mut report = Report::default();
-    legacy::check(&mut report, &artifact);
+    legacy_rules::check(&mut report, &artifact);
     Checked {
         set: Some(legacy::review_set(&artifact)),
         problems: report.problems,
@@ -168,7 +154,7 @@ pub fn check_legacy_artifact(value: &Value) -> Checked {
 
 /// True when a review-output object predates v3: it has findings and none
 /// of the members only v3 has (see `legacy` for the exact test).
-pub fn is_legacy_artifact(root: DocNode<'_>) -> bool {
+pub fn is_legacy_artifact(root: &Value) -> bool {
     legacy::is_legacy(root)
 }
 

@@ -135,7 +135,7 @@ fn result_finding<'a>(
 /// agent-result rule and the projected path it breaks.
 pub(crate) fn check(p: &Projected<'_>) -> Vec<Problem> {
     let mut report = Report::default();
-    agent_rules::check(&mut report, &p.result, None, "");
+    agent_rules::check(&mut report, &p.result, None);
     report
         .problems
         .into_iter()

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 mod agent_cases;
 mod artifact_cases;
+mod legacy_cases;
 mod projection_cases;
 
 /// The rule ids of every problem.

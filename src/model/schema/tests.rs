@@ -304,3 +304,23 @@ fn required_members_of_a_conditional_name_the_condition() {
         vec![" missing required member `angle_errors` (when `status` is `review_error`)"]
     );
 }
+
+/// What a running process no longer checks (see `entry_point`): every
+/// embedded file is a valid draft 2020-12 schema.
+#[test]
+fn every_embedded_schema_conforms_to_its_meta_schema() {
+    for (name, text) in FILES {
+        let doc: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            doc.get("$schema").and_then(Value::as_str),
+            Some("https://json-schema.org/draft/2020-12/schema"),
+            "{name} declares draft 2020-12"
+        );
+        if let Err(e) = jsonschema::draft202012::meta::validate(&doc) {
+            panic!("{name} is not a valid draft 2020-12 schema: {e}");
+        }
+    }
+    // The check can fail: a keyword with a value of the wrong type.
+    let broken = serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "minLength": "3"});
+    assert!(jsonschema::draft202012::meta::validate(&broken).is_err());
+}

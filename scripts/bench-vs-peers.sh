@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Times `triage` beside its peers on generated review documents:
+#
+#   list    `triage list FILE --repair-set --format tsv` against the same
+#           selection written as a jq filter, run by jq, gojq and jaq; every
+#           output is checked byte for byte against triage's before timing.
+#   floor   serde_json parsing the file into a Value and nothing else
+#           (examples/parse_floor.rs): the least any strict reader can cost.
+#   tiny    `triage validate` of a small agent result against
+#           `triage --version` (the process start alone) and `gojq -n 1`.
+#   large   `triage list` of a 50 MB v3 review output, with its peak RSS.
+#
+# Runs are interleaved (one of each command per round, in turn), so a
+# change in machine load hits every command alike; the median of the
+# rounds is printed, and each peer's ratio to triage (above 1: triage is
+# faster). Wall time comes from bash's own clock ($EPOCHREALTIME), so no
+# process is started to read it.
+#
+# Missing peers are installed: jq and gojq with apt-get, jaq with
+# `cargo install --locked jaq` (a few minutes of compiling). A peer that
+# cannot be installed is skipped; NO_INSTALL=1 skips every missing one.
+#
+# Usage: scripts/bench-vs-peers.sh [ROUNDS]   (default 31; builds in release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ -n ${EPOCHREALTIME:-} ]] || { echo "bash 5 or later is required (EPOCHREALTIME)" >&2; exit 2; }
+rounds=${1:-31}
+
+install_peer() { # name
+  command -v "$1" >/dev/null && return 0
+  [[ ${NO_INSTALL:-0} == 1 ]] && { echo "note: $1 is not installed; it is skipped" >&2; return 0; }
+  case $1 in
+    jq|gojq) { [[ $(id -u) == 0 ]] && apt-get install -y -qq "$1" >/dev/null 2>&1; } \
+               || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$1" >/dev/null 2>&1; } || true ;;
+    jaq) cargo install --locked --quiet jaq >/dev/null 2>&1 || true ;;
+  esac
+  command -v "$1" >/dev/null || echo "note: $1 is not installed and could not be; it is skipped" >&2
+  return 0
+}
+peers=()
+for p in jq gojq jaq; do
+  install_peer "$p"
+  command -v "$p" >/dev/null && peers+=("$p")
+done
+
+cargo build --release --quiet --bin triage --example synth_review --example parse_floor
+bin=target/release/triage
+floor=target/release/examples/parse_floor
+synth=target/release/examples/synth_review
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+filter='.findings[]
+  | select(.disposition == "still_open" and .blocking_reason != null)
+  | [ .severity, .semantic_fingerprint, (.path // "PR"), (.line // "-"), (.claim // .suggested_fix) ]
+  | @tsv'
+
+# interleaved NAME... -- each NAME is a function taking no arguments; prints
+# "NAME MEDIAN_MS" per name, medians over $rounds interleaved rounds.
+interleaved() {
+  local names=("$@") n
+  declare -A all=()
+  for n in "${names[@]}"; do "$n" >/dev/null; all[$n]=""; done # warm the page cache
+  for _ in $(seq "$rounds"); do
+    for n in "${names[@]}"; do
+      local t0=${EPOCHREALTIME/[.,]/}
+      "$n" >/dev/null
+      local t1=${EPOCHREALTIME/[.,]/}
+      all[$n]+="$(( 10#$t1 - 10#$t0 )) "
+    done
+  done
+  for n in "${names[@]}"; do
+    printf '%s %s\n' "$n" "$(tr ' ' '\n' <<<"${all[$n]}" | grep . | sort -n \
+      | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}')"
+  done
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a/b}'; }
+
+run_triage() { "$bin" list "$f" --repair-set --format tsv; }
+run_jq() { jq -r "$filter" "$f"; }
+run_gojq() { gojq -r "$filter" "$f"; }
+run_jaq() { jaq -r "$filter" "$f"; }
+run_floor() { "$floor" "$f"; }
+
+echo "list --repair-set --format tsv, median ms of $rounds interleaved rounds (ratio = peer / triage)"
+printf '%-9s %10s %9s %9s' size bytes triage floor
+for p in "${peers[@]}"; do printf ' %9s %7s' "$p" ratio; done
+printf '\n'
+for size in 65536 262144 1048576; do
+  f="$work/result-$size.json"
+  "$synth" agent-result "$size" 7 > "$f"
+  run_triage > "$work/triage.tsv"
+  for p in "${peers[@]}"; do
+    "run_$p" > "$work/$p.tsv"
+    if ! cmp -s "$work/triage.tsv" "$work/$p.tsv"; then
+      echo "$p's output differs from triage's at size $size:" >&2
+      diff <(head -c 2000 "$work/$p.tsv") <(head -c 2000 "$work/triage.tsv") >&2 || true
+      exit 1
+    fi
+  done
+  declare -A ms=()
+  while read -r name value; do ms[$name]=$value; done < <(interleaved run_triage run_floor "${peers[@]/#/run_}")
+  printf '%-9s %10s %9s %9s' "$size" "$(wc -c < "$f")" "${ms[run_triage]}" "${ms[run_floor]}"
+  for p in "${peers[@]}"; do printf ' %9s %7s' "${ms[run_$p]}" "$(ratio "${ms[run_$p]}" "${ms[run_triage]}")"; done
+  printf '  triage/floor %s\n' "$(ratio "${ms[run_triage]}" "${ms[run_floor]}")"
+done
+echo "outputs identical to triage's: ${peers[*]} ($(wc -l < "$work/triage.tsv") lines at the largest size)"
+
+echo
+echo "fixed cost, median ms of $rounds interleaved rounds"
+tiny="$work/tiny.json"
+cp assets/demo-agent-result.json "$tiny"
+run_validate() { "$bin" validate "$tiny"; }
+run_version() { "$bin" --version; }
+run_gojq_n() { gojq -n 1; }
+names=(run_validate run_version)
+command -v gojq >/dev/null && names+=(run_gojq_n)
+declare -A fixed=()
+while read -r name value; do fixed[$name]=$value; done < <(interleaved "${names[@]}")
+printf 'validate (%s bytes) %s   --version %s   validate - --version %s' "$(wc -c < "$tiny")" \
+  "${fixed[run_validate]}" "${fixed[run_version]}" \
+  "$(awk -v a="${fixed[run_validate]}" -v b="${fixed[run_version]}" 'BEGIN {printf "%.2f", a-b}')"
+[[ -n ${fixed[run_gojq_n]:-} ]] && printf '   gojq -n 1 %s' "${fixed[run_gojq_n]}"
+printf '\n'
+
+echo
+echo "large v3 review output"
+f="$work/artifact-50m.json"
+"$synth" artifact 52428800 11 > "$f"
+run_large() { "$bin" list "$f" --format tsv; }
+large_rounds=$(( rounds < 5 ? rounds : 5 ))
+rounds_saved=$rounds; rounds=$large_rounds
+read -r _ large_ms < <(interleaved run_large)
+rounds=$rounds_saved
+rss_kb=$( { /usr/bin/time -f '%M' "$bin" list "$f" --format tsv >/dev/null; } 2>&1 | tail -1 )
+bytes=$(wc -c < "$f")
+printf 'list of %s bytes: %s ms (median of %s), peak RSS %s KiB = %sx the file\n' "$bytes" "$large_ms" \
+  "$large_rounds" "$rss_kb" "$(awk -v r="$rss_kb" -v b="$bytes" 'BEGIN {printf "%.2f", r*1024/b}')"

@@ -1,0 +1,108 @@
+//! What `triage` agrees to read, through the real binary: regular files and
+//! standard input only (a FIFO, a device or a directory is refused at once),
+//! never more than a format's cap, and a valid disposition payload given to
+//! `list` is named as what it is.
+
+use assert_cmd::Command;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+fn conformance(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/conformance")
+        .join(file)
+}
+
+fn triage(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("triage")
+        .expect("binary")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("run triage")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_without_a_writer_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().expect("dir");
+    let fifo = dir.path().join("review.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let fifo = fifo.to_str().expect("utf-8 path");
+    for args in [
+        vec!["list", fifo],
+        vec!["validate", fifo],
+        vec!["submit", "--payload", fifo, "--dry-run"],
+    ] {
+        let out = triage(&args);
+        // `validate` reports on stdout, the other commands on stderr.
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(said.contains("it is a FIFO"), "{args:?}: {said}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_directories_are_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    let dir = dir.path().to_str().expect("utf-8 path");
+    for (path, what) in [("/dev/zero", "it is a device"), (dir, "it is a directory")] {
+        let out = triage(&["list", path]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{path}: {stderr}");
+        assert!(stderr.contains(what), "{path}: {stderr}");
+    }
+}
+
+/// `submit --payload -` stops reading one byte past 1 MiB: the writer on
+/// the other end of the pipe sees it closed long before 64 MiB are taken.
+#[test]
+fn an_oversize_payload_on_stdin_is_refused_after_its_cap() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("triage"))
+        .args(["submit", "--payload", "-", "--dry-run"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 64 * 1024];
+        let mut written = 0usize;
+        while written < 64 << 20 {
+            match stdin.write(&chunk) {
+                Ok(n) => written += n,
+                Err(_) => break,
+            }
+        }
+        written
+    });
+    let out = child.wait_with_output().expect("wait");
+    let written = writer.join().expect("writer");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("over 1048576 bytes"), "{stderr}");
+    assert!(written < 8 << 20, "{written} bytes were taken from the pipe");
+}
+
+#[test]
+fn listing_a_valid_payload_says_what_it_is_and_what_to_run() {
+    let payload = conformance("disposition/valid-body-escaping.json");
+    let payload = payload.to_str().expect("utf-8 path");
+    let out = triage(&["list", payload]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is a ReviewGate agent disposition v1"), "{stderr}");
+    assert!(stderr.contains("triage submit --payload"), "{stderr}");
+    assert!(!stderr.contains("is not a valid"), "{stderr}");
+}
