@@ -10,5 +10,7 @@ mod client;
 mod outbox_retry;
 #[path = "github_submit/protocol.rs"]
 mod protocol;
+#[path = "github_submit/redirect.rs"]
+mod redirect;
 #[path = "github_submit/support.rs"]
 mod support;

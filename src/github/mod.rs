@@ -20,6 +20,7 @@ pub mod error;
 pub mod fetch;
 pub mod graphql;
 pub mod protocol;
+pub mod redirect;
 pub mod response;
 pub mod route;
 pub mod threads;
