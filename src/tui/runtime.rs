@@ -15,6 +15,10 @@ use std::time::Duration;
 const TICK: Duration = Duration::from_millis(50);
 /// Terminal events handled before the next frame (keeps scrolling and paste snappy).
 const BURST: usize = 64;
+/// Background results handled before terminal input is read again: a flood
+/// of results (thousands of highlighted blocks) waits for the next frames
+/// instead of delaying a key.
+const BACKGROUND_BURST: usize = 256;
 
 /// A terminal event as a message (`None`: nothing the screen cares about).
 fn to_msg(ev: Event) -> Option<Msg> {
@@ -43,11 +47,17 @@ pub fn event_loop(
             .terminal()
             .draw(|frame| view::draw(frame, app))
             .context("drawing the screen")?;
-        let mut msgs: Vec<Msg> = rx.try_iter().collect();
+        let mut msgs: Vec<Msg> = rx.try_iter().take(BACKGROUND_BURST).collect();
+        // More results waiting: look at the keyboard without waiting.
+        let wait = if msgs.len() == BACKGROUND_BURST {
+            Duration::ZERO
+        } else {
+            TICK
+        };
         if super::view::status::busy(app).is_some() {
             msgs.push(Msg::Tick);
         }
-        if event::poll(TICK).context("reading terminal input")? {
+        if event::poll(wait).context("reading terminal input")? {
             for _ in 0..BURST {
                 msgs.extend(to_msg(event::read().context("reading terminal input")?));
                 if !event::poll(Duration::ZERO).context("reading terminal input")? {

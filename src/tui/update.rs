@@ -365,6 +365,8 @@ mod decide_tests;
 #[cfg(test)]
 mod drafts_tests;
 #[cfg(test)]
+mod huge_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod script;
