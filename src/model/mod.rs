@@ -7,6 +7,7 @@ pub mod finding;
 pub mod fingerprint;
 pub mod json;
 pub mod load;
+pub mod placeholder;
 pub mod problem;
 pub mod review;
 pub mod reviewgate;

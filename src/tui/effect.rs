@@ -311,6 +311,11 @@ impl Runner {
     }
 
     fn copy(&self, text: &str) {
+        // The last door: `update` already refused such text with a reason.
+        if let Err(why) = super::clipboard::check("text", text, super::clipboard::Shape::Lines) {
+            self.send(Msg::Notice(Level::Warning, why));
+            return;
+        }
         let mut out = std::io::stdout();
         let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
         if let Err(e) = written {

@@ -9,6 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod ask;
+pub mod clipboard;
 pub mod composer;
 pub mod config;
 pub mod decide;

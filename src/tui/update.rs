@@ -352,6 +352,10 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let fp = f.key.as_str().to_string();
+    if let Err(why) = super::clipboard::check("fingerprint", &fp, super::clipboard::Shape::Line) {
+        flash(app, Level::Warning, why);
+        return Vec::new();
+    }
     flash(
         app,
         Level::Info,
