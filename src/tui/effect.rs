@@ -106,6 +106,9 @@ pub enum Effect {
     DeleteDraft { id: String },
     /// Read the drafts kept on disk (those of this review are restored).
     LoadDrafts,
+    /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
+    /// [`super::autosave::IDLE`] (a later timer replaces this one).
+    DraftTimer { generation: u64 },
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -134,6 +137,8 @@ pub struct Runner {
     pub tx: Sender<Msg>,
     /// How the screen was opened.
     pub context: Context,
+    /// The one timer thread of the draft saves (started on first use).
+    pub timer: super::jobs::timer::Timer,
 }
 
 impl Runner {
@@ -185,10 +190,12 @@ impl Runner {
                 }
             }
             Effect::LoadDrafts => jobs::files::load_drafts(self.tx.clone()),
+            Effect::DraftTimer { generation } => self.timer.set(generation, &self.tx),
         }
     }
 
-    fn send(&self, msg: Msg) {
+    /// Sends a message back to the screen.
+    pub fn send(&self, msg: Msg) {
         // The receiver only disappears when the screen is closing.
         let _ = self.tx.send(msg);
     }

@@ -79,10 +79,15 @@ pub enum Msg {
         drafts: Vec<StoredDraft>,
         unreadable: usize,
     },
+    /// Typing stopped: the save timer of this edit generation fired.
+    DraftIdle(u64),
+    /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
+    Terminate,
 }
 
 /// Applies one message; returns the effects the runtime must run.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let before = super::autosave::mark(app);
     let effects = match msg {
         Msg::Key(key) => on_key(app, key),
         Msg::Action(action) => act(app, action),
@@ -128,10 +133,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.evidence.highlighted(key);
             Vec::new()
         }
+        Msg::DraftIdle(generation) => super::autosave::idle(app, generation),
+        Msg::Terminate => super::autosave::terminate(app),
         other => background(app, other),
     };
     composer::flow::sync(app);
-    effects.into_iter().chain(nav::sync(app)).collect()
+    let timer = super::autosave::after(app, before);
+    effects.into_iter().chain(timer).chain(nav::sync(app)).collect()
 }
 
 /// Messages from the decision, outbox and refresh work.

@@ -11,6 +11,7 @@ pub mod files;
 pub mod github;
 pub mod refresh;
 pub mod river;
+pub mod timer;
 
 use crate::github::{Client, ClientConfig};
 
