@@ -258,3 +258,30 @@ fn terminate_keeps_the_open_composer_and_every_draft_then_quits() {
     assert!(texts[0].contains("first finding evidence") && texts[1].contains("second, still typing"));
     assert!(app.ui.quit);
 }
+
+#[test]
+fn inserted_permalinks_and_templates_are_sanitised() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        for e in &mut f.evidence {
+            e.path = "src/x\u{1b}[201~\r.rs".into();
+        }
+        f.path = Some("src/x\u{1b}[201~\r.rs".into());
+    }
+    let mut app = fixture::app(set, (120, 40));
+    compose(&mut app, 0, "");
+    let ctrl = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    update(&mut app, ctrl('l'));
+    update(&mut app, ctrl('t'));
+    let text = app
+        .decide
+        .composer
+        .as_ref()
+        .map(|c| c.editor.text())
+        .unwrap_or_default();
+    assert!(text.contains("src/x␛[201~⏎.rs@"), "{text:?}");
+    assert!(
+        !text.chars().any(|c| crate::sanitize::is_forbidden(c) && c != '\n'),
+        "{text:?}"
+    );
+}
