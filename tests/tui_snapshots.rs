@@ -535,6 +535,11 @@ fn pending_recorded_and_rejected_rows() {
     keys(&mut app, "2    ");
     keys(&mut app, "d");
     key(&mut app, KeyCode::Enter);
+    // The template's placeholder is filled in (evidence holding one is refused).
+    if let Some(c) = app.decide.composer.as_mut() {
+        let text = c.editor.text().replace("<where and when>", "the next release");
+        c.editor.set_text(&text);
+    }
     update(&mut app, Msg::Paste(" (constant-time compare)".into()));
     ctrl(&mut app, 's');
     keys(&mut app, "y");
