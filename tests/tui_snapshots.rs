@@ -727,3 +727,42 @@ fn questions_hint_only_their_own_answers() {
     assert!(text.contains("c clipboard") && !text.contains("y yes"), "{text}");
     assert_clean(&drift, "escalation question");
 }
+
+#[test]
+fn composer_refuses_an_unfilled_template_placeholder() {
+    let mut app = sample();
+    keys(&mut app, "d");
+    key(&mut app, KeyCode::Enter);
+    update(&mut app, Msg::Paste(" Tracked in the release plan.".into()));
+    ctrl(&mut app, 's');
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("<where and when>"), "{flash}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn evidence_field_cut_to_what_is_shown() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        for e in &mut f.evidence {
+            e.reason = "a long reason\n".repeat(1_500);
+        }
+    }
+    let mut app = fixture::app(set, (120, 40));
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "G");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn y_on_a_hostile_fingerprint_says_why_nothing_was_copied() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        f.key =
+            triage::model::finding::FindingKey::Semantic("defect:src.cache.rs:x\u{1b}[201~touch /tmp/PWNED\r".into());
+    }
+    let mut app = fixture::app(set, (120, 40));
+    keys(&mut app, "y");
+    insta::assert_snapshot!(draw(&app).backend());
+}
