@@ -174,5 +174,18 @@ status=$(wait_exit)
 [ "$status" = "143" ] || fail "SIGTERM exit status $status, expected 143"
 flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
 [ "$flags" = "0 1 0" ] || fail "after SIGTERM: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 6. `list` to a terminal shows control, C1 and bidi characters visibly
+#    (TSV) or as \u escapes (JSON); to a pipe the bytes stay exact.
+if command -v jq >/dev/null; then
+  jq '.findings[0].claim = "Plain \u001b[31mred\u009b2J \u202eevil end"' "$work/pr.json" > "$work/hostile.json"
+  rm -f "$work/status"
+  tmx new-session -d -s smoke -x 200 -y 20 \
+    "$(printf '%q' "$bin") list --format tsv $(printf '%q' "$work/hostile.json"); $(printf '%q' "$bin") list --format json $(printf '%q' "$work/hostile.json"); echo \$? > $(printf '%q' "$work/status"); sleep 5"
+  wait_for 'Plain ␛[31mred⟨U+009B⟩2J ⟨U+202E⟩evil end'
+  wait_for 'Plain \u001b[31mred\u009b2J \u202eevil end'
+  "$bin" list --format tsv "$work/hostile.json" | grep -q "$(printf '\033')\[31mred" || fail "a pipe must get the exact bytes"
+fi
 
 echo "tmux-smoke: ok"
