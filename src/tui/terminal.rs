@@ -133,3 +133,25 @@ impl Drop for TerminalGuard {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_panic_under_the_screen_is_kept_as_a_message_not_a_restore() {
+        install_panic_hook();
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
+        let worker = std::thread::spawn(|| panic!("worker \u{1b}[2J broke"));
+        let joined = worker.join();
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        assert!(joined.is_err());
+        let kept = take_worker_panics();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0].starts_with("worker ␛[2J broke at src/tui/terminal.rs:"),
+            "{kept:?}"
+        );
+        assert!(take_worker_panics().is_empty(), "each message is shown once");
+    }
+}
