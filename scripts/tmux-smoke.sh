@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of the real screen in a real terminal (tmux): opens the bundled
 # demo, an invalid file and a pull-request result (the decision composer:
-# type, Esc, the draft stays), types keys, checks what the screen shows and
-# the exit status. Every wait polls the screen with a bounded loop; nothing
+# type, Esc, the draft stays; typed text survives SIGHUP; SIGTERM leaves a
+# restored terminal), types keys, checks what the screen shows and the exit
+# status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
 #
 # Usage: scripts/tmux-smoke.sh [path/to/triage]   (default: target/debug/triage, built if missing)
@@ -130,5 +131,61 @@ wait_for "Quit anyway?"
 tmx send-keys -t smoke y
 status=$(wait_exit)
 [ "$status" = "0" ] || fail "composer exit status $status, expected 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# The pid of the program in the pane (env execs it, so it is the shell's child).
+program_pid() {
+  local shell_pid
+  shell_pid=$(tmx display-message -p -t smoke '#{pane_pid}')
+  pgrep -P "$shell_pid" | head -n 1
+}
+
+# 4. A hang-up (what a dropped SSH session sends) keeps the text being
+#    typed: nothing was put aside, the composer was still open.
+rm -rf "$work/state/drafts"
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+tmx send-keys -t smoke d
+wait_for "Choose the status:"
+tmx send-keys -t smoke j Enter
+wait_for "Fixed on the reviewed head"
+tmx send-keys -t smoke -l " hup-typed"
+wait_for "hup-typed"
+pid=$(program_pid)
+[ -n "$pid" ] || fail "no program in the pane"
+kill -HUP "$pid"
+status=$(wait_exit)
+[ "$status" = "129" ] || fail "hang-up exit status $status, expected 129"
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/pr.json"
+wait_for "Restored 1 draft(s) from disk"
+tmx send-keys -t smoke d
+wait_for "hup-typed"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 5. SIGTERM restores the terminal: out of the alternate screen, cursor
+#    visible, no mouse reporting.
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+[ "$(tmx display-message -p -t smoke '#{alternate_on}')" = "1" ] || fail "the screen is not in the alternate screen"
+pid=$(program_pid)
+kill -TERM "$pid"
+status=$(wait_exit)
+[ "$status" = "143" ] || fail "SIGTERM exit status $status, expected 143"
+flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
+[ "$flags" = "0 1 0" ] || fail "after SIGTERM: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 6. `list` to a terminal shows control, C1 and bidi characters visibly
+#    (TSV) or as \u escapes (JSON); to a pipe the bytes stay exact.
+if command -v jq >/dev/null; then
+  jq '.findings[0].claim = "Plain \u001b[31mred\u009b2J \u202eevil end"' "$work/pr.json" > "$work/hostile.json"
+  rm -f "$work/status"
+  tmx new-session -d -s smoke -x 200 -y 20 \
+    "$(printf '%q' "$bin") list --format tsv $(printf '%q' "$work/hostile.json"); $(printf '%q' "$bin") list --format json $(printf '%q' "$work/hostile.json"); echo \$? > $(printf '%q' "$work/status"); sleep 5"
+  wait_for 'Plain ␛[31mred⟨U+009B⟩2J ⟨U+202E⟩evil end'
+  wait_for 'Plain \u001b[31mred\u009b2J \u202eevil end'
+  "$bin" list --format tsv "$work/hostile.json" | grep -q "$(printf '\033')\[31mred" || fail "a pipe must get the exact bytes"
+fi
 
 echo "tmux-smoke: ok"

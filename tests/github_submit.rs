@@ -16,5 +16,7 @@ mod outbox_retry;
 mod protocol;
 #[path = "github_submit/races.rs"]
 mod races;
+#[path = "github_submit/redirect.rs"]
+mod redirect;
 #[path = "github_submit/support.rs"]
 mod support;

@@ -535,6 +535,11 @@ fn pending_recorded_and_rejected_rows() {
     keys(&mut app, "2    ");
     keys(&mut app, "d");
     key(&mut app, KeyCode::Enter);
+    // The template's placeholder is filled in (evidence holding one is refused).
+    if let Some(c) = app.decide.composer.as_mut() {
+        let text = c.editor.text().replace("<where and when>", "the next release");
+        c.editor.set_text(&text);
+    }
     update(&mut app, Msg::Paste(" (constant-time compare)".into()));
     ctrl(&mut app, 's');
     keys(&mut app, "y");
@@ -862,5 +867,44 @@ fn river_preview_names_the_repository_and_warns() {
     assert!(text.contains("repository: /work/repo"), "{text}");
     assert!(text.contains("memory.suppressionEnabled: false"), "{text}");
     assert!(text.contains("not among the review's 1 changed"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn composer_refuses_an_unfilled_template_placeholder() {
+    let mut app = sample();
+    keys(&mut app, "d");
+    key(&mut app, KeyCode::Enter);
+    update(&mut app, Msg::Paste(" Tracked in the release plan.".into()));
+    ctrl(&mut app, 's');
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("<where and when>"), "{flash}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn evidence_field_cut_to_what_is_shown() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        for e in &mut f.evidence {
+            e.reason = "a long reason\n".repeat(1_500);
+        }
+    }
+    let mut app = fixture::app(set, (120, 40));
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "G");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
+#[test]
+fn y_on_a_hostile_fingerprint_says_why_nothing_was_copied() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        f.key =
+            triage::model::finding::FindingKey::Semantic("defect:src.cache.rs:x\u{1b}[201~touch /tmp/PWNED\r".into());
+    }
+    let mut app = fixture::app(set, (120, 40));
+    keys(&mut app, "y");
     insta::assert_snapshot!(draw(&app).backend());
 }

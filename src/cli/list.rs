@@ -94,9 +94,10 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     };
     let order = selection.apply(set);
     let stdout = std::io::stdout();
+    let terminal = std::io::IsTerminal::is_terminal(&stdout);
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     match args.format {
-        ListFormat::Tsv => write_tsv(&mut out, set, &order)?,
+        ListFormat::Tsv => write_tsv(&mut out, set, &order, terminal)?,
         ListFormat::Json => {
             let recorded = super::recorded::read_for(set, args.pr.api_url.as_deref());
             if let super::recorded::Recorded::Ledger(crate::model::ledger::LedgerState::Unknown { reason }) = &recorded
@@ -106,7 +107,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
                     clean_line(reason)
                 );
             }
-            write_json(&mut out, set, &order, &recorded)?
+            write_json(&mut out, set, &order, &recorded, terminal)?
         }
         ListFormat::Table => write_table(&mut out, set, &order)?,
     }
@@ -161,11 +162,49 @@ pub fn tsv_line(f: &Finding, line: &mut String) {
     line.push('\n');
 }
 
-fn write_tsv(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
+/// A TSV line made safe for a terminal: within each field every control,
+/// C1 and bidi character becomes its visible placeholder (`␛`,
+/// `⟨U+009B⟩`, …). Fields hold no raw tab or line break after
+/// [`tsv_escape`], so the separators are untouched.
+pub fn tsv_for_terminal(line: &str) -> String {
+    let body = line.strip_suffix('\n').unwrap_or(line);
+    let fields: Vec<String> = body.split('\t').map(clean_line).collect();
+    let mut out = fields.join("\t");
+    if body.len() != line.len() {
+        out.push('\n');
+    }
+    out
+}
+
+/// JSON text made safe for a terminal without changing its data: every
+/// control, C1 and bidi character (only strings can hold one) is written as
+/// `\uXXXX` (a surrogate pair above U+FFFF), which a JSON reader decodes to
+/// the same string.
+pub fn json_for_terminal(json: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if crate::sanitize::is_forbidden(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// TSV lines; to a terminal through [`tsv_for_terminal`], to a pipe or
+/// file byte for byte as jq's `@tsv` writes them.
+fn write_tsv(out: &mut impl Write, set: &ReviewSet, order: &[usize], terminal: bool) -> std::io::Result<()> {
     let mut line = String::new();
     for &i in order {
         tsv_line(&set.findings[i], &mut line);
-        out.write_all(line.as_bytes())?;
+        match terminal {
+            true => out.write_all(tsv_for_terminal(&line).as_bytes())?,
+            false => out.write_all(line.as_bytes())?,
+        }
     }
     Ok(())
 }
@@ -202,11 +241,13 @@ pub fn finding_json(f: &Finding, position: usize) -> serde_json::Value {
     })
 }
 
+/// One JSON object per line; to a terminal through [`json_for_terminal`].
 fn write_json(
     out: &mut impl Write,
     set: &ReviewSet,
     order: &[usize],
     recorded: &super::recorded::Recorded,
+    terminal: bool,
 ) -> std::io::Result<()> {
     let river = set.river.as_ref().map(crate::model::river::verdict::verdict_json);
     for (pos, &i) in order.iter().enumerate() {
@@ -222,7 +263,11 @@ fn write_json(
                 obj.insert("river_run".to_owned(), r.clone());
             }
         }
-        serde_json::to_writer(&mut *out, &line)?;
+        if terminal {
+            out.write_all(json_for_terminal(&line.to_string()).as_bytes())?;
+        } else {
+            serde_json::to_writer(&mut *out, &line)?;
+        }
         out.write_all(b"\n")?;
     }
     Ok(())
@@ -281,5 +326,29 @@ mod tests {
         let mut out = String::new();
         tsv_escape("a\\b\tc\nd\re\u{1}f\u{1b}g é", &mut out);
         assert_eq!(out, "a\\\\b\\tc\\nd\\re\u{1}f\u{1b}g é");
+    }
+
+    #[test]
+    fn a_terminal_gets_visible_tsv_and_escaped_json_of_the_same_data() {
+        let hostile = "x\u{1b}[201~touch /tmp/PWNED\u{9b}2J\u{202e}\u{e0041}";
+        let mut line = String::new();
+        tsv_escape(hostile, &mut line);
+        let line = format!("P1\t{line}\tPR\n");
+        let shown = tsv_for_terminal(&line);
+        assert_eq!(shown, "P1\tx␛[201~touch /tmp/PWNED⟨U+009B⟩2J⟨U+202E⟩⟨U+E0041⟩\tPR\n");
+        let json = serde_json::json!({"fingerprint": hostile, "n": 1}).to_string();
+        let escaped = json_for_terminal(&json);
+        assert!(!escaped.chars().any(crate::sanitize::is_forbidden), "{escaped}");
+        assert!(escaped.contains("\\u001b") && escaped.contains("\\u009b") && escaped.contains("\\u202e"));
+        assert!(
+            escaped.contains("\\udb40\\udc41"),
+            "a surrogate pair above U+FFFF: {escaped}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(
+            back,
+            serde_json::from_str::<serde_json::Value>(&json).unwrap(),
+            "the same data"
+        );
     }
 }

@@ -46,6 +46,12 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         Ok(e) => e,
         Err(message) => return Ok(fail(args.format, &message, exit::USAGE)),
     };
+    if let Some(placeholder) = crate::model::placeholder::unfilled(&evidence).filter(|_| !args.undo) {
+        let message = format!(
+            "the evidence still holds the template placeholder {placeholder}; replace it with the fact it asks for"
+        );
+        return Ok(fail(args.format, &message, exit::INVALID));
+    }
     let author = args
         .author
         .clone()

@@ -9,16 +9,20 @@
 //!   are returned at once as [`GhError::RateLimited`] with the reset time;
 //!   nothing here sleeps for a rate limit.
 //! - Every attempt is bounded by [`ClientConfig::timeout`].
-//! - octocrab's own retry layer is not compiled in (no `retry` feature), and
-//!   its redirect following drops the Authorization header on a redirect to
-//!   another host (artifact downloads rely on that).
+//! - octocrab's own retry and follow-redirect layers are not compiled in (no
+//!   `retry`, no `follow-redirect` feature). Redirects are followed here, hop
+//!   by hop, under the rules of [`super::redirect`]: the client holding the
+//!   token is only ever given paths relative to the API origin, so it cannot
+//!   send the token anywhere else; a download that leaves the API origin
+//!   continues through a second octocrab built without any credentials.
 
-use super::endpoint::ApiBase;
+use super::endpoint::{ApiBase, redact_credentials};
 use super::error::GhError;
+use super::redirect::{MAX_HOPS, OffOrigin, next_hop, origin_of};
 use super::response::{Raw, error_from_response};
 use super::route::Route;
 use super::token::{Token, TokenError};
-use http::{HeaderMap, HeaderName, Method};
+use http::{HeaderMap, HeaderName, Method, Uri};
 use octocrab::Octocrab;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -108,8 +112,13 @@ const MAX_JSON_BYTES: usize = 32 * 1024 * 1024;
 /// A GitHub API client. Cheap to clone; create it inside a tokio runtime.
 #[derive(Clone)]
 pub struct Client {
+    /// Holds the token; only given paths relative to the API origin.
     crab: Octocrab,
+    /// Holds no credentials; follows a download once it left the API origin.
+    anonymous: Octocrab,
     base: ApiBase,
+    /// [`origin_of`] the API base.
+    api_origin: String,
     timeout: Duration,
     retry: RetryPolicy,
 }
@@ -146,8 +155,28 @@ impl Client {
             .add_header(HeaderName::from_static("x-github-api-version"), "2022-11-28".into())
             .build()
             .map_err(setup)?;
+        let anonymous = Octocrab::builder()
+            .base_uri(config.api_base.origin())
+            .map_err(setup)?
+            .set_connect_timeout(Some(config.timeout))
+            .set_read_timeout(Some(config.timeout))
+            .set_write_timeout(Some(config.timeout))
+            .build()
+            .map_err(setup)?;
+        let api_origin = config
+            .api_base
+            .origin()
+            .parse::<Uri>()
+            .ok()
+            .as_ref()
+            .and_then(origin_of)
+            .ok_or_else(|| GhError::Config {
+                message: "the API base has no usable origin".into(),
+            })?;
         Ok(Client {
             crab,
+            anonymous,
+            api_origin,
             base: config.api_base,
             timeout: config.timeout,
             retry: config.retry,
@@ -168,7 +197,7 @@ impl Client {
     pub async fn get_json<T: DeserializeOwned>(&self, route: &Route) -> Result<T, GhError> {
         let uri = self.uri(route);
         let raw = self
-            .retrying(|| self.send(Method::GET, &uri, None::<&()>, MAX_JSON_BYTES))
+            .retrying(|| self.send(Method::GET, &uri, None::<&()>, MAX_JSON_BYTES, OffOrigin::Refuse))
             .await?;
         raw.json()
     }
@@ -180,13 +209,15 @@ impl Client {
         body: &B,
     ) -> Result<T, GhError> {
         let uri = self.uri(route);
-        self.send(Method::POST, &uri, Some(body), MAX_JSON_BYTES).await?.json()
+        self.send(Method::POST, &uri, Some(body), MAX_JSON_BYTES, OffOrigin::Refuse)
+            .await?
+            .json()
     }
 
     /// DELETE a resource (idempotent, so retried on transient failures).
     pub async fn delete(&self, route: &Route) -> Result<(), GhError> {
         let uri = self.uri(route);
-        self.retrying(|| self.send(Method::DELETE, &uri, None::<&()>, MAX_JSON_BYTES))
+        self.retrying(|| self.send(Method::DELETE, &uri, None::<&()>, MAX_JSON_BYTES, OffOrigin::Refuse))
             .await
             .map(|_| ())
     }
@@ -197,7 +228,7 @@ impl Client {
         let uri = self.base.graphql_path();
         let body = serde_json::json!({ "query": query, "variables": variables });
         let raw = self
-            .retrying(|| self.send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES))
+            .retrying(|| self.send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES, OffOrigin::Refuse))
             .await?;
         super::response::graphql_data(raw)
     }
@@ -215,13 +246,13 @@ impl Client {
         super::response::graphql_data(raw)
     }
 
-    /// GET raw bytes, following redirects (artifact zips). A redirect to
-    /// another host does not carry the token. Answers larger than
-    /// `max_bytes` are refused.
+    /// GET raw bytes, following redirects (artifact zips). From the first
+    /// hop that leaves the API origin on, the chain is followed without any
+    /// credentials. Answers larger than `max_bytes` are refused.
     pub async fn get_bytes_following_redirect(&self, route: &Route, max_bytes: usize) -> Result<Vec<u8>, GhError> {
         let uri = self.uri(route);
         let raw = self
-            .retrying(|| self.send(Method::GET, &uri, None::<&()>, max_bytes))
+            .retrying(|| self.send(Method::GET, &uri, None::<&()>, max_bytes, OffOrigin::Anonymous))
             .await?;
         Ok(raw.bytes)
     }
@@ -252,45 +283,52 @@ impl Client {
         }
     }
 
-    /// One request, bounded by the timeout; non-success statuses become errors.
+    /// One request and its redirects, bounded by the timeout as a whole;
+    /// non-success statuses become errors. `path` is relative to the API origin.
     async fn send<B: Serialize + ?Sized>(
         &self,
         method: Method,
-        uri: &str,
+        path: &str,
         body: Option<&B>,
         max_bytes: usize,
+        off_origin: OffOrigin,
     ) -> Result<Raw, GhError> {
         let exchange = async {
-            let builder = http::Request::builder().method(method).uri(uri);
-            let request = self
-                .crab
-                .build_request(builder, body)
-                .map_err(|e| transport(&e, self.timeout))?;
-            let response = self
-                .crab
-                .execute(request)
-                .await
-                .map_err(|e| transport(&e, self.timeout))?;
-            let status = response.status();
-            let headers: HeaderMap = response.headers().clone();
-            if let Some(len) = content_length(&headers)
-                && len > max_bytes
-            {
-                return Err(GhError::Decode {
-                    message: format!("the answer is {len} bytes, over the {max_bytes}-byte limit"),
-                });
+            let mut target = Target::Api(path.to_owned());
+            let mut method = method;
+            let mut body = body;
+            for hops in 0..=MAX_HOPS {
+                let (status, location) = match self.exchange(&target, method.clone(), body, max_bytes).await? {
+                    Answer::Final(raw) => return Ok(raw),
+                    Answer::Redirect { status, location } => (status, location),
+                };
+                let current = self.absolute(&target)?;
+                let hop = match next_hop(status, location.as_deref(), &current, &method, &self.api_origin) {
+                    None => unreachable!("exchange returns only redirect statuses as redirects"),
+                    Some(hop) => hop?,
+                };
+                let shown = redact_credentials(&hop.uri.to_string());
+                if hops == MAX_HOPS {
+                    let why = format!("more than {MAX_HOPS} redirects");
+                    return Err(GhError::Redirected { to: shown, why });
+                }
+                target = match (&target, hop.same_origin, off_origin) {
+                    (Target::Api(_), true, _) => Target::Api(path_and_query(&hop.uri)),
+                    (Target::Api(_), false, OffOrigin::Refuse) => {
+                        let why = format!(
+                            "it is not the API origin {}, and a request carrying the token is sent nowhere else",
+                            self.base.origin()
+                        );
+                        return Err(GhError::Redirected { to: shown, why });
+                    }
+                    _ => Target::Anonymous(hop.uri),
+                };
+                method = hop.method;
+                if !hop.keep_body {
+                    body = None;
+                }
             }
-            let bytes = match self.crab.body_to_string(response).await {
-                Ok(text) => text.into_bytes(),
-                Err(octocrab::Error::InvalidUtf8 { source, .. }) => source.into_bytes(),
-                Err(e) => return Err(transport(&e, self.timeout)),
-            };
-            if bytes.len() > max_bytes {
-                return Err(GhError::Decode {
-                    message: format!("the answer is over the {max_bytes}-byte limit"),
-                });
-            }
-            Ok(Raw { status, headers, bytes })
+            unreachable!("the loop returns at MAX_HOPS")
         };
         let raw = tokio::time::timeout(self.timeout, exchange)
             .await
@@ -301,6 +339,89 @@ impl Client {
             Err(error_from_response(&raw, std::time::SystemTime::now()))
         }
     }
+
+    /// Sends one request: to the API through the client with the token, or
+    /// anywhere through the client without credentials. A redirect status is
+    /// returned unread; any other answer is read whole (up to `max_bytes`).
+    async fn exchange<B: Serialize + ?Sized>(
+        &self,
+        target: &Target,
+        method: Method,
+        body: Option<&B>,
+        max_bytes: usize,
+    ) -> Result<Answer, GhError> {
+        let (crab, uri) = match target {
+            Target::Api(path) => (&self.crab, path.clone()),
+            Target::Anonymous(uri) => (&self.anonymous, uri.to_string()),
+        };
+        let builder = http::Request::builder().method(method).uri(uri);
+        let request = crab
+            .build_request(builder, body)
+            .map_err(|e| transport(&e, self.timeout))?;
+        let response = crab.execute(request).await.map_err(|e| transport(&e, self.timeout))?;
+        let status = response.status();
+        if matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308) {
+            let location = response.headers().get(http::header::LOCATION);
+            let location = location.and_then(|v| v.to_str().ok()).map(str::to_owned);
+            return Ok(Answer::Redirect { status, location });
+        }
+        let headers: HeaderMap = response.headers().clone();
+        if let Some(len) = content_length(&headers)
+            && len > max_bytes
+        {
+            return Err(GhError::Decode {
+                message: format!("the answer is {len} bytes, over the {max_bytes}-byte limit"),
+            });
+        }
+        let bytes = match crab.body_to_string(response).await {
+            Ok(text) => text.into_bytes(),
+            Err(octocrab::Error::InvalidUtf8 { source, .. }) => source.into_bytes(),
+            Err(e) => return Err(transport(&e, self.timeout)),
+        };
+        if bytes.len() > max_bytes {
+            return Err(GhError::Decode {
+                message: format!("the answer is over the {max_bytes}-byte limit"),
+            });
+        }
+        Ok(Answer::Final(Raw { status, headers, bytes }))
+    }
+
+    /// The absolute URI of a target (to resolve a relative `Location`).
+    fn absolute(&self, target: &Target) -> Result<Uri, GhError> {
+        match target {
+            Target::Anonymous(uri) => Ok(uri.clone()),
+            Target::Api(path) => format!("{}{path}", self.base.origin())
+                .parse()
+                .map_err(|_| GhError::Config {
+                    message: "a request path is not a valid URI".into(),
+                }),
+        }
+    }
+}
+
+/// Where one request of a chain goes.
+enum Target {
+    /// A path on the API origin, sent with the token.
+    Api(String),
+    /// An absolute URI, sent without any credentials.
+    Anonymous(Uri),
+}
+
+/// The path and query of `uri` (`/` when empty).
+fn path_and_query(uri: &Uri) -> String {
+    uri.path_and_query()
+        .map_or_else(|| "/".to_owned(), |p| p.as_str().to_owned())
+}
+
+/// What one request of a chain answered.
+enum Answer {
+    /// Anything but a redirect, read whole.
+    Final(Raw),
+    /// A redirect status and its `Location`, if any.
+    Redirect {
+        status: http::StatusCode,
+        location: Option<String>,
+    },
 }
 
 fn content_length(headers: &HeaderMap) -> Option<usize> {
@@ -336,5 +457,5 @@ fn chain_text(e: &octocrab::Error) -> String {
         source = err.source();
     }
     let line = parts.join(": ");
-    line.lines().next().unwrap_or_default().to_owned()
+    redact_credentials(line.lines().next().unwrap_or_default())
 }

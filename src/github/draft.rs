@@ -44,6 +44,9 @@ pub enum LocalProblem {
     /// The evidence is empty or only white space.
     #[error("the evidence is blank; say what on the reviewed head supports this decision")]
     EvidenceBlank,
+    /// The evidence still holds a template placeholder.
+    #[error("the evidence still holds the template placeholder {placeholder}; replace it with the fact it asks for")]
+    EvidencePlaceholder { placeholder: &'static str },
     /// The evidence is over the byte limit.
     #[error("the evidence is {bytes} UTF-8 bytes; at most {MAX_EVIDENCE_BYTES} are allowed")]
     EvidenceTooLong { bytes: usize },
@@ -85,6 +88,9 @@ pub fn check_evidence(evidence: &str) -> Result<(), LocalProblem> {
     let bytes = byte_len(evidence);
     if bytes > MAX_EVIDENCE_BYTES {
         return Err(LocalProblem::EvidenceTooLong { bytes });
+    }
+    if let Some(placeholder) = crate::model::placeholder::unfilled(evidence) {
+        return Err(LocalProblem::EvidencePlaceholder { placeholder });
     }
     Ok(())
 }
@@ -262,6 +268,15 @@ pub(crate) mod tests {
             assert_eq!(check_evidence(blank), Err(LocalProblem::EvidenceBlank), "{blank:?}");
         }
         assert_eq!(check_evidence("\u{200B}"), Ok(()));
+        let template = "Fixed on the reviewed head: <what changed> (src/a.rs@abc#L3).";
+        let refused = check_evidence(template).unwrap_err();
+        assert_eq!(
+            refused,
+            LocalProblem::EvidencePlaceholder {
+                placeholder: "<what changed>"
+            }
+        );
+        assert!(refused.to_string().contains("<what changed>"), "{refused}");
     }
 
     #[test]

@@ -23,8 +23,12 @@ impl ApiBase {
     /// Parses an `http(s)://host[:port][/path]` URL. Credentials, queries and
     /// fragments are refused.
     pub fn parse(url: &str) -> Result<ApiBase, GhError> {
+        let shown = redact_credentials(url);
         let bad = |why: &str| GhError::Config {
-            message: format!("API URL {url:?}: {why}"),
+            message: match shown.replace("***@", "").contains('@') {
+                false => format!("API URL {shown:?}: {why}"),
+                true => format!("API URL (not shown, it contains '@'): {why}"),
+            },
         };
         let uri: Uri = url.trim().parse().map_err(|_| bad("not a URL"))?;
         let scheme = match uri.scheme_str() {
@@ -32,7 +36,9 @@ impl ApiBase {
             _ => return Err(bad("must start with https:// (or http://)")),
         };
         let authority = uri.authority().ok_or_else(|| bad("has no host"))?;
-        if authority.as_str().contains('@') {
+        // Any `@` is refused, not only one in the authority as parsed:
+        // `https://u:pa/ss@h` would otherwise hide a password in the path.
+        if url.contains('@') {
             return Err(bad("must not contain credentials"));
         }
         if uri.query().is_some() || url.contains('#') {
@@ -110,6 +116,33 @@ impl ApiBase {
     }
 }
 
+/// `text` with the user information of every URL in it (`scheme://user:pw@`)
+/// replaced by `***`, so no message repeats a password or token given in a
+/// URL. Text without `://` comes back unchanged.
+pub fn redact_credentials(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>') || c.is_whitespace() || c.is_control()
+            })
+            .unwrap_or(tail.len());
+        match tail[..end].rfind('@') {
+            Some(user_end) => {
+                out.push_str("***");
+                out.push_str(&tail[user_end..end]);
+            }
+            None => out.push_str(&tail[..end]),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +181,25 @@ mod tests {
         ] {
             assert!(ApiBase::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn credentials_in_a_url_never_reach_a_message() {
+        let err = ApiBase::parse("http://user:ghp_TOKEN123@host.example/api/v3").unwrap_err();
+        let text = err.to_string();
+        assert!(!text.contains("ghp_TOKEN123") && !text.contains("user:"), "{text}");
+        assert!(
+            text.contains("***@host.example") && text.contains("credentials"),
+            "{text}"
+        );
+        assert_eq!(
+            redact_credentials("a https://u:p@h:1/x?y and ftp://q@r b http://plain/"),
+            "a https://***@h:1/x?y and ftp://***@r b http://plain/"
+        );
+        assert_eq!(redact_credentials("no url @ all"), "no url @ all");
+        let odd = ApiBase::parse("https://u:pa/ss@h/").unwrap_err().to_string();
+        assert!(!odd.contains("pa/ss") && !odd.contains("ss@"), "{odd}");
+        assert_eq!(redact_credentials("x://a@b@c/d"), "x://***@c/d");
     }
 
     #[test]

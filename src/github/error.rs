@@ -40,6 +40,11 @@ pub enum GhError {
     /// The client could not be set up (bad API URL, no async runtime).
     #[error("GitHub client setup: {message}")]
     Config { message: String },
+    /// A redirect that was not followed: to another origin while carrying
+    /// the token, to a malformed or credential-bearing URL, or too many hops.
+    /// `to` has any credentials redacted.
+    #[error("the request was redirected to {to:?} and not followed: {why}")]
+    Redirected { to: String, why: String },
 }
 
 impl GhError {

@@ -24,6 +24,7 @@ pub mod fetch;
 pub mod graphql;
 pub mod ledger;
 pub mod protocol;
+pub mod redirect;
 pub mod response;
 pub mod route;
 pub mod thread_action;

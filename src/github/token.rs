@@ -32,7 +32,7 @@ impl Token {
     /// Finds a token: `GH_TOKEN`, then `GITHUB_TOKEN`, then `gh auth token`
     /// when the GitHub CLI is installed.
     pub fn discover() -> Result<Token, TokenError> {
-        Self::discover_with(|name| std::env::var(name).ok(), || gh_auth_token(None))
+        Self::discover_with(|name| std::env::var(name).ok(), || gh_auth_token(None)).inspect(|_| forbid_dumps())
     }
 
     /// [`Token::discover`] for a GitHub host: on GitHub Enterprise the
@@ -40,6 +40,7 @@ impl Token {
     pub fn discover_for(base: &ApiBase) -> Result<Token, TokenError> {
         let host = base.gh_hostname();
         Self::discover_with(|name| std::env::var(name).ok(), || gh_auth_token(host.as_deref()))
+            .inspect(|_| forbid_dumps())
     }
 
     /// [`Token::discover`] with the environment and the `gh` call injected.
@@ -123,6 +124,18 @@ pub enum TokenError {
     },
 }
 
+/// Once a token is held, the process is made non-dumpable for the rest of
+/// its life (Linux `PR_SET_DUMPABLE` 0): no core file is written on a
+/// crash, and other processes of the same user cannot ptrace it or read its
+/// memory through `/proc`. It is not undone when the token is dropped, since
+/// copies of the header may still sit in freed memory. Elsewhere a no-op.
+pub fn forbid_dumps() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable) {
+        tracing::warn!(error = %e, "could not mark the process non-dumpable");
+    }
+}
+
 /// Runs `gh auth token [--hostname HOST]` when `gh` is on the PATH; `None` when it is absent,
 /// fails, or prints nothing. Its stderr is discarded (it may echo hosts).
 fn gh_auth_token(hostname: Option<&str>) -> Option<String> {
@@ -191,6 +204,14 @@ mod tests {
             "GH_TOKEN: the GitHub token contains spaces or non-ASCII characters"
         );
         assert!(!err.to_string().contains("has space"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn holding_a_token_makes_the_process_non_dumpable() {
+        forbid_dumps();
+        let now = rustix::process::dumpable_behavior().unwrap();
+        assert_eq!(now, rustix::process::DumpableBehavior::NotDumpable);
     }
 
     #[test]

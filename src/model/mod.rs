@@ -8,6 +8,7 @@ pub mod fingerprint;
 pub mod json;
 pub mod ledger;
 pub mod load;
+pub mod placeholder;
 pub mod problem;
 pub mod review;
 pub mod reviewgate;

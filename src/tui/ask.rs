@@ -184,6 +184,10 @@ fn deliver(app: &mut App, to_file: bool) -> Vec<Effect> {
             text: packet.text,
         }];
     }
+    if let Err(why) = super::clipboard::check("escalation packet", &packet.text, super::clipboard::Shape::Lines) {
+        flash(app, Level::Warning, why);
+        return Vec::new();
+    }
     flash(
         app,
         Level::Info,

@@ -168,6 +168,8 @@ pub struct Decisions {
     /// The result file's absolute path: where drafts of a result without a
     /// pull request are kept (see [`crate::tui::drafts`]).
     pub result_path: Option<String>,
+    /// Edits of the open composer so far (the generation of its save timer).
+    pub edits: u64,
 }
 
 impl Decisions {

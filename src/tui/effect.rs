@@ -124,6 +124,9 @@ pub enum Effect {
         generation: u64,
         target: super::recorded::LedgerTarget,
     },
+    /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
+    /// [`super::autosave::IDLE`] (a later timer replaces this one).
+    DraftTimer { generation: u64 },
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -152,6 +155,8 @@ pub struct Runner {
     pub tx: Sender<Msg>,
     /// How the screen was opened.
     pub context: Context,
+    /// The one timer thread of the draft saves (started on first use).
+    pub timer: super::jobs::timer::Timer,
 }
 
 impl Runner {
@@ -218,10 +223,12 @@ impl Runner {
             Effect::LoadLedger { generation, target } => {
                 jobs::ledger::load(&self.context, generation, target, self.tx.clone())
             }
+            Effect::DraftTimer { generation } => self.timer.set(generation, &self.tx),
         }
     }
 
-    fn send(&self, msg: Msg) {
+    /// Sends a message back to the screen.
+    pub fn send(&self, msg: Msg) {
         // The receiver only disappears when the screen is closing.
         let _ = self.tx.send(msg);
     }
@@ -344,6 +351,11 @@ impl Runner {
     }
 
     fn copy(&self, text: &str) {
+        // The last door: `update` already refused such text with a reason.
+        if let Err(why) = super::clipboard::check("text", text, super::clipboard::Shape::Lines) {
+            self.send(Msg::Notice(Level::Warning, why));
+            return;
+        }
         let mut out = std::io::stdout();
         let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
         if let Err(e) = written {

@@ -9,6 +9,8 @@
 pub mod action;
 pub mod app;
 pub mod ask;
+pub mod autosave;
+pub mod clipboard;
 pub mod composer;
 pub mod config;
 pub mod decide;
@@ -135,6 +137,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
                 _ => None,
             },
         },
+        timer: jobs::timer::Timer::default(),
     };
     let mut app = App::new(doc, settings, (80, 24));
     app.decide.result_path = result_path(&args);
@@ -159,9 +162,13 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     {
         runner.run(effect, &mut guard);
     }
-    runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
+    let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
     drop(guard);
-    Ok(ExitCode::SUCCESS)
+    Ok(match ended_by {
+        // As a shell reports a process ended by a signal.
+        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(255)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use super::effect::Effect;
 use super::filter::FilterItem;
 use super::layout::{self, Areas};
 use super::text;
-use super::view::evidence;
 use super::view::{help, problems};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -59,7 +58,7 @@ pub fn movement(app: &mut App, action: Action) {
         }
         Mode::Normal if app.ui.focus == Pane::Evidence => {
             let page = usize::from(Areas::inner(areas.evidence).height);
-            let len = evidence::line_count(&app.evidence.view);
+            let len = app.evidence.total_lines();
             app.ui.evidence_scroll = step(app.ui.evidence_scroll, len, action, page);
         }
         // Their own modules move these (composer, outbox, questions).
@@ -148,11 +147,12 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
         .ui
         .detail_scroll
         .min(app.detail.lines.len().saturating_sub(detail_h));
-    let evidence_len = evidence::line_count(&app.evidence.view);
+    let evidence_len = app.evidence.total_lines();
     app.ui.evidence_scroll = app.ui.evidence_scroll.min(evidence_len.saturating_sub(evidence_h));
-    let view = &mut app.evidence.view;
-    view.scroll = u16::try_from(app.ui.evidence_scroll).unwrap_or(u16::MAX);
-    view.focused = app.ui.focus == Pane::Evidence && app.ui.mode == Mode::Normal;
+    let focused = app.ui.focus == Pane::Evidence && app.ui.mode == Mode::Normal;
+    let finding = selected.and_then(|i| app.doc.findings().get(i));
+    app.evidence
+        .window(finding, app.ui.evidence_scroll, evidence_h, focused);
     request_evidence(app)
 }
 

@@ -1,6 +1,11 @@
 //! The terminal guard: raw mode, the alternate screen, mouse capture and
 //! bracketed paste on while it lives; all of it undone on drop, on every
 //! exit path, and by a panic hook chained in front of the previous one.
+//!
+//! The hook restores the terminal only for a panic of the screen's own
+//! thread (the UI is over). A panic of a worker thread while the screen runs
+//! leaves the terminal alone: its message is kept for the event loop, which
+//! shows it in the status bar ([`take_worker_panics`]).
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -8,12 +13,37 @@ use ratatui::crossterm::event::{DisableBracketedPaste, DisableMouseCapture, Enab
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use ratatui::crossterm::{cursor, execute};
 use std::io::{self, Stdout, Write};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
+use std::thread::ThreadId;
 
 /// The terminal type the program draws on.
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 static PANIC_HOOK: Once = Once::new();
+/// The thread that runs the screen, while a guard is active.
+static UI_THREAD: Mutex<Option<ThreadId>> = Mutex::new(None);
+/// Messages of worker panics not yet shown.
+static WORKER_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// The worker panics since the last call (message and place, sanitised).
+pub fn take_worker_panics() -> Vec<String> {
+    std::mem::take(&mut *WORKER_PANICS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// One line about a panic: its message (when it is text) and where.
+fn panic_line(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info.payload();
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned());
+    let place = info
+        .location()
+        .map(|l| format!(" at {}:{}", l.file(), l.line()))
+        .unwrap_or_default();
+    crate::sanitize::clean_line(&format!("{text}{place}"))
+}
 
 /// Puts the terminal back the way a shell expects it. Safe to call twice.
 pub fn restore() {
@@ -31,8 +61,19 @@ fn install_panic_hook() {
     PANIC_HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
+            let ui = *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner());
+            match ui {
+                Some(id) if id != std::thread::current().id() => {
+                    WORKER_PANICS
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(panic_line(info));
+                }
+                _ => {
+                    restore();
+                    previous(info);
+                }
+            }
         }));
     });
 }
@@ -65,12 +106,14 @@ impl TerminalGuard {
     pub fn suspend(&mut self) {
         restore();
         self.active = false;
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// Returns to screen mode and forces a full redraw.
     pub fn resume(&mut self) -> io::Result<()> {
         enable_raw_mode()?;
         self.active = true;
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
         execute!(
             io::stdout(),
             EnterAlternateScreen,
@@ -84,8 +127,31 @@ impl TerminalGuard {
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
         if self.active {
             restore();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_panic_under_the_screen_is_kept_as_a_message_not_a_restore() {
+        install_panic_hook();
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
+        let worker = std::thread::spawn(|| panic!("worker \u{1b}[2J broke"));
+        let joined = worker.join();
+        *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        assert!(joined.is_err());
+        let kept = take_worker_panics();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0].starts_with("worker ␛[2J broke at src/tui/terminal.rs:"),
+            "{kept:?}"
+        );
+        assert!(take_worker_panics().is_empty(), "each message is shown once");
     }
 }

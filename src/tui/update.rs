@@ -94,10 +94,15 @@ pub enum Msg {
         generation: u64,
         state: crate::model::ledger::LedgerState,
     },
+    /// Typing stopped: the save timer of this edit generation fired.
+    DraftIdle(u64),
+    /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
+    Terminate,
 }
 
 /// Applies one message; returns the effects the runtime must run.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let before = super::autosave::mark(app);
     let effects = match msg {
         Msg::Key(key) => on_key(app, key),
         Msg::Action(action) => act(app, action),
@@ -153,10 +158,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.evidence.highlighted(key);
             Vec::new()
         }
+        Msg::DraftIdle(generation) => super::autosave::idle(app, generation),
+        Msg::Terminate => super::autosave::terminate(app),
         other => background(app, other),
     };
     composer::flow::sync(app);
-    effects.into_iter().chain(nav::sync(app)).collect()
+    let timer = super::autosave::after(app, before);
+    effects.into_iter().chain(timer).chain(nav::sync(app)).collect()
 }
 
 /// Messages from the decision, outbox and refresh work.
@@ -389,6 +397,10 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let fp = f.key.as_str().to_string();
+    if let Err(why) = super::clipboard::check("fingerprint", &fp, super::clipboard::Shape::Line) {
+        flash(app, Level::Warning, why);
+        return Vec::new();
+    }
     flash(
         app,
         Level::Info,
@@ -401,6 +413,8 @@ fn copy_fingerprint(app: &mut App) -> Vec<Effect> {
 mod decide_tests;
 #[cfg(test)]
 mod drafts_tests;
+#[cfg(test)]
+mod huge_tests;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]

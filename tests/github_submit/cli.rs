@@ -250,6 +250,10 @@ async fn cli_refuses_blank_or_oversize_evidence_without_any_request() {
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(run.stderr.contains("evidence"), "{}", run.stderr);
     }
+    let template = "Fixed on the reviewed head: <what changed> (src/a.rs@abc#L3). Verified by cargo test.";
+    let run = triage(result_args(template), &server.uri(), home.path()).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("placeholder <what changed>"), "{}", run.stderr);
     assert!(server.received_requests().await.unwrap().is_empty());
     assert!(
         files_under(&home.path().join("state")).is_empty(),

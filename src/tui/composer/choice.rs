@@ -168,6 +168,24 @@ mod tests {
     }
 
     #[test]
+    fn every_template_placeholder_is_known_to_the_check() {
+        for c in System::ReviewGate.choices().into_iter().chain(System::River.choices()) {
+            let mut text = c.template(None);
+            while let Some(start) = text.find('<') {
+                let end = text[start..].find('>').map_or(text.len(), |e| start + e + 1);
+                let p = &text[start..end];
+                assert!(
+                    crate::model::placeholder::PLACEHOLDERS.contains(&p),
+                    "{p} of {}",
+                    c.name()
+                );
+                text.replace_range(start..end, "");
+            }
+            assert!(crate::model::placeholder::unfilled(&c.template(Some("a@b#L1"))).is_some());
+        }
+    }
+
+    #[test]
     fn templates_take_the_link_when_known() {
         let fixed = Choice::ReviewGate(SubmittedDisposition::Fixed);
         assert!(fixed.template(None).contains(LINK_PLACEHOLDER));

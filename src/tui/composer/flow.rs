@@ -270,6 +270,17 @@ fn check_and_show(app: &mut App) -> Vec<Effect> {
         flash(app, Level::Error, format!("Not ready: {why}."));
         return Vec::new();
     }
+    let text = app
+        .decide
+        .composer
+        .as_ref()
+        .map(|c| c.editor.text())
+        .unwrap_or_default();
+    if let Some(placeholder) = crate::model::placeholder::unfilled(&text) {
+        let why = format!("Not ready: the evidence still holds the template placeholder {placeholder}; replace it.");
+        flash(app, Level::Error, why);
+        return Vec::new();
+    }
     if let Err(why) = decide::check(app) {
         flash(app, Level::Error, why);
         return Vec::new();

@@ -15,6 +15,7 @@ pub mod ledger;
 pub mod refresh;
 pub mod river;
 pub mod thread;
+pub mod timer;
 
 use crate::github::{Client, ClientConfig};
 

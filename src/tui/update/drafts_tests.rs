@@ -214,3 +214,74 @@ fn a_restore_never_replaces_a_draft_made_meanwhile() {
     typed(&mut app, "d");
     assert_eq!(evidence(&app), "newer text");
 }
+
+fn timers(effects: &[Effect]) -> Vec<u64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::DraftTimer { generation } => Some(*generation),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn typing_arms_the_save_timer_and_only_the_latest_timer_saves() {
+    let mut app = sample();
+    compose(&mut app, 0, "Fixed in retry.rs");
+    let first = timers(&typed(&mut app, "a"));
+    let second = timers(&typed(&mut app, "b"));
+    assert_eq!(first.len(), 1);
+    assert_eq!(second, [first[0] + 1], "each edit is a new generation");
+    assert!(timers(&update(&mut app, Msg::Tick)).is_empty(), "no edit, no timer");
+    assert!(
+        saved(&update(&mut app, Msg::DraftIdle(first[0]))).is_empty(),
+        "a later edit came"
+    );
+    let kept = saved(&update(&mut app, Msg::DraftIdle(second[0])));
+    let [draft] = kept.try_into().expect("one SaveDraft");
+    assert!(draft.evidence.ends_with("ab"), "{:?}", draft.evidence);
+    assert!(matches!(app.ui.mode, Mode::Compose(_)), "the composer stays open");
+}
+
+#[test]
+fn terminate_keeps_the_open_composer_and_every_draft_then_quits() {
+    let mut app = sample();
+    compose(&mut app, 0, "first finding evidence");
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('j')));
+    compose(&mut app, 0, "second, still typing");
+    let effects = update(&mut app, Msg::Terminate);
+    let mut texts: Vec<String> = saved(&effects).into_iter().map(|d| d.evidence).collect();
+    texts.sort();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts[0].contains("first finding evidence") && texts[1].contains("second, still typing"));
+    assert!(app.ui.quit);
+}
+
+#[test]
+fn inserted_permalinks_and_templates_are_sanitised() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        for e in &mut f.evidence {
+            e.path = "src/x\u{1b}[201~\r.rs".into();
+        }
+        f.path = Some("src/x\u{1b}[201~\r.rs".into());
+    }
+    let mut app = fixture::app(set, (120, 40));
+    compose(&mut app, 0, "");
+    let ctrl = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    update(&mut app, ctrl('l'));
+    update(&mut app, ctrl('t'));
+    let text = app
+        .decide
+        .composer
+        .as_ref()
+        .map(|c| c.editor.text())
+        .unwrap_or_default();
+    assert!(text.contains("src/x␛[201~⏎.rs@"), "{text:?}");
+    assert!(
+        !text.chars().any(|c| crate::sanitize::is_forbidden(c) && c != '\n'),
+        "{text:?}"
+    );
+}

@@ -43,7 +43,7 @@ pub fn compose(app: &mut App, row: usize, text: &str) {
 pub fn without_saves(effects: Vec<Effect>) -> Vec<Effect> {
     effects
         .into_iter()
-        .filter(|e| !matches!(e, Effect::SaveDraft { .. }))
+        .filter(|e| !matches!(e, Effect::SaveDraft { .. } | Effect::DraftTimer { .. }))
         .collect()
 }
 

@@ -230,6 +230,19 @@ fn o_e_y_ask_for_effects_built_from_trusted_parts() {
 }
 
 #[test]
+fn y_refuses_a_fingerprint_with_control_characters_and_says_why() {
+    use crate::model::finding::FindingKey;
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        f.key = FindingKey::Semantic("defect:src.cache.rs:x\u{1b}[201~touch /tmp/PWNED\r".into());
+    }
+    let mut app = fixture::app(set, (120, 40));
+    assert!(typed(&mut app, "y").is_empty(), "nothing goes to the clipboard");
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.starts_with("Not copied") && flash.contains("U+001B"), "{flash}");
+}
+
+#[test]
 fn o_on_a_local_review_explains_instead() {
     let mut set = fixture::sample_set();
     set.scope = Scope::Local;

@@ -17,9 +17,12 @@ mod build;
 mod model;
 mod styles;
 
-pub use body::{line_count, lines};
-pub use build::{context_job, excerpt_job, excerpt_raw_lines};
-pub use model::{CheckedView, EvidenceView, ExcerptView, HeadLine, LocalView};
+pub use body::{item_line_count, line_count, lines, split_count, visible_lines};
+pub use build::{
+    MAX_FIELD_LINES, MAX_LINE_CHARS, cap_line, context_job, excerpt_job, excerpt_raw_lines, excerpt_shown_lines,
+    field_lines, shown_lines,
+};
+pub use model::{CheckedView, EvidenceView, ExcerptView, HeadLine, LocalView, Window};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -35,13 +38,15 @@ pub fn render(frame: &mut Frame, area: Rect, data: &EvidenceView) {
     } else {
         s.dim()
     };
+    let total = data.window.total_items.unwrap_or(data.items.len());
     let block = Block::bordered()
-        .title(format!(" Evidence ({}) ", data.items.len()))
+        .title(format!(" Evidence ({total}) "))
         .border_style(border);
-    let paragraph = Paragraph::new(lines(data))
+    // Only the lines from the scroll position on, one screenful, are laid out.
+    let rows = usize::from(area.height.saturating_sub(2));
+    let paragraph = Paragraph::new(visible_lines(data, usize::from(data.scroll), rows))
         .block(block)
-        .wrap(Wrap { trim: false })
-        .scroll((data.scroll, 0));
+        .wrap(Wrap { trim: false });
     frame.render_widget(paragraph, area);
 }
 

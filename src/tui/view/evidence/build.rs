@@ -1,10 +1,11 @@
 //! Building excerpt views from evidence and the checkout, and the highlight
 //! jobs whose cached results those views use.
 
+use super::body::split_count;
 use super::model::{CheckedView, ExcerptView, LocalView};
 use crate::checkout::LocalEvidence;
 use crate::model::finding::Evidence;
-use crate::sanitize::{DEFAULT_TAB_WIDTH, clean, clean_lines};
+use crate::sanitize::{DEFAULT_TAB_WIDTH, clean};
 use crate::tui::highlight::{HighlightJob, Highlighter, StyledLine, plain_lines};
 
 /// The raw lines of an excerpt as highlighted: split at LF, a CR before
@@ -30,26 +31,99 @@ pub fn context_job(path: &str, local: &LocalEvidence) -> HighlightJob {
     }
 }
 
-/// The cached highlighting of `lines`, else the plain sanitised lines.
+/// The longest line of evidence shown, in characters; the rest of a longer
+/// line is replaced by a note of how much was left out, so one field of
+/// megabytes costs a frame no more than a screenful.
+pub const MAX_LINE_CHARS: usize = 4096;
+
+/// `line` cut to [`MAX_LINE_CHARS`] characters, saying how many were left out.
+pub fn cap_line(line: String) -> String {
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        None => line,
+        Some((at, _)) => {
+            let rest = line[at..].chars().count();
+            format!("{} … ({rest} more characters not shown)", &line[..at])
+        }
+    }
+}
+
+/// The most lines of one field (reason, excerpt, stated text) shown; a
+/// longer field shows these and a note of how many lines were left out.
+pub const MAX_FIELD_LINES: usize = 1000;
+
+/// Lines shown for a field of `n` lines (the note counts as one).
+pub fn shown_lines(n: usize) -> usize {
+    if n > MAX_FIELD_LINES { MAX_FIELD_LINES + 1 } else { n }
+}
+
+/// The clean display lines of untrusted text, as [`clean_lines`] splits
+/// them, but at most [`MAX_FIELD_LINES`] of them, each capped by
+/// [`cap_line`], then the note of what was left out. Only the lines shown
+/// are cleaned, so a field of megabytes costs what a screenful costs.
+pub fn field_lines(text: &str) -> Vec<String> {
+    let total = split_count(text);
+    let mut out = Vec::with_capacity(shown_lines(total));
+    let mut rest = text;
+    while out.len() < MAX_FIELD_LINES.min(total) {
+        let (line, tail) = match rest.find(['\n', '\r']) {
+            None => (rest, ""),
+            Some(at) => {
+                let skip = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
+                (&rest[..at], &rest[at + skip..])
+            }
+        };
+        out.push(cap_line(clean(line, DEFAULT_TAB_WIDTH).into_owned()));
+        rest = tail;
+    }
+    if total > MAX_FIELD_LINES {
+        out.push(format!("… ({} more lines not shown)", total - MAX_FIELD_LINES));
+    }
+    out
+}
+
+/// The lines an excerpt shows (see [`field_lines`]); split like
+/// [`excerpt_raw_lines`].
+pub fn excerpt_shown_lines(excerpt: &str) -> usize {
+    shown_lines(excerpt.lines().count())
+}
+
+/// The cached highlighting of `lines`, else the plain sanitised lines (each
+/// capped by [`cap_line`]; the highlighter leaves such long lines plain).
 fn styled_or_plain(path: &str, lines: &[String], highlighter: Option<&Highlighter>) -> Vec<StyledLine> {
     if let Some(done) = highlighter.and_then(|h| h.cached(path, lines)) {
         return done.as_ref().clone();
     }
-    let clean: Vec<String> = lines.iter().map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned()).collect();
+    let clean: Vec<String> = lines
+        .iter()
+        .map(|l| cap_line(clean(l, DEFAULT_TAB_WIDTH).into_owned()))
+        .collect();
     plain_lines(&clean)
 }
 
 impl ExcerptView {
     /// Builds the view of one evidence item; uses highlighting only if it
     /// is already cached (never waits).
+    /// An excerpt of more than [`MAX_FIELD_LINES`] lines is shown plain and cut.
     pub fn new(evidence: &Evidence, local: LocalView, highlighter: Option<&Highlighter>) -> ExcerptView {
-        let raw = excerpt_raw_lines(&evidence.excerpt);
+        let count = evidence.excerpt.lines().count();
+        let excerpt = if count > MAX_FIELD_LINES {
+            let mut lines: Vec<String> = evidence
+                .excerpt
+                .lines()
+                .take(MAX_FIELD_LINES)
+                .map(|l| cap_line(clean(l, DEFAULT_TAB_WIDTH).into_owned()))
+                .collect();
+            lines.push(format!("… ({} more lines not shown)", count - MAX_FIELD_LINES));
+            plain_lines(&lines)
+        } else {
+            styled_or_plain(&evidence.path, &excerpt_raw_lines(&evidence.excerpt), highlighter)
+        };
         ExcerptView {
-            path: clean(&evidence.path, DEFAULT_TAB_WIDTH).into_owned(),
+            path: cap_line(clean(&evidence.path, DEFAULT_TAB_WIDTH).into_owned()),
             side: evidence.side,
             line: evidence.line,
-            reason: clean_lines(&evidence.reason, DEFAULT_TAB_WIDTH),
-            excerpt: styled_or_plain(&evidence.path, &raw, highlighter),
+            reason: field_lines(&evidence.reason),
+            excerpt,
             local,
         }
     }

@@ -22,6 +22,24 @@ pub struct EvidenceView {
     pub focused: bool,
     /// Colours allowed (false under `NO_COLOR`: glyphs and attributes only).
     pub color: bool,
+    /// Which part of the whole panel `items` and `stated` are.
+    pub window: Window,
+}
+
+/// The part of the whole panel an [`EvidenceView`] holds: the screen builds
+/// only the blocks that meet the visible lines, so the cost of a frame does
+/// not grow with the number or size of evidence items. The default (a view
+/// built by hand) holds the whole panel.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Window {
+    /// The head line (and the "no evidence" line) are scrolled past and not built.
+    pub skip_head: bool,
+    /// The "evidence as stated" heading is not built.
+    pub skip_stated_heading: bool,
+    /// Lines of the whole panel before wrapping (`None`: the built lines are all).
+    pub total_lines: Option<usize>,
+    /// Evidence items of the finding (`None`: `items.len()`).
+    pub total_items: Option<usize>,
 }
 
 /// The checkout HEAD line at the top of the panel.

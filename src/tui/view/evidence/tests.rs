@@ -86,6 +86,7 @@ fn sample_view(color: bool) -> EvidenceView {
         scroll: 0,
         focused: true,
         color,
+        window: Default::default(),
     }
 }
 
@@ -219,6 +220,7 @@ fn hostile_text_never_reaches_a_cell() {
         scroll: 0,
         focused: false,
         color: true,
+        window: Default::default(),
     };
     let buffer = draw(&data, 120, 60);
     for cell in buffer.content() {
