@@ -261,7 +261,11 @@ fn cases(api: &str, invalid: &str, valid_pr: &str) -> Vec<Case> {
         ("thread: closed", thread("resolve", "6"), api.clone(), Given, 3),
         ("thread: network", reply.clone(), down.clone(), Given, 4),
         ("thread: token", reply, api.clone(), Missing, 4),
-        // decisions: same classes as `list --pr` once the ledger subcommand exists.
+        // decisions
+        ("decisions: usage", args(&["decisions", "--bogus"]), api.clone(), Given, 2),
+        ("decisions: invalid", args(&["decisions", invalid]), api.clone(), Given, 1),
+        ("decisions: network", with_pr(&["decisions"]), down.clone(), Given, 4),
+        ("decisions: token", with_pr(&["decisions"]), api.clone(), Missing, 4),
         (
             "completions: usage",
             args(&["completions", "nosuchshell"]),

@@ -194,6 +194,10 @@ fn an_unreadable_ledger_is_unknown_not_empty() {
 fn decide_first(app: &mut App) -> (usize, u64) {
     keys(app, "d");
     update(app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    // Replace the status's template (its placeholders would be refused).
+    if let Some(c) = app.decide.composer.as_mut() {
+        c.editor.set_text("");
+    }
     update(app, Msg::Paste("Verified on the head.".into()));
     update(app, Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)));
     keys(app, "y");
