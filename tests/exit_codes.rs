@@ -262,8 +262,20 @@ fn cases(api: &str, invalid: &str, valid_pr: &str) -> Vec<Case> {
         ("thread: network", reply.clone(), down.clone(), Given, 4),
         ("thread: token", reply, api.clone(), Missing, 4),
         // decisions
-        ("decisions: usage", args(&["decisions", "--bogus"]), api.clone(), Given, 2),
-        ("decisions: invalid", args(&["decisions", invalid]), api.clone(), Given, 1),
+        (
+            "decisions: usage",
+            args(&["decisions", "--bogus"]),
+            api.clone(),
+            Given,
+            2,
+        ),
+        (
+            "decisions: invalid",
+            args(&["decisions", invalid]),
+            api.clone(),
+            Given,
+            1,
+        ),
         ("decisions: network", with_pr(&["decisions"]), down.clone(), Given, 4),
         ("decisions: token", with_pr(&["decisions"]), api.clone(), Missing, 4),
         (

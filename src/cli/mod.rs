@@ -4,8 +4,8 @@
 
 pub mod args;
 pub mod common;
-pub mod exit;
 pub mod decisions;
+pub mod exit;
 pub mod fetch;
 pub mod fingerprints;
 pub mod list;

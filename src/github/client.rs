@@ -242,7 +242,9 @@ impl Client {
     ) -> Result<T, GhError> {
         let uri = self.base.graphql_path();
         let body = serde_json::json!({ "query": query, "variables": variables });
-        let raw = self.send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES, OffOrigin::Refuse).await?;
+        let raw = self
+            .send(Method::POST, &uri, Some(&body), MAX_JSON_BYTES, OffOrigin::Refuse)
+            .await?;
         super::response::graphql_data(raw)
     }
 
