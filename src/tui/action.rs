@@ -59,7 +59,7 @@ pub enum Action {
     Help,
     /// Finish typing and keep the text.
     Accept,
-    /// Leave the current overlay or input; in the list, quit.
+    /// Leave the current overlay or input; in the list, go back to the list pane (never quits).
     Back,
     /// Delete the character before the cursor in an input.
     DeleteBack,
@@ -67,6 +67,8 @@ pub enum Action {
     ClearInput,
     /// Leave the program.
     Quit,
+    /// Suspend the program to the shell (job control); `fg` brings the screen back.
+    Suspend,
     /// Open the decision composer on the selected finding, or on every marked one.
     Decide,
     /// Send the last decision of the selected finding again (after a failure or rejection).
@@ -119,7 +121,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 53] = [
+    pub const ALL: [Action; 54] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -173,6 +175,7 @@ impl Action {
         Action::DeleteBack,
         Action::ClearInput,
         Action::Quit,
+        Action::Suspend,
     ];
 
     /// One line for the help overlay.
@@ -203,10 +206,11 @@ impl Action {
             Action::ShowProblems => "all validation problems / angle errors",
             Action::Help => "this help",
             Action::Accept => "keep the text",
-            Action::Back => "back / close (list: quit)",
+            Action::Back => "back / close (never quits; q does)",
             Action::DeleteBack => "delete a character",
             Action::ClearInput => "clear the text",
             Action::Quit => "quit",
+            Action::Suspend => "suspend to the shell (fg resumes)",
             Action::Decide => "decide: status, evidence, preview, confirm (marked: all of them)",
             Action::Retry => "send the failed or rejected decision again",
             Action::UndoDecision => "River: revoke the suppression written for this finding",

@@ -85,6 +85,8 @@ pub enum Effect {
         fingerprint: String,
         artifact_root: Option<String>,
     },
+    /// Leave the terminal, stop the process (SIGTSTP) and, once continued, re-enter and redraw.
+    Suspend,
     /// Read the authenticated GitHub login (the actor of the comment preview).
     LookupActor,
     /// Suspend the screen and edit the evidence text in $EDITOR.
@@ -170,6 +172,7 @@ impl Runner {
                 fingerprint,
                 artifact_root,
             } => jobs::river::undo(&self.context, finding, (fingerprint, artifact_root), self.tx.clone()),
+            Effect::Suspend => self.send(jobs::suspend::stop_and_continue(guard)),
             Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
             Effect::EditEvidence { text } => {
                 self.send(jobs::files::edit_text(&text, guard));

@@ -37,6 +37,7 @@ pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod thread_act;
+pub mod tty;
 pub mod update;
 pub mod view;
 
@@ -148,6 +149,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
             text: w,
         });
     }
+    tty::check()?;
     let mut guard = terminal::TerminalGuard::enter()?;
     for effect in offer::startup(&app).into_iter().chain(drafts::startup(&app)) {
         runner.run(effect, &mut guard);

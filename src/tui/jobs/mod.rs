@@ -6,12 +6,14 @@
 //! - [`river`]: write River decisions and revoke suppressions;
 //! - [`refresh`]: re-fetch a `--pr` result and its threads;
 //! - [`thread`]: keep a thread action on disk and send it;
+//! - [`suspend`]: job control (`ctrl-z`), run on the screen's thread;
 //! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files.
 
 pub mod files;
 pub mod github;
 pub mod refresh;
 pub mod river;
+pub mod suspend;
 pub mod thread;
 
 use crate::github::{Client, ClientConfig};
