@@ -43,6 +43,10 @@ pub enum Action {
     ToggleFilter,
     /// Start typing a search query.
     StartSearch,
+    /// Select the next undecided finding of the list (wrapping around).
+    NextUndecided,
+    /// Select the previous undecided finding of the list (wrapping around).
+    PrevUndecided,
     /// Mark or unmark the selected finding.
     ToggleMark,
     /// Mark every visible finding (unmark them when all are marked).
@@ -121,7 +125,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 54] = [
+    pub const ALL: [Action; 56] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -139,6 +143,8 @@ impl Action {
         Action::ClearFilters,
         Action::ToggleFilter,
         Action::StartSearch,
+        Action::NextUndecided,
+        Action::PrevUndecided,
         Action::ToggleMark,
         Action::MarkAllVisible,
         Action::Decide,
@@ -198,6 +204,8 @@ impl Action {
             Action::ClearFilters => "clear filters and search",
             Action::ToggleFilter => "switch the filter on/off (path: edit)",
             Action::StartSearch => "search title, claim, path, fingerprint",
+            Action::NextUndecided => "next undecided finding (with a search: the next undecided match)",
+            Action::PrevUndecided => "previous undecided finding (or match)",
             Action::ToggleMark => "mark / unmark",
             Action::MarkAllVisible => "mark all visible (again: unmark)",
             Action::OpenInBrowser => "open on GitHub",

@@ -182,6 +182,8 @@ pub struct Browse {
     pub offset: usize,
     /// Marked findings, by finding index.
     pub marks: Vec<bool>,
+    /// The view's findings before the undecided filter (what progress counts).
+    pub in_view: Vec<usize>,
 }
 
 /// Kind of a status-bar message.
@@ -311,6 +313,8 @@ impl App {
             query: &query,
         };
         self.browse.visible = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
+        self.browse.in_view = self.browse.visible.clone();
+        super::progress::apply_filter(self);
         self.reselect(keep);
     }
 
@@ -320,6 +324,7 @@ impl App {
         let keep = self.selected();
         let query = fuzzy::normalize_query(&self.browse.query);
         filter::narrow(&mut self.browse.visible, &self.doc.prepared, &query);
+        filter::narrow(&mut self.browse.in_view, &self.doc.prepared, &query);
         self.reselect(keep);
     }
 

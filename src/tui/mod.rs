@@ -32,6 +32,7 @@ pub mod live;
 pub mod nav;
 pub mod offer;
 pub mod prepared;
+pub mod progress;
 pub mod runtime;
 pub mod terminal;
 pub mod text;

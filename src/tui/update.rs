@@ -224,6 +224,8 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleFilter => toggle_filter(app),
         Action::StartSearch => app.ui.mode = Mode::Search,
+        Action::NextUndecided => super::progress::jump(app, true),
+        Action::PrevUndecided => super::progress::jump(app, false),
         Action::ToggleMark => toggle_mark(app),
         Action::MarkAllVisible => mark_all(app),
         Action::OpenInBrowser => return open_in_browser(app),
@@ -400,6 +402,8 @@ mod drafts_tests;
 mod exit_tests;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod progress_tests;
 #[cfg(test)]
 mod script;
 #[cfg(test)]

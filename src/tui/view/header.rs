@@ -81,7 +81,7 @@ fn identity<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
 
 fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     let c = &app.doc.prepared.counts;
-    let mut spans = Vec::new();
+    let mut spans = progress(app, theme);
     for sev in Severity::ALL {
         let n = c.per_rank[sev as usize];
         let style = if n > 0 { theme.severity(sev) } else { theme.dim };
@@ -100,6 +100,27 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
         spans.push(Span::styled(format!(" · marked {marked}"), theme.mark));
     }
     Line::from(spans)
+}
+
+/// Progress through the current view: `decided 1/4 · 3 left │ ` (nothing when the view is empty).
+fn progress(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    let p = crate::tui::progress::of_view(app);
+    if p.total == 0 {
+        return Vec::new();
+    }
+    let style = if p.remaining() == 0 {
+        theme.heading
+    } else {
+        theme.accent
+    };
+    let left = match p.remaining() {
+        0 => "all decided".to_string(),
+        n => format!("{n} left"),
+    };
+    vec![
+        Span::styled(format!("decided {}/{} · {left}", p.decided, p.total), style),
+        Span::styled(SEP, theme.dim),
+    ]
 }
 
 fn stated(label: &str, value: &Option<Stated<String>>, theme: &Theme, spans: &mut Vec<Span<'static>>) {
