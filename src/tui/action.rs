@@ -47,6 +47,12 @@ pub enum Action {
     NextUndecided,
     /// Select the previous undecided finding of the list (wrapping around).
     PrevUndecided,
+    /// Let the focused pane fill the body, or give the others back their room.
+    Zoom,
+    /// Give the list less of the body.
+    ShrinkList,
+    /// Give the list more of the body.
+    GrowList,
     /// Mark or unmark the selected finding.
     ToggleMark,
     /// Mark every visible finding (unmark them when all are marked).
@@ -125,7 +131,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 56] = [
+    pub const ALL: [Action; 59] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -145,6 +151,9 @@ impl Action {
         Action::StartSearch,
         Action::NextUndecided,
         Action::PrevUndecided,
+        Action::Zoom,
+        Action::ShrinkList,
+        Action::GrowList,
         Action::ToggleMark,
         Action::MarkAllVisible,
         Action::Decide,
@@ -206,6 +215,9 @@ impl Action {
             Action::StartSearch => "search title, claim, path, fingerprint",
             Action::NextUndecided => "next undecided finding (with a search: the next undecided match)",
             Action::PrevUndecided => "previous undecided finding (or match)",
+            Action::Zoom => "zoom the focused pane (again: back)",
+            Action::ShrinkList => "narrower list",
+            Action::GrowList => "wider list",
             Action::ToggleMark => "mark / unmark",
             Action::MarkAllVisible => "mark all visible (again: unmark)",
             Action::OpenInBrowser => "open on GitHub",

@@ -214,6 +214,10 @@ pub struct Ui {
     pub size: (u16, u16),
     pub flash: Option<Flash>,
     pub quit: bool,
+    /// `z`: the focused pane fills the body.
+    pub zoom: bool,
+    /// `<`/`>`: the list's share of the body moved by this many tenths from the default.
+    pub split_shift: i8,
 }
 
 /// Wrapped detail text of the selected finding, rebuilt when the selection

@@ -226,6 +226,9 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::StartSearch => app.ui.mode = Mode::Search,
         Action::NextUndecided => super::progress::jump(app, true),
         Action::PrevUndecided => super::progress::jump(app, false),
+        Action::Zoom => app.ui.zoom = !app.ui.zoom,
+        Action::ShrinkList => resize_split(app, -1),
+        Action::GrowList => resize_split(app, 1),
         Action::ToggleMark => toggle_mark(app),
         Action::MarkAllVisible => mark_all(app),
         Action::OpenInBrowser => return open_in_browser(app),
@@ -289,6 +292,17 @@ fn suspend(app: &mut App) -> Vec<Effect> {
     }
     effects.push(Effect::Suspend);
     effects
+}
+
+/// `<`/`>`: moves the split a tenth (leaving a zoom first, so the change
+/// shows); a press past the limit changes nothing, so the way back is one press.
+fn resize_split(app: &mut App, by: i8) {
+    app.ui.zoom = false;
+    let before = super::layout::list_share(app);
+    app.ui.split_shift = app.ui.split_shift.saturating_add(by);
+    if super::layout::list_share(app) == before {
+        app.ui.split_shift -= by;
+    }
 }
 
 fn show_problems(app: &mut App) {
