@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Smoke test of the real screen in a real terminal (tmux): opens the bundled
-# demo, an invalid file and a pull-request result (the decision composer:
-# type, Esc, the draft stays; typed text survives SIGHUP; SIGTERM leaves a
-# restored terminal), types keys, checks what the screen shows and the exit
-# status. Every wait polls the screen with a bounded loop; nothing
+# demo (Esc at the top of the list does not quit; ctrl-z suspends to a shell
+# and fg brings the screen back), an invalid file and a pull-request result
+# (the decision composer: type, Esc, the draft stays; typed text survives
+# SIGHUP; SIGTERM leaves a restored terminal), types keys, checks what the
+# screen shows and the exit status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
 #
 # Usage: scripts/tmux-smoke.sh [path/to/triage]   (default: target/debug/triage, built if missing)
@@ -84,9 +85,48 @@ tmx send-keys -t smoke '?'
 wait_for "Keys (generated from the key table)"
 tmx send-keys -t smoke Escape
 wait_gone "Keys (generated from the key table)"
+# Esc at the top of the list goes nowhere: the program keeps running.
+# (One key per send: an Esc followed at once by a key reads as Alt+key.)
+tmx send-keys -t smoke Escape
+wait_for " LIST "
+tmx send-keys -t smoke 2 g
+wait_for "All findings 1/11"
+tmx send-keys -t smoke Escape
+wait_for " LIST "
+tmx send-keys -t smoke Escape
+wait_for " LIST "
+tmx send-keys -t smoke j
+wait_for "All findings 2/11"
+[ ! -s "$work/status" ] || fail "Esc at the top of the list quit the program"
 tmx send-keys -t smoke q
 status=$(wait_exit)
 [ "$status" = "0" ] || fail "demo exit status $status, expected 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 1b. ctrl-z hands the terminal to the shell; fg brings back an intact screen.
+tmx new-session -d -s smoke -x 120 -y 40 "env -u TMUX PS1='smoke\$ ' bash --norc -i"
+wait_for "smoke$"
+tmx send-keys -t smoke -l "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")"
+tmx send-keys -t smoke Enter
+wait_for "Repair set 1/4 of 11"
+tmx send-keys -t smoke j
+wait_for "Repair set 2/4 of 11"
+tmx send-keys -t smoke C-z
+wait_for "Stopped"
+wait_gone "Repair set 2/4 of 11"
+tmx send-keys -t smoke -l "fg"
+tmx send-keys -t smoke Enter
+wait_for "Repair set 2/4 of 11"
+wait_for "crates/ledger/src/retry.rs:88"
+wait_for " DEMO "
+tmx send-keys -t smoke j
+wait_for "Repair set 3/4 of 11"
+tmx send-keys -t smoke q
+wait_for "smoke$"
+tmx send-keys -t smoke -l 'echo "after-fg=$?"'
+tmx send-keys -t smoke Enter
+wait_for "after-fg=0"
+tmx kill-session -t smoke 2>/dev/null || true
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 2. An invalid file opens read-only with its problems listed.

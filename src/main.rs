@@ -8,7 +8,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(command) => cli::dispatch(command),
-        None => triage::tui::run(cli.open),
+        None => cli::open_check::file(&cli.open)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| triage::tui::run(cli.open)),
     };
     match result {
         Ok(code) => code,

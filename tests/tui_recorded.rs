@@ -37,7 +37,7 @@ fn keys(app: &mut App, text: &str) -> Vec<Effect> {
 }
 
 fn sample() -> App {
-    fixture::app(fixture::sample_set(), (120, 40))
+    fixture::app(fixture::sample_set(), (160, 40))
 }
 
 /// The ledger as the reader would classify it: finding 0 attested, finding
@@ -238,7 +238,11 @@ fn a_different_recorded_decision_is_superseded_only_when_asked() {
     );
     assert_eq!(app.ui.mode, Mode::Normal);
 
-    // r asks again; y sends the same decision, superseding.
+    // r asks again (on the finding: the cursor moved on to the next
+    // undecided one after the confirmation); y sends the same decision,
+    // superseding.
+    keys(&mut app, "g");
+    select(&mut app, finding);
     let effects = keys(&mut app, "r");
     let Some(Effect::Submit { items, generation, .. }) = effects.iter().find(|e| matches!(e, Effect::Submit { .. }))
     else {

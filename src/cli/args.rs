@@ -105,8 +105,10 @@ pub struct ValidateArgs {
     /// Files to validate (`-` for stdin).
     #[arg(required_unless_present = "pr")]
     pub files: Vec<PathBuf>,
+    /// Force the input format instead of detecting it from the content.
     #[arg(long, value_enum)]
     pub kind: Option<KindArg>,
+    /// Output: `text` for people, `json` for scripts.
     #[arg(long, value_enum, default_value_t)]
     pub format: TextOrJson,
     #[command(flatten)]
@@ -134,14 +136,16 @@ pub struct ListArgs {
     /// Every finding.
     #[arg(long)]
     pub all: bool,
-    /// Only these severities (comma-separated P0..P4).
+    /// Only these severities (comma-separated P0..P4, any case).
     #[arg(long, value_delimiter = ',')]
     pub severity: Vec<String>,
     /// Only these canonical dispositions (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub disposition: Vec<String>,
+    /// Output: an aligned `table` for people, `tsv` or `json` (one object per line) for scripts.
     #[arg(long, value_enum, default_value_t)]
     pub format: ListFormat,
+    /// Force the input format instead of detecting it from the content.
     #[arg(long, value_enum)]
     pub kind: Option<KindArg>,
     #[command(flatten)]
@@ -194,6 +198,7 @@ pub struct SubmitArgs {
     /// Record the decision even when a different one is already recorded for the finding on this head.
     #[arg(long)]
     pub supersede: bool,
+    /// Output: `text` for people, `json` for scripts.
     #[arg(long, value_enum, default_value_t)]
     pub format: TextOrJson,
     /// River: repository root for `.river/` (default: the artifact's context.repoRoot if it exists here, else git top-level).
@@ -236,21 +241,25 @@ pub struct OutboxArgs {
 pub enum OutboxCommand {
     /// List kept decisions.
     List {
+        /// Output: `text` for people, `json` for scripts.
         #[arg(long, value_enum, default_value_t)]
         format: TextOrJson,
     },
     /// Retry one kept decision, or all of them.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["id", "all"])))]
     Retry {
-        /// Outbox entry id.
-        #[arg(required_unless_present = "all")]
+        /// Outbox entry id (as `outbox list` shows it).
         id: Option<String>,
+        /// Retry every kept decision, oldest first.
         #[arg(long)]
         all: bool,
         /// Record even over a different decision already recorded for the finding on this head.
         #[arg(long)]
         supersede: bool,
+        /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
         #[arg(long)]
         api_url: Option<String>,
+        /// Output: `text` for people, `json` for scripts.
         #[arg(long, value_enum, default_value_t)]
         format: TextOrJson,
     },
@@ -306,6 +315,7 @@ pub enum ThreadCommand {
     Retry {
         #[arg(long)]
         api_url: Option<String>,
+        /// Output: `text` for people, `json` for scripts.
         #[arg(long, value_enum, default_value_t)]
         format: TextOrJson,
     },
@@ -319,6 +329,7 @@ pub struct ThreadTarget {
     /// The finding's semantic fingerprint (as in the thread's marker).
     #[arg(long)]
     pub finding: String,
+    /// Output: `text` for people, `json` for scripts.
     #[arg(long, value_enum, default_value_t)]
     pub format: TextOrJson,
 }

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | 0 | success |
 //! | 1 | invalid input: a file failed validation, a decision or reply failed its local checks, a file cannot be read |
-//! | 2 | usage: bad flags or arguments, no pull request named, a repository that is not OWNER/NAME |
+//! | 2 | usage: bad flags or arguments, no pull request named, a repository that is not OWNER/NAME; the screen: an unknown command or a FILE that is no readable file, no terminal |
 //! | 3 | refused by GitHub's state: stale or moved head, no permission, closed pull request, no such thread, already decided |
 //! | 4 | GitHub, network or token failure (missing, empty or rejected token, rate limit, timeout, 5xx) |
 //!
@@ -79,7 +79,7 @@ fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<u8> {
     if cause.is::<Refused>() {
         return Some(REJECTED);
     }
-    if cause.is::<Usage>() {
+    if cause.is::<Usage>() || cause.is::<crate::tui::tty::NoTerminal>() {
         return Some(USAGE);
     }
     None

@@ -27,9 +27,15 @@ impl Selection {
     pub fn from_args(args: &ListArgs) -> anyhow::Result<Selection> {
         let mut severities = Vec::new();
         for s in args.severity.iter().filter(|s| !s.is_empty()) {
-            match Severity::parse(s) {
+            match Severity::parse(&s.trim().to_ascii_uppercase()) {
                 Some(v) => severities.push(v),
-                None => bail!("unknown severity {:?} (expected P0, P1, P2, P3 or P4)", clean_line(s)),
+                None => {
+                    return Err(crate::cli::exit::Usage(format!(
+                        "unknown severity {:?} (expected P0, P1, P2, P3 or P4, any case)",
+                        clean_line(s)
+                    ))
+                    .into());
+                }
             }
         }
         let mut dispositions = Vec::new();
@@ -69,6 +75,23 @@ impl Selection {
 }
 
 /// Runs the subcommand.
+/// A result whose review did not complete says so on stderr (the listing on
+/// stdout stays what scripts expect): its findings are not a verdict.
+fn review_error_notice(set: &crate::model::review::ReviewSet) {
+    use crate::model::review::ReviewStatus;
+    let what = match set.status {
+        ReviewStatus::ReviewError => "review_error",
+        ReviewStatus::Error => "error",
+        _ => return,
+    };
+    let angles = set.angle_errors.len();
+    eprintln!(
+        "triage: this result is a {what}: the review did not complete and is not a pass \
+         ({angles} angle error{}); the findings listed are what it produced before it stopped",
+        if angles == 1 { "" } else { "s" }
+    );
+}
+
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let selection = match Selection::from_args(args) {
         Ok(s) => s,
@@ -93,6 +116,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let order = selection.apply(set);
+    review_error_notice(set);
     let stdout = std::io::stdout();
     let terminal = std::io::IsTerminal::is_terminal(&stdout);
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());

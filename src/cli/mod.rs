@@ -9,6 +9,7 @@ pub mod exit;
 pub mod fetch;
 pub mod fingerprints;
 pub mod list;
+pub mod open_check;
 pub mod outbox;
 pub mod project;
 pub mod recorded;

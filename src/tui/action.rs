@@ -43,6 +43,16 @@ pub enum Action {
     ToggleFilter,
     /// Start typing a search query.
     StartSearch,
+    /// Select the next undecided finding of the list (wrapping around).
+    NextUndecided,
+    /// Select the previous undecided finding of the list (wrapping around).
+    PrevUndecided,
+    /// Let the focused pane fill the body, or give the others back their room.
+    Zoom,
+    /// Give the list less of the body.
+    ShrinkList,
+    /// Give the list more of the body.
+    GrowList,
     /// Mark or unmark the selected finding.
     ToggleMark,
     /// Mark every visible finding (unmark them when all are marked).
@@ -59,7 +69,7 @@ pub enum Action {
     Help,
     /// Finish typing and keep the text.
     Accept,
-    /// Leave the current overlay or input; in the list, quit.
+    /// Leave the current overlay or input; in the list, go back to the list pane (never quits).
     Back,
     /// Delete the character before the cursor in an input.
     DeleteBack,
@@ -67,6 +77,8 @@ pub enum Action {
     ClearInput,
     /// Leave the program.
     Quit,
+    /// Suspend the program to the shell (job control); `fg` brings the screen back.
+    Suspend,
     /// Open the decision composer on the selected finding, or on every marked one.
     Decide,
     /// Send the last decision of the selected finding again (after a failure or rejection).
@@ -119,7 +131,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 53] = [
+    pub const ALL: [Action; 59] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -137,6 +149,11 @@ impl Action {
         Action::ClearFilters,
         Action::ToggleFilter,
         Action::StartSearch,
+        Action::NextUndecided,
+        Action::PrevUndecided,
+        Action::Zoom,
+        Action::ShrinkList,
+        Action::GrowList,
         Action::ToggleMark,
         Action::MarkAllVisible,
         Action::Decide,
@@ -173,6 +190,7 @@ impl Action {
         Action::DeleteBack,
         Action::ClearInput,
         Action::Quit,
+        Action::Suspend,
     ];
 
     /// One line for the help overlay.
@@ -195,6 +213,11 @@ impl Action {
             Action::ClearFilters => "clear filters and search",
             Action::ToggleFilter => "switch the filter on/off (path: edit)",
             Action::StartSearch => "search title, claim, path, fingerprint",
+            Action::NextUndecided => "next undecided finding (with a search: the next undecided match)",
+            Action::PrevUndecided => "previous undecided finding (or match)",
+            Action::Zoom => "zoom the focused pane (again: back)",
+            Action::ShrinkList => "narrower list",
+            Action::GrowList => "wider list",
             Action::ToggleMark => "mark / unmark",
             Action::MarkAllVisible => "mark all visible (again: unmark)",
             Action::OpenInBrowser => "open on GitHub",
@@ -203,10 +226,11 @@ impl Action {
             Action::ShowProblems => "all validation problems / angle errors",
             Action::Help => "this help",
             Action::Accept => "keep the text",
-            Action::Back => "back / close (list: quit)",
+            Action::Back => "back / close (never quits; q does)",
             Action::DeleteBack => "delete a character",
             Action::ClearInput => "clear the text",
             Action::Quit => "quit",
+            Action::Suspend => "suspend to the shell (fg resumes)",
             Action::Decide => "decide: status, evidence, preview, confirm (marked: all of them)",
             Action::Retry => "send the failed or rejected decision again",
             Action::UndoDecision => "River: revoke the suppression written for this finding",

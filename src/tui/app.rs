@@ -182,6 +182,8 @@ pub struct Browse {
     pub offset: usize,
     /// Marked findings, by finding index.
     pub marks: Vec<bool>,
+    /// The view's findings before the undecided filter (what progress counts).
+    pub in_view: Vec<usize>,
 }
 
 /// Kind of a status-bar message.
@@ -212,6 +214,10 @@ pub struct Ui {
     pub size: (u16, u16),
     pub flash: Option<Flash>,
     pub quit: bool,
+    /// `z`: the focused pane fills the body.
+    pub zoom: bool,
+    /// `<`/`>`: the list's share of the body moved by this many tenths from the default.
+    pub split_shift: i8,
 }
 
 /// Wrapped detail text of the selected finding, rebuilt when the selection
@@ -313,6 +319,8 @@ impl App {
             recorded_drift: &recorded_drift,
         };
         self.browse.visible = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
+        self.browse.in_view = self.browse.visible.clone();
+        super::progress::apply_filter(self);
         self.reselect(keep);
     }
 
@@ -322,6 +330,7 @@ impl App {
         let keep = self.selected();
         let query = fuzzy::normalize_query(&self.browse.query);
         filter::narrow(&mut self.browse.visible, &self.doc.prepared, &query);
+        filter::narrow(&mut self.browse.in_view, &self.doc.prepared, &query);
         self.reselect(keep);
     }
 

@@ -135,7 +135,9 @@ pub fn confirm(app: &mut App) -> Vec<Effect> {
             app.ui.mode = Mode::Normal;
             let mut composer = composer;
             let drafts = super::drafts::kept_ids(app, &mut composer);
-            send_removing(app, items, drafts)
+            let effects = send_removing(app, items, drafts);
+            super::progress::after_send(app, &composer.targets);
+            effects
         }
     }
 }

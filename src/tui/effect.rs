@@ -91,6 +91,8 @@ pub enum Effect {
     },
     /// Find the repository River decisions go to and River's configuration there.
     ResolveRiverTarget { artifact_root: Option<String> },
+    /// Leave the terminal, stop the process (SIGTSTP) and, once continued, re-enter and redraw.
+    Suspend,
     /// Read the authenticated GitHub login (the actor of the comment preview).
     LookupActor,
     /// Suspend the screen and edit the evidence text in $EDITOR.
@@ -192,6 +194,7 @@ impl Runner {
                 (fingerprint, v2, artifact_root),
                 self.tx.clone(),
             ),
+            Effect::Suspend => self.send(jobs::suspend::stop_and_continue(guard)),
             Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
             Effect::ResolveRiverTarget { artifact_root } => {
                 jobs::river::resolve_target(&self.context, artifact_root, self.tx.clone())

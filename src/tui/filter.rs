@@ -51,6 +51,8 @@ pub enum FilterItem {
     Thread(ThreadTransition),
     /// Keep only findings whose thread is outdated.
     Outdated,
+    /// Keep only findings not yet decided (see [`crate::tui::progress::decided`]).
+    Undecided,
     /// Keep findings whose path contains a text (edited in place).
     Path,
 }
@@ -76,6 +78,7 @@ impl FilterItem {
         items.extend(Classification::ALL.into_iter().map(FilterItem::Classification));
         items.extend(TRANSITIONS.into_iter().map(FilterItem::Thread));
         items.push(FilterItem::Outdated);
+        items.push(FilterItem::Undecided);
         items.push(FilterItem::Path);
         items
     }
@@ -87,6 +90,7 @@ impl FilterItem {
             FilterItem::Disposition(_) => "disposition",
             FilterItem::Classification(_) => "classification",
             FilterItem::Thread(_) | FilterItem::Outdated => "thread",
+            FilterItem::Undecided => "progress",
             FilterItem::Path => "path",
         }
     }
@@ -99,6 +103,7 @@ impl FilterItem {
             FilterItem::Classification(c) => c.as_str(),
             FilterItem::Thread(t) => t.as_str(),
             FilterItem::Outdated => "outdated",
+            FilterItem::Undecided => "undecided",
             FilterItem::Path => "path contains",
         }
     }
@@ -113,6 +118,10 @@ pub struct Filters {
     pub classification: Vec<Classification>,
     pub thread: Vec<ThreadTransition>,
     pub outdated_only: bool,
+    /// Only findings without a decision. It depends on this session's state,
+    /// not on the finding, so [`Filters::keeps`] ignores it and
+    /// [`crate::tui::app::App::refilter`] applies it.
+    pub undecided_only: bool,
     /// Case-insensitive substring of the path (empty: no path filter).
     pub path: String,
 }
@@ -140,6 +149,7 @@ impl Filters {
             FilterItem::Classification(c) => toggle(&mut self.classification, c),
             FilterItem::Thread(t) => toggle(&mut self.thread, t),
             FilterItem::Outdated => self.outdated_only = !self.outdated_only,
+            FilterItem::Undecided => self.undecided_only = !self.undecided_only,
             FilterItem::Path => self.path.clear(),
         }
     }
@@ -152,6 +162,7 @@ impl Filters {
             FilterItem::Classification(c) => self.classification.contains(&c),
             FilterItem::Thread(t) => self.thread.contains(&t),
             FilterItem::Outdated => self.outdated_only,
+            FilterItem::Undecided => self.undecided_only,
             FilterItem::Path => !self.path.is_empty(),
         }
     }
@@ -181,6 +192,9 @@ impl Filters {
         facet("thread", self.thread.iter().map(|t| t.as_str()).collect());
         if self.outdated_only {
             parts.push("outdated".to_string());
+        }
+        if self.undecided_only {
+            parts.push("undecided".to_string());
         }
         if !self.path.is_empty() {
             parts.push(format!("path \"{}\"", crate::sanitize::clean_line(&self.path)));

@@ -7,6 +7,10 @@ use super::filter::View;
 use super::view::banner;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
+/// The list's default share of a wide body, in percent: its columns (and
+/// the title after them) need the room more than the wrapped detail text.
+pub const LIST_SHARE: i16 = 60;
+
 /// Below this width the detail and evidence panes share the lower half.
 pub const WIDE: u16 = 110;
 
@@ -64,6 +68,15 @@ pub fn header_height(app: &App) -> u16 {
     }
 }
 
+/// The list's share of the body in percent: the default (60% beside the
+/// other panes, 45% above them in a narrow terminal) moved a tenth per
+/// `<`/`>`, between 20% and 80%.
+pub fn list_share(app: &App) -> u16 {
+    let base: i16 = if app.ui.size.0 >= WIDE { LIST_SHARE } else { 45 };
+    let share = (base + 10 * i16::from(app.ui.split_shift)).clamp(20, 80);
+    u16::try_from(share).unwrap_or(50)
+}
+
 /// Computes the areas for the terminal size in the state.
 pub fn areas(app: &App) -> Areas {
     let (w, h) = app.ui.size;
@@ -78,13 +91,27 @@ pub fn areas(app: &App) -> Areas {
             Constraint::Length(1),
         ])
         .areas(full);
+    if app.ui.zoom {
+        let pane = |p: Pane| if app.ui.focus == p { body } else { Rect::default() };
+        return Areas {
+            header,
+            banner,
+            list: pane(Pane::List),
+            detail: pane(Pane::Detail),
+            evidence: pane(Pane::Evidence),
+            status,
+        };
+    }
+    let share = list_share(app);
     let (list, detail, evidence) = if w >= WIDE {
-        let [list, right] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(body);
+        let [list, right] =
+            Layout::horizontal([Constraint::Percentage(share), Constraint::Percentage(100 - share)]).areas(body);
         let [detail, evidence] =
             Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(right);
         (list, detail, evidence)
     } else {
-        let [list, lower] = Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
+        let [list, lower] =
+            Layout::vertical([Constraint::Percentage(share), Constraint::Percentage(100 - share)]).areas(body);
         if app.ui.lower == Pane::Evidence {
             (list, Rect::default(), lower)
         } else {

@@ -34,6 +34,7 @@ pub mod live;
 pub mod nav;
 pub mod offer;
 pub mod prepared;
+pub mod progress;
 pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
@@ -41,6 +42,7 @@ pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod thread_act;
+pub mod tty;
 pub mod update;
 pub mod view;
 
@@ -153,6 +155,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
             text: w,
         });
     }
+    tty::check()?;
     let mut guard = terminal::TerminalGuard::enter()?;
     let ledger = recorded::load(&mut app);
     for effect in offer::startup(&app)

@@ -62,6 +62,8 @@ pub struct Row {
     pub location: String,
     /// Sanitised one-line headline.
     pub headline: String,
+    /// Confidence as shown in the list: `0.93` (ReviewGate), River's own word cut to 4 columns, or empty.
+    pub confidence: String,
     /// Lower-cased search fields: title, claim, path, fingerprint.
     pub haystacks: [String; 4],
     /// Sanitised live thread facts for the drift lane: who resolved it, who replied last.
@@ -93,6 +95,7 @@ impl Row {
             class,
             location: location(finding, 160),
             headline: headline(finding.headline()),
+            confidence: confidence(finding),
             haystacks: [
                 lower(finding.title.as_deref().unwrap_or("")),
                 lower(finding.claim.as_deref().unwrap_or("")),
@@ -101,6 +104,17 @@ impl Row {
             ],
             thread_people: thread_people(finding),
         }
+    }
+}
+
+fn confidence(finding: &Finding) -> String {
+    match &finding.origin {
+        Origin::ReviewGate(r) => format!("{:.2}", r.confidence),
+        Origin::River(r) => r
+            .confidence
+            .as_deref()
+            .map(|c| crate::sanitize::clean_line(c).chars().take(4).collect())
+            .unwrap_or_default(),
     }
 }
 

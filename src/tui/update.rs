@@ -84,6 +84,8 @@ pub enum Msg {
         drafts: Vec<StoredDraft>,
         unreadable: usize,
     },
+    /// The program came back from a suspend (`fg`): the terminal now has this many columns and rows.
+    Resumed(u16, u16),
     /// A thread action finished; stale generations are ignored.
     ThreadActed {
         generation: u64,
@@ -120,6 +122,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Resize(w, h) => {
             app.ui.size = (w, h);
+            Vec::new()
+        }
+        Msg::Resumed(w, h) => {
+            app.ui.size = (w, h);
+            app.detail.key = None;
             Vec::new()
         }
         Msg::Notice(level, text) => {
@@ -222,6 +229,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
     match (app.ui.mode, action) {
         (_, Action::Quit) => return ask::quit(app),
+        (_, Action::Suspend) => return suspend(app),
         (Mode::Compose(stage), action) => return composer::flow::act(app, stage, action),
         (Mode::Outbox { cursor }, action) => return offer::act(app, cursor, action),
         (Mode::Ask(question), action) => return ask::answer(app, question, action),
@@ -253,6 +261,11 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleFilter => toggle_filter(app),
         Action::StartSearch => app.ui.mode = Mode::Search,
+        Action::NextUndecided => super::progress::jump(app, true),
+        Action::PrevUndecided => super::progress::jump(app, false),
+        Action::Zoom => app.ui.zoom = !app.ui.zoom,
+        Action::ShrinkList => resize_split(app, -1),
+        Action::GrowList => resize_split(app, 1),
         Action::ToggleMark => toggle_mark(app),
         Action::MarkAllVisible => mark_all(app),
         Action::OpenInBrowser => return open_in_browser(app),
@@ -288,7 +301,8 @@ fn back(app: &mut App) -> Vec<Effect> {
             app.refilter();
         }
         Mode::Normal if app.ui.focus != Pane::List => app.ui.focus = Pane::List,
-        Mode::Normal => return ask::quit(app),
+        // At the top of the list Esc has nowhere to go back to; quitting is `q`'s job.
+        Mode::Normal => {}
         Mode::Search => {
             app.browse.query.clear();
             app.refilter();
@@ -300,6 +314,32 @@ fn back(app: &mut App) -> Vec<Effect> {
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
     Vec::new()
+}
+
+/// `ctrl-z`: keeps an open composer's text on disk first (a stopped job may
+/// be killed from the shell), then asks the runtime to leave the terminal and
+/// stop the process; [`Msg::Resumed`] reports the return.
+fn suspend(app: &mut App) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    if let Some(mut composer) = app.decide.composer.take() {
+        if composer.has_content() {
+            effects = super::drafts::save(app, &mut composer);
+        }
+        app.decide.composer = Some(composer);
+    }
+    effects.push(Effect::Suspend);
+    effects
+}
+
+/// `<`/`>`: moves the split a tenth (leaving a zoom first, so the change
+/// shows); a press past the limit changes nothing, so the way back is one press.
+fn resize_split(app: &mut App, by: i8) {
+    app.ui.zoom = false;
+    let before = super::layout::list_share(app);
+    app.ui.split_shift = app.ui.split_shift.saturating_add(by);
+    if super::layout::list_share(app) == before {
+        app.ui.split_shift -= by;
+    }
 }
 
 fn show_problems(app: &mut App) {
@@ -414,9 +454,13 @@ mod decide_tests;
 #[cfg(test)]
 mod drafts_tests;
 #[cfg(test)]
+mod exit_tests;
+#[cfg(test)]
 mod huge_tests;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod progress_tests;
 #[cfg(test)]
 mod script;
 #[cfg(test)]

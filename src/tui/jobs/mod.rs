@@ -7,6 +7,7 @@
 //! - [`ledger`]: read the pull request's recorded decisions;
 //! - [`refresh`]: re-fetch a `--pr` result and its threads;
 //! - [`thread`]: keep a thread action on disk and send it;
+//! - [`suspend`]: job control (`ctrl-z`), run on the screen's thread;
 //! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files.
 
 pub mod files;
@@ -14,6 +15,7 @@ pub mod github;
 pub mod ledger;
 pub mod refresh;
 pub mod river;
+pub mod suspend;
 pub mod thread;
 pub mod timer;
 

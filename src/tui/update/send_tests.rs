@@ -85,6 +85,13 @@ fn retry_sends_the_same_decision_under_a_new_generation() {
             outcome: failed,
         },
     );
+    assert_ne!(
+        app.selected(),
+        Some(i),
+        "the confirmation moved on to the next undecided finding"
+    );
+    typed(&mut app, "N");
+    assert_eq!(app.selected(), Some(i), "a failed send leaves the finding undecided");
     let effects = typed(&mut app, "r");
     let again = submitted(&effects);
     assert_eq!(again.len(), 1);

@@ -81,7 +81,8 @@ fn identity<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
 
 fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     let c = &app.doc.prepared.counts;
-    let mut spans = Vec::new();
+    let mut spans = progress(app, theme);
+    ledger(app, theme, &mut spans);
     for sev in Severity::ALL {
         let n = c.per_rank[sev as usize];
         let style = if n > 0 { theme.severity(sev) } else { theme.dim };
@@ -95,29 +96,61 @@ fn counts<'a>(app: &'a App, theme: &Theme) -> Line<'a> {
     }
     spans.push(Span::styled(SEP.trim_start(), theme.dim));
     spans.push(Span::raw(format!("repair {} · blocking {}", c.repair, c.blocking)));
-    match &app.live.ledger {
-        crate::tui::recorded::LedgerView::Known(_) => {
-            let (awaiting, unapplied) = crate::tui::recorded::counts(app);
-            if awaiting > 0 {
-                spans.push(Span::styled(format!(" ◆{awaiting} awaiting"), theme.accent));
-            }
-            if unapplied > 0 {
-                spans.push(Span::styled(format!(" ◇{unapplied} unapplied"), theme.warning));
-            }
-        }
-        crate::tui::recorded::LedgerView::Unknown(_) => {
-            spans.push(Span::styled(" · decisions unknown", theme.warning));
-        }
-        crate::tui::recorded::LedgerView::Loading { .. } => {
-            spans.push(Span::styled(" · reading decisions…", theme.dim));
-        }
-        crate::tui::recorded::LedgerView::NotApplicable => {}
-    }
     let marked = app.mark_count();
     if marked > 0 {
         spans.push(Span::styled(format!(" · marked {marked}"), theme.mark));
     }
     Line::from(spans)
+}
+
+/// What the pull request already holds, beside the progress it counts in:
+/// `◆N awaiting` (recorded, awaiting the next review), `◇N unapplied`, or
+/// why it is not known.
+fn ledger(app: &App, theme: &Theme, spans: &mut Vec<Span<'static>>) {
+    let before = spans.len();
+    match &app.live.ledger {
+        crate::tui::recorded::LedgerView::Known(_) => {
+            let (awaiting, unapplied) = crate::tui::recorded::counts(app);
+            if awaiting > 0 {
+                spans.push(Span::styled(format!("◆{awaiting} awaiting"), theme.accent));
+            }
+            if unapplied > 0 {
+                let gap = if awaiting > 0 { " " } else { "" };
+                spans.push(Span::styled(format!("{gap}◇{unapplied} unapplied"), theme.warning));
+            }
+        }
+        crate::tui::recorded::LedgerView::Unknown(_) => {
+            spans.push(Span::styled("decisions unknown", theme.warning));
+        }
+        crate::tui::recorded::LedgerView::Loading { .. } => {
+            spans.push(Span::styled("reading decisions…", theme.dim));
+        }
+        crate::tui::recorded::LedgerView::NotApplicable => {}
+    }
+    if spans.len() > before {
+        spans.push(Span::styled(SEP, theme.dim));
+    }
+}
+
+/// Progress through the current view: `decided 1/4 · 3 left │ ` (nothing when the view is empty).
+fn progress(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    let p = crate::tui::progress::of_view(app);
+    if p.total == 0 {
+        return Vec::new();
+    }
+    let style = if p.remaining() == 0 {
+        theme.heading
+    } else {
+        theme.accent
+    };
+    let left = match p.remaining() {
+        0 => "all decided".to_string(),
+        n => format!("{n} left"),
+    };
+    vec![
+        Span::styled(format!("decided {}/{} · {left}", p.decided, p.total), style),
+        Span::styled(SEP, theme.dim),
+    ]
 }
 
 fn stated(label: &str, value: &Option<Stated<String>>, theme: &Theme, spans: &mut Vec<Span<'static>>) {

@@ -18,8 +18,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Widest `path:line` column before the path is shortened from the left.
-const LOCATION_COLS: usize = 34;
+/// Columns of a row before the location: selection, mark, decision, rank,
+/// blocking, disposition, thread, class (see [`row_line`]).
+const PREFIX_COLS: usize = 27;
+/// The confidence column (`0.93 `).
+const CONFIDENCE_COLS: usize = 5;
+/// The location column never gets narrower than this (when the row has room).
+const MIN_LOCATION_COLS: usize = 16;
 
 /// Draws the list pane.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
@@ -33,7 +38,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::styled(empty_message(app), theme.dim));
     }
     let rows = usize::from(inner.height) / layout::row_height(app);
-    for (pos, &i) in b.visible.iter().enumerate().skip(b.offset).take(rows.max(1)) {
+    let window = || b.visible.iter().enumerate().skip(b.offset).take(rows.max(1));
+    let prepared = &app.doc.prepared.rows;
+    // One location width for the rows on screen, so the columns line up.
+    let cols = window()
+        .filter_map(|(_, &i)| prepared.get(i))
+        .map(|r| location_cols(&r.location, usize::from(inner.width)))
+        .max()
+        .unwrap_or(0);
+    for (pos, &i) in window() {
         let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else {
             continue;
         };
@@ -42,7 +55,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         if matches!(app.submit.get(i), None | Some(SubmitState::Idle)) {
             decision = recorded_mark(crate::tui::recorded::row_mark(app, i), theme).unwrap_or(decision);
         }
-        let mut line = row_line(row, marked, decision, theme);
+        let mut line = row_line(row, marked, decision, theme, cols);
         if pos == b.cursor {
             line.spans[0] = Span::styled("▶", theme.selected);
             line = line.style(theme.selected);
@@ -177,9 +190,24 @@ pub fn recorded_mark(mark: Option<crate::tui::recorded::RowMark>, theme: &Theme)
     })
 }
 
-/// One list row: selection, mark, decision, rank, blocking, disposition, thread, class, place, headline.
-pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &Theme) -> Line<'a> {
-    let pad = |s: &str, n: usize| format!("{s:<n$} ");
+/// The width of the location column in a row `width` columns wide: the
+/// whole `path:line` when it fits in half of what is left after the
+/// fixed columns, else half (at least [`MIN_LOCATION_COLS`]), widened
+/// to keep the file name and `:line` whole (`…/name.rs:12`) when the row
+/// has the room; the title gets the rest. A file name wider than the whole
+/// room keeps its end.
+pub fn location_cols(location: &str, width: usize) -> usize {
+    let room = width.saturating_sub(PREFIX_COLS + CONFIDENCE_COLS + 1);
+    let share = (room / 2).max(MIN_LOCATION_COLS.min(room));
+    let file = location.rsplit('/').next().map_or(0, |f| f.width() + 2);
+    location.width().min(share.max(file)).min(room)
+}
+
+/// One list row: selection, mark, decision, rank, blocking, disposition,
+/// thread, class, `path:line` in `cols` columns (shortened from the middle;
+/// see [`location_cols`]), confidence, headline.
+pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &Theme, cols: usize) -> Line<'a> {
+    let pad = |s: &str, n: usize| format!("{} ", pad_to(s, n));
     Line::from(vec![
         Span::raw(" "),
         if marked {
@@ -200,13 +228,8 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &
         Span::styled(row.thread.glyph(), thread_style(row, theme)),
         Span::styled(if row.outdated { "~ " } else { "  " }, thread_style(row, theme)),
         Span::styled(pad(row.class, 8), theme.dim),
-        Span::styled(
-            pad(
-                &shorten_left(&row.location, LOCATION_COLS),
-                LOCATION_COLS.min(row.location.width()),
-            ),
-            theme.label,
-        ),
+        Span::styled(pad(&shorten_middle(&row.location, cols), cols), theme.label),
+        Span::styled(pad(&row.confidence, CONFIDENCE_COLS - 1), theme.dim),
         Span::raw(row.headline.as_str()),
     ])
 }
@@ -224,6 +247,40 @@ fn advice_line<'a>(d: Drift, row: &'a Row, theme: &Theme) -> Line<'a> {
     }
     spans.push(Span::styled(d.advice(), style));
     Line::from(spans)
+}
+
+/// `s` padded with spaces to `cols` display columns (wide characters count two).
+fn pad_to(s: &str, cols: usize) -> String {
+    let fill = cols.saturating_sub(s.width());
+    format!("{s}{}", " ".repeat(fill))
+}
+
+/// Fits `path:line` in `cols` display columns by cutting the middle of the
+/// directories, so the file name and `:line` always stay
+/// (`src/…/PaymentForm.tsx:41`); when even the file name is too wide, its
+/// end (with `:line`) is kept after a `…`.
+pub fn shorten_middle(s: &str, cols: usize) -> String {
+    if s.width() <= cols {
+        return s.to_string();
+    }
+    let Some(cut) = s.rfind('/') else {
+        return shorten_left(s, cols);
+    };
+    let (dir, file) = s.split_at(cut);
+    let Some(budget) = cols.checked_sub(file.width() + 1) else {
+        return shorten_left(&file[1..], cols);
+    };
+    let mut head = String::new();
+    let mut used = 0;
+    for c in dir.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        head.push(c);
+    }
+    format!("{head}…{file}")
 }
 
 /// Keeps the end of `s` within `cols` columns, with a leading `…` when cut.
@@ -247,6 +304,31 @@ fn shorten_left(s: &str, cols: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_middle_goes_first_and_the_file_and_line_stay() {
+        let deep = "a/very/long/path/to/some/deeply/nested/file.rs:120";
+        let s = shorten_middle(deep, 24);
+        assert_eq!(s, "a/very/long…/file.rs:120");
+        assert!(s.width() <= 24);
+        assert_eq!(shorten_middle("short.rs:1", 20), "short.rs:1");
+        let wide = "app/支払い/返金処理/refunds.py:57";
+        let s = shorten_middle(wide, 22);
+        assert!(s.ends_with("/refunds.py:57") && s.width() <= 22, "{s}");
+        let s = shorten_middle("dir/a_really_long_file_name_here.rs:9", 12);
+        assert!(s.starts_with('…') && s.ends_with(".rs:9") && s.width() <= 12, "{s}");
+        assert_eq!(pad_to("返金", 6).width(), 6);
+    }
+
+    #[test]
+    fn the_title_gets_the_room_as_the_terminal_widens() {
+        let loc = "services/payments/internal/checkout/web/src/PaymentForm.tsx:41";
+        let at = |w| location_cols(loc, w);
+        assert!(at(58) >= MIN_LOCATION_COLS.min(58 - PREFIX_COLS - CONFIDENCE_COLS - 1));
+        assert!(at(98) < at(198));
+        assert_eq!(at(198), loc.width().min((198 - 33) / 2));
+        assert_eq!(location_cols("a.rs:1", 198), 6);
+    }
 
     #[test]
     fn long_locations_keep_their_end() {
