@@ -7,6 +7,11 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// How often a held claim lock is tried before it counts as held elsewhere.
+const CLAIM_TRIES: u32 = 25;
+/// The pause between two tries (25 tries: a quarter of a second at most).
+const CLAIM_PAUSE: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// Errors of the outbox. Paths are the user's own; no secret is ever inside.
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
@@ -193,11 +198,19 @@ impl Outbox {
             options.mode(0o600);
         }
         let file = options.open(&path).map_err(io("lock", &path))?;
-        match file.try_lock() {
-            Ok(()) => Ok(Claim { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(OutboxError::Busy { id: id.to_owned() }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io("lock", &path)(e)),
+        // A lock released a moment ago can still be held for a few
+        // milliseconds by a child process forked meanwhile by another thread
+        // (it shares the open file until its exec closes it), so a held lock
+        // is tried again for a short while before it counts as claimed
+        // elsewhere.
+        for _ in 0..CLAIM_TRIES {
+            match file.try_lock() {
+                Ok(()) => return Ok(Claim { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(CLAIM_PAUSE),
+                Err(std::fs::TryLockError::Error(e)) => return Err(io("lock", &path)(e)),
+            }
         }
+        Err(OutboxError::Busy { id: id.to_owned() })
     }
 }
 
