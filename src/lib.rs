@@ -20,4 +20,5 @@ pub mod model;
 pub mod outbox;
 pub mod river_store;
 pub mod sanitize;
+pub mod session;
 pub mod tui;

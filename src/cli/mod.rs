@@ -6,7 +6,7 @@ pub mod args;
 pub mod common;
 pub mod decisions;
 pub mod exit;
-pub mod fetch;
+pub use crate::session::fetch;
 pub mod fingerprints;
 pub mod list;
 pub mod open_check;

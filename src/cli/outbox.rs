@@ -4,7 +4,7 @@
 use super::args::{OutboxArgs, OutboxCommand, TextOrJson};
 use super::exit;
 use super::submit::{Attempt, Connection, SendErrorOrSetup, report};
-use crate::github::batch::{self, Kept, Summary};
+use crate::session::batch::{self, Kept, Summary};
 use crate::outbox::{Entry, Outbox};
 use crate::sanitize::clean_line;
 use std::process::ExitCode;

@@ -11,7 +11,7 @@
 use super::args::{SubmitArgs, TextOrJson};
 use super::common::report_invalid;
 use super::exit;
-use crate::github::batch::{self, SendError, Sent};
+use crate::session::batch::{self, SendError, Sent};
 use crate::github::draft::{Draft, LocalProblem, parse_status};
 use crate::github::protocol::Outcome;
 use crate::github::{Client, ClientConfig};

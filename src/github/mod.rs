@@ -6,14 +6,12 @@
 //!   encoded routes.
 //! - [`draft`], [`decide`], [`protocol`]: the disposition protocol of
 //!   ReviewGate (local checks, pure decisions, the request sequence).
-//! - [`batch`]: recording through the outbox, one decision or many.
 //! - [`fetch`], [`artifact_zip`]: the newest exact-head result of a pull request.
 //! - [`ledger`]: the decisions a pull request already holds (read side).
 //! - [`threads`], [`graphql`]: live review-thread state.
 //! - [`thread_action`], [`thread_send`]: reply to, resolve and reopen a thread.
 
 pub mod artifact_zip;
-pub mod batch;
 pub mod cleanup;
 pub mod client;
 pub mod decide;

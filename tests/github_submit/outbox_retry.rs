@@ -6,7 +6,7 @@ use super::support::*;
 use serde_json::json;
 use std::time::Duration;
 use triage::github::GhError;
-use triage::github::batch::{self, Kept};
+use triage::session::batch::{self, Kept};
 use triage::github::decide::Step;
 use triage::github::draft::Draft;
 use triage::github::protocol::Outcome;

@@ -6,7 +6,7 @@ use super::fake::Fault;
 use super::support::*;
 use serde_json::json;
 use std::time::Duration;
-use triage::github::batch::{self, SendError};
+use triage::session::batch::{self, SendError};
 use triage::github::decide::{Rejection, Step};
 use triage::github::protocol::Outcome;
 use triage::outbox::OutboxError;

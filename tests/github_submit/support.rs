@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use triage::github::batch;
+use triage::session::batch;
 use triage::github::draft::{CheckedDraft, Draft};
 use triage::github::protocol::Outcome;
 use triage::github::{ApiBase, Client, ClientConfig, RetryPolicy, Token};

@@ -3,7 +3,7 @@
 //! ([`batch::submit_many`]); each outcome is reported as soon as it is known.
 //! Without a token nothing is sent and the decisions stay in the outbox.
 
-use crate::github::batch::{self, Kept, SendError, Sent};
+use crate::session::batch::{self, Kept, SendError, Sent};
 use crate::github::decide::Rejection;
 use crate::github::protocol::Outcome;
 use crate::github::route::Route;

@@ -6,8 +6,8 @@
 //! [`resolve_target`], [`fetch_live`], [`observe_threads`] and
 //! [`current_head`] (to tell when a loaded result went stale).
 
-use super::args::{FetchArgs, PrArgs};
-use super::exit;
+use crate::cli::args::{FetchArgs, PrArgs};
+use crate::cli::exit;
 use crate::git_remote::{host_of_web_base, origin_repository};
 use crate::github::fetch::{FetchError, FetchRequest, fetch_exact_head};
 use crate::github::{ApiBase, Client, ClientConfig, RepoName, Token};
