@@ -13,6 +13,7 @@
 //! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 
 pub mod checkout;
+pub mod decision;
 pub mod cli;
 pub mod git_remote;
 pub mod github;

@@ -14,8 +14,6 @@
 pub mod artifact_zip;
 pub mod cleanup;
 pub mod client;
-pub mod decide;
-pub mod draft;
 pub mod endpoint;
 pub mod error;
 pub mod fetch;
@@ -31,6 +29,10 @@ pub mod threads;
 pub mod time;
 pub mod token;
 pub mod wire;
+
+/// The protocol's local checks and pure decisions live in [`crate::decision`];
+/// these paths name them where the protocol runs.
+pub use crate::decision::{decide, draft};
 
 pub use client::{Client, ClientConfig, RetryPolicy, SetupError};
 pub use endpoint::ApiBase;

@@ -2,7 +2,7 @@
 //! (INTEROP §4 step 1 and the payload rules): no network is involved here.
 
 use super::decide::Target;
-use super::route::{RepoName, RepoNameError};
+use crate::github::route::{RepoName, RepoNameError};
 use crate::model::disposition::DispositionPayload;
 use crate::model::finding::{FindingKey, SubmittedDisposition};
 use crate::model::review::{Format, ReviewSet, Scope};

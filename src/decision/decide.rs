@@ -1,9 +1,9 @@
 //! The decisions of the disposition protocol, as plain functions of what
 //! GitHub answered: no I/O here, so every branch is unit-tested.
 
-use super::error::GhError;
-use super::route::RepoName;
-use super::wire::{CreatedStatus, PermissionLevel, PullRequest};
+use crate::github::error::GhError;
+use crate::github::route::RepoName;
+use crate::github::wire::{CreatedStatus, PermissionLevel, PullRequest};
 use std::fmt;
 
 /// What a submission targets: one pull request at one exact head.
