@@ -13,8 +13,8 @@
 //! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 
 pub mod checkout;
-pub mod decision;
 pub mod cli;
+pub mod decision;
 pub mod git_remote;
 pub mod github;
 pub mod model;

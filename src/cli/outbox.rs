@@ -4,9 +4,9 @@
 use super::args::{OutboxArgs, OutboxCommand, TextOrJson};
 use super::exit;
 use super::submit::{Attempt, Connection, SendErrorOrSetup, report};
-use crate::session::batch::{self, Kept, Summary};
 use crate::outbox::{Entry, Outbox};
 use crate::sanitize::clean_line;
+use crate::session::batch::{self, Kept, Summary};
 use std::process::ExitCode;
 
 /// Runs the subcommand.

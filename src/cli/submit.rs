@@ -11,7 +11,6 @@
 use super::args::{SubmitArgs, TextOrJson};
 use super::common::report_invalid;
 use super::exit;
-use crate::session::batch::{self, SendError, Sent};
 use crate::github::draft::{Draft, LocalProblem, parse_status};
 use crate::github::protocol::Outcome;
 use crate::github::{Client, ClientConfig};
@@ -19,6 +18,7 @@ use crate::model::load::{load_path, read_input, read_input_within};
 use crate::model::review::Format;
 use crate::outbox::Outbox;
 use crate::sanitize::clean_line;
+use crate::session::batch::{self, SendError, Sent};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;

@@ -4,3 +4,4 @@
 
 pub mod decide;
 pub mod draft;
+pub mod outcome;

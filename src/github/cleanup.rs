@@ -4,9 +4,9 @@
 //! again (a 404 counts as done) before it posts afresh.
 
 use super::client::Client;
-use super::decide::Target;
 use super::error::GhError;
 use super::route::Route;
+use crate::decision::decide::Target;
 
 /// Where a submission writes down the deletes it is about to send (the
 /// outbox entry, for the command line and the screen).

@@ -4,10 +4,10 @@
 //! [`crate::model::ledger`].
 
 use super::client::Client;
-use super::decide::Target;
 use super::error::GhError;
 use super::route::Route;
 use super::wire::{CombinedStatus, IssueComment, PermissionLevel};
+use crate::decision::decide::Target;
 use crate::model::disposition::STATUS_CONTEXT_PREFIX;
 use crate::model::ledger::{
     Authorisation, CommentRecord, Ledger, LedgerScope, LedgerState, StatusRecord, classify, pending_authors, pick,

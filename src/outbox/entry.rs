@@ -1,8 +1,8 @@
 //! One kept decision: the draft, where it came from, and how its attempts went.
 
-use crate::github::decide::Step;
-use crate::github::draft::{Draft, LocalProblem};
-use crate::github::protocol::Outcome;
+use crate::decision::decide::Step;
+use crate::decision::draft::{Draft, LocalProblem};
+use crate::decision::outcome::Outcome;
 use crate::github::time::now_rfc3339;
 use crate::model::review::{ReviewSet, Scope};
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,7 @@ pub struct LastOutcome {
 impl LastOutcome {
     /// Summarises an outcome for storage.
     pub fn of(outcome: &Outcome) -> LastOutcome {
-        use crate::github::decide::Rejection;
+        use crate::decision::decide::Rejection;
         let message = outcome.summary();
         match outcome {
             Outcome::Recorded(r) => LastOutcome {
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn staleness_against_the_loaded_result() {
-        let set = crate::github::draft::tests::fixture_set("valid-scope-pull-request.json");
+        let set = crate::decision::draft::tests::fixture_set("valid-scope-pull-request.json");
         let fp = "reliability_risk:app.webhooks.retry.py:webhook.retry.exhaustion.missing.regression";
         let current = Draft {
             repository: "LVTD-LLC/reviewgate".into(),

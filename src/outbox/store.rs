@@ -1,7 +1,7 @@
 //! The outbox directory: atomic writes, listing, removal, claims.
 
 use super::entry::{Entry, LastOutcome, is_entry_id};
-use crate::github::protocol::Outcome;
+use crate::decision::outcome::Outcome;
 use crate::github::time::now_rfc3339;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -272,8 +272,8 @@ pub(super) fn sync_dir(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::github::decide::Step;
-    use crate::github::draft::Draft;
+    use crate::decision::decide::Step;
+    use crate::decision::draft::Draft;
     use crate::github::error::GhError;
     use crate::model::finding::SubmittedDisposition;
 

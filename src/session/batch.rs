@@ -6,10 +6,11 @@
 //! 2. [`keep`] — on disk before any network call;
 //! 3. [`send_entry`] (or [`submit_many`]) inside a tokio runtime.
 
+use crate::decision::draft::{Draft, LocalProblem};
+use crate::decision::outcome::Outcome;
 use crate::github::cleanup::Journal;
 use crate::github::client::Client;
-use crate::github::draft::{Draft, LocalProblem};
-use crate::github::protocol::{Outcome, SubmitOptions, submit_with};
+use crate::github::protocol::{SubmitOptions, submit_with};
 use crate::outbox::{Entry, Outbox, OutboxError};
 
 /// A kept decision, whether it was already in the outbox, and whether the

@@ -6,10 +6,10 @@ use super::support::*;
 use serde_json::json;
 use std::time::Duration;
 use triage::github::GhError;
-use triage::session::batch::{self, Kept};
 use triage::github::decide::Step;
 use triage::github::draft::Draft;
 use triage::github::protocol::Outcome;
+use triage::session::batch::{self, Kept};
 
 #[tokio::test]
 async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {

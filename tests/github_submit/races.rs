@@ -6,10 +6,10 @@ use super::fake::Fault;
 use super::support::*;
 use serde_json::json;
 use std::time::Duration;
-use triage::session::batch::{self, SendError};
 use triage::github::decide::{Rejection, Step};
 use triage::github::protocol::Outcome;
 use triage::outbox::OutboxError;
+use triage::session::batch::{self, SendError};
 use wiremock::{MockServer, ResponseTemplate};
 
 const STATUSES_ROUTE: &str = "/statuses/abc123";

@@ -4,12 +4,12 @@
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use triage::session::batch;
 use triage::github::draft::{CheckedDraft, Draft};
 use triage::github::protocol::Outcome;
 use triage::github::{ApiBase, Client, ClientConfig, RetryPolicy, Token};
 use triage::model::finding::SubmittedDisposition;
 use triage::outbox::Outbox;
+use triage::session::batch;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -3,12 +3,12 @@
 //! ([`batch::submit_many`]); each outcome is reported as soon as it is known.
 //! Without a token nothing is sent and the decisions stay in the outbox.
 
-use crate::session::batch::{self, Kept, SendError, Sent};
 use crate::github::decide::Rejection;
 use crate::github::protocol::Outcome;
 use crate::github::route::Route;
 use crate::github::wire::Account;
 use crate::outbox::Outbox;
+use crate::session::batch::{self, Kept, SendError, Sent};
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, SubmitItem};
 use crate::tui::prepared::disposition_short;
