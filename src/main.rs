@@ -10,7 +10,7 @@ fn main() -> ExitCode {
         Some(command) => cli::dispatch(command),
         None => cli::open_check::file(&cli.open)
             .map_err(anyhow::Error::from)
-            .and_then(|()| triage::tui::run(cli.open)),
+            .and_then(|()| triage::tui::run(cli.open.options())),
     };
     match result {
         Ok(code) => code,

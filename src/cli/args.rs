@@ -49,6 +49,30 @@ pub struct PrArgs {
     pub api_url: Option<String>,
 }
 
+impl PrArgs {
+    /// The flags as the session layer takes them.
+    pub fn target(&self) -> crate::session::fetch::PrTarget {
+        crate::session::fetch::PrTarget {
+            pr: self.pr,
+            repo: self.repo.clone(),
+            workflow: self.workflow.clone(),
+            api_url: self.api_url.clone(),
+        }
+    }
+}
+
+impl OpenArgs {
+    /// The flags as the screen takes them.
+    pub fn options(&self) -> crate::session::OpenOptions {
+        crate::session::OpenOptions {
+            file: self.file.clone(),
+            kind: super::common::forced_format(self.kind),
+            repo_root: self.repo_root.clone(),
+            pr: self.pr.target(),
+        }
+    }
+}
+
 /// Input format names for `--kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KindArg {

@@ -1,11 +1,12 @@
 //! Helpers shared by the subcommands: loading inputs and printing problems.
 
 use super::args::KindArg;
-use crate::model::load::{LoadError, Loaded, load_path, load_path_keeping_value};
+use crate::model::load::Loaded;
 use crate::model::problem::Problem;
 use crate::model::review::Format;
 use crate::sanitize::clean_line;
-use std::path::Path;
+
+pub use crate::session::load::{load_or_problem, load_or_problem_keeping_value};
 
 /// Maps the `--kind` flag to a format.
 pub fn forced_format(kind: Option<KindArg>) -> Option<Format> {
@@ -17,28 +18,6 @@ pub fn forced_format(kind: Option<KindArg>) -> Option<Format> {
         KindArg::RiverArtifact => Format::RiverArtifact,
         KindArg::RiverRun => Format::RiverRun,
     })
-}
-
-/// Loads a path; an unreadable file becomes a problem (rule `io`), not an error.
-pub fn load_or_problem(path: &Path, forced: Option<Format>) -> Loaded {
-    io_as_problem(load_path(path, forced), forced)
-}
-
-/// Like [`load_or_problem`], keeping the parsed value (for projection).
-pub fn load_or_problem_keeping_value(path: &Path, forced: Option<Format>) -> Loaded {
-    io_as_problem(load_path_keeping_value(path, forced), forced)
-}
-
-fn io_as_problem(result: Result<Loaded, LoadError>, forced: Option<Format>) -> Loaded {
-    match result {
-        Ok(loaded) => loaded,
-        Err(err) => Loaded {
-            format: forced,
-            set: None,
-            problems: vec![Problem::new("io", "", err.to_string())],
-            value: None,
-        },
-    }
 }
 
 /// One problem as a safe single line for a person.
@@ -68,6 +47,6 @@ pub fn report_invalid(name: &str, loaded: &Loaded) {
 
 /// Fetches the newest exact-head result of `--pr` and loads it.
 pub fn load_pr(pr: &super::args::PrArgs) -> anyhow::Result<(String, Loaded)> {
-    let fetched = super::fetch::fetch_blocking(pr)?;
+    let fetched = crate::session::fetch::fetch_blocking(&pr.target())?;
     Ok((fetched.display_name(), fetched.loaded))
 }

@@ -94,7 +94,7 @@ fn wanted(args: &DecisionsArgs) -> anyhow::Result<Option<Wanted>> {
         eprintln!("triage: give a FILE or --pr N");
         return Ok(None);
     }
-    match super::fetch::resolve_target(&args.pr) {
+    match crate::session::fetch::resolve_target(&args.pr.target()) {
         Ok((_, request)) => Ok(Some(Wanted::Head {
             repository: request.repo,
             number: request.pr,

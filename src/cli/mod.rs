@@ -6,7 +6,7 @@ pub mod args;
 pub mod common;
 pub mod decisions;
 pub mod exit;
-pub use crate::session::fetch;
+pub mod fetch;
 pub mod fingerprints;
 pub mod list;
 pub mod open_check;

@@ -32,7 +32,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The longest evidence accepted, in bytes.
-pub const MAX_EVIDENCE_BYTES: usize = 64 * 1024;
+pub const MAX_EVIDENCE_BYTES: usize = crate::session::RIVER_MAX_EVIDENCE_BYTES;
 
 /// Author recorded when neither `--author` nor `$USER` gives one.
 const DEFAULT_AUTHOR: &str = "triage";

@@ -13,13 +13,13 @@
 
 use super::args::{TextOrJson, ThreadArgs, ThreadCommand, ThreadTarget};
 use super::exit;
-use super::fetch::resolve_target;
 use crate::github::thread_action::{ThreadDone, ThreadOutcome, ThreadRequest, ThreadVerb};
 use crate::github::thread_send::send_thread_action;
 use crate::github::{Client, ClientConfig};
 use crate::model::load::read_input;
 use crate::outbox::thread_actions::{ThreadEntry, ThreadStore};
 use crate::sanitize::clean_line;
+use crate::session::fetch::resolve_target;
 use anyhow::Context as _;
 use serde_json::json;
 use std::process::ExitCode;
@@ -52,7 +52,7 @@ fn reply_from_file(path: &std::path::Path) -> anyhow::Result<String> {
 }
 
 fn act(target: &ThreadTarget, verb: ThreadVerb) -> anyhow::Result<ExitCode> {
-    let (_, request) = resolve_target(&target.pr)?;
+    let (_, request) = resolve_target(&target.pr.target())?;
     let request = ThreadRequest {
         repository: request.repo.to_string(),
         pull_request: request.pr,

@@ -1,25 +1,30 @@
-//! `triage fetch`: the newest exact-head ReviewGate result of a pull request,
-//! written byte for byte to stdout or a file.
-//!
-//! Also the entry points the other commands and the screen use for `--pr`:
-//! [`fetch_blocking`] (one call, own runtime), and inside an existing runtime
-//! [`resolve_target`], [`fetch_live`], [`observe_threads`] and
-//! [`current_head`] (to tell when a loaded result went stale).
+//! The newest exact-head ReviewGate result of a pull request, for the
+//! commands and the screen alike: [`fetch_blocking`] (one call, own runtime),
+//! and inside an existing runtime [`resolve_target`], [`fetch_live`],
+//! [`observe_threads`] and [`current_head`] (to tell when a loaded result
+//! went stale). What to fetch is a plain [`PrTarget`].
 
-use crate::cli::args::{FetchArgs, PrArgs};
-use crate::cli::exit;
 use crate::git_remote::{host_of_web_base, origin_repository};
 use crate::github::fetch::{FetchError, FetchRequest, fetch_exact_head};
 use crate::github::{ApiBase, Client, ClientConfig, RepoName, Token};
 use crate::model::threads::apply_threads;
-use crate::sanitize::clean_line;
 use anyhow::Context as _;
 use std::io::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 
 pub use crate::github::fetch::{FetchedResult, current_head};
 pub use crate::github::threads::observe_threads;
+
+/// Where a pull request lives on GitHub: the number, `OWNER/NAME` (else the
+/// checkout's `origin`), the workflow that runs the review, and the API base
+/// (else `$GITHUB_API_URL` or `https://api.github.com`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrTarget {
+    pub pr: Option<u64>,
+    pub repo: Option<String>,
+    pub workflow: String,
+    pub api_url: Option<String>,
+}
 
 /// Why the flags do not name a pull request on a GitHub host (exit code 2),
 /// or no token is there to ask it with (exit code 4).
@@ -50,7 +55,7 @@ pub enum TargetError {
 
 /// The API base and what to fetch, from the flags: `--repo`, else the
 /// `origin` remote of the current checkout on the API's web host.
-pub fn resolve_target(pr: &PrArgs) -> Result<(ApiBase, FetchRequest), TargetError> {
+pub fn resolve_target(pr: &PrTarget) -> Result<(ApiBase, FetchRequest), TargetError> {
     let number = pr.pr.ok_or(TargetError::NoPr)?;
     if number == 0 {
         return Err(TargetError::ZeroPr);
@@ -92,12 +97,18 @@ pub async fn fetch_live(client: &Client, request: &FetchRequest) -> Result<Fetch
 
 /// Fetches the newest exact-head result of `--pr`, with live thread state, on
 /// a runtime of its own (for the headless commands). Errors are one sentence;
-/// the error is a [`TargetError`] or a [`FetchError`] (see [`exit_code_for`]).
-pub fn fetch_blocking(pr: &PrArgs) -> anyhow::Result<FetchedResult> {
+/// the error is a [`TargetError`] or a [`FetchError`].
+pub fn fetch_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
     fetch_on_own_runtime(pr, true)
 }
 
-fn fetch_on_own_runtime(pr: &PrArgs, with_threads: bool) -> anyhow::Result<FetchedResult> {
+/// Like [`fetch_blocking`] without reading the threads: the result's bytes
+/// exactly as downloaded are all that is wanted.
+pub fn fetch_result_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
+    fetch_on_own_runtime(pr, false)
+}
+
+fn fetch_on_own_runtime(pr: &PrTarget, with_threads: bool) -> anyhow::Result<FetchedResult> {
     let (api, request) = resolve_target(pr)?;
     let token = Token::discover().map_err(TargetError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -113,43 +124,6 @@ fn fetch_on_own_runtime(pr: &PrArgs, with_threads: bool) -> anyhow::Result<Fetch
         };
         Ok(fetched)
     })
-}
-
-/// The exit code for an error of [`fetch_blocking`] (the one table of
-/// [`exit::code_for`]: flags 2, token and network 4, refusals 3, invalid 1).
-pub fn exit_code_for(err: &anyhow::Error) -> u8 {
-    exit::code_for(err)
-}
-
-/// Runs the subcommand: the result's exact bytes to stdout or `-o FILE`.
-pub fn run(args: &FetchArgs) -> anyhow::Result<ExitCode> {
-    // The bytes are written as downloaded: thread state is not needed here.
-    let fetched = match fetch_on_own_runtime(&args.pr, false) {
-        Ok(f) => f,
-        Err(err) => {
-            eprintln!("triage: {}", clean_line(&format!("{err:#}")));
-            return Ok(ExitCode::from(exit_code_for(&err)));
-        }
-    };
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, &fetched.bytes).with_context(|| format!("cannot write {}", path.display()))?;
-            eprintln!(
-                "triage: wrote {} (run {}, attempt {}) to {}",
-                fetched.display_name(),
-                fetched.run_id,
-                fetched.attempt,
-                clean_line(&path.display().to_string())
-            );
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&fetched.bytes)
-                .and_then(|()| out.flush())
-                .context("cannot write to stdout")?;
-        }
-    }
-    Ok(ExitCode::from(exit::OK))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory
@@ -198,9 +172,9 @@ mod tests {
 
     #[test]
     fn target_needs_a_pr_and_a_valid_repo() {
-        let mut pr = PrArgs {
+        let mut pr = PrTarget {
             workflow: "reviewgate.yml".into(),
-            ..PrArgs::default()
+            ..PrTarget::default()
         };
         assert!(matches!(resolve_target(&pr), Err(TargetError::NoPr)));
         pr.pr = Some(0);
@@ -216,8 +190,6 @@ mod tests {
             (req.repo.as_str(), req.pr, req.workflow.as_str()),
             ("octo/app", 5, "reviewgate.yml")
         );
-        let err = anyhow::Error::from(TargetError::NoPr);
-        assert_eq!(exit_code_for(&err), exit::USAGE);
     }
 
     #[test]
@@ -239,6 +211,5 @@ mod tests {
             format!("{err:#}"),
             "could not read pull request o/r#1: could not reach GitHub: refused"
         );
-        assert_eq!(exit_code_for(&err), exit::NETWORK);
     }
 }

@@ -4,3 +4,12 @@
 
 pub mod batch;
 pub mod fetch;
+pub mod load;
+
+pub use fetch::{PrTarget, write_atomic};
+pub use load::OpenOptions;
+
+/// The longest River decision evidence accepted, in UTF-8 bytes (River sets
+/// no bound of its own; this keeps the feedback log and the screen's
+/// composer to one size).
+pub const RIVER_MAX_EVIDENCE_BYTES: usize = 64 * 1024;

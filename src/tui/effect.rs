@@ -9,12 +9,12 @@ use super::terminal::TerminalGuard;
 use super::update::Msg;
 use super::view::evidence::{HeadLine, context_job, excerpt_job};
 use crate::checkout::Checkout;
-use crate::cli::args::PrArgs;
 use crate::github::draft::Draft;
 use crate::model::finding::Evidence;
 use crate::model::review::ReviewSet;
 use crate::outbox::drafts::StoredDraft;
 use crate::river_store::{DecisionStatus, FindingFacts};
+use crate::session::PrTarget;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ pub enum Effect {
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     /// `--pr` and friends (refresh and the GitHub API base).
-    pub pr: PrArgs,
+    pub pr: PrTarget,
     /// `--repo-root` (River's files; the checkout).
     pub repo_root: Option<PathBuf>,
     /// The review file's name, stored with outbox entries for people.

@@ -47,9 +47,9 @@ pub mod update;
 pub mod view;
 
 use crate::checkout::Checkout;
-use crate::cli::args::OpenArgs;
-use crate::cli::common::{forced_format, load_or_problem};
 use crate::model::load::{Loaded, load_bytes};
+use crate::session::OpenOptions;
+use crate::session::load::load_or_problem;
 use app::{App, Document, Flash, Level, Source};
 use highlight::{Highlighter, ThemeChoice};
 use std::path::Path;
@@ -74,10 +74,10 @@ pub fn demo_document() -> Document {
 type LiveStart = (Option<String>, Vec<crate::model::threads::OrphanThread>);
 
 /// The document to open and, for `--pr`, the live thread facts.
-fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, LiveStart)> {
-    let forced = forced_format(args.kind);
+fn open_document(args: &OpenOptions) -> anyhow::Result<(Document, LiveStart)> {
+    let forced = args.kind;
     if args.pr.pr.is_some() {
-        let fetched = crate::cli::fetch::fetch_blocking(&args.pr)?;
+        let fetched = crate::session::fetch::fetch_blocking(&args.pr)?;
         let threads = fetched
             .threads
             .as_ref()
@@ -101,7 +101,7 @@ fn open_document(args: &OpenArgs) -> anyhow::Result<(Document, LiveStart)> {
 /// The checkout evidence is compared with: `--repo-root`, else the git
 /// top-level here. The demo's paths belong to no local checkout, so it gets
 /// one only when `--repo-root` names it.
-fn checkout_for(doc: &Document, args: &OpenArgs) -> Option<Checkout> {
+fn checkout_for(doc: &Document, args: &OpenOptions) -> Option<Checkout> {
     if doc.source == Source::Demo && args.repo_root.is_none() {
         return None;
     }
@@ -110,7 +110,7 @@ fn checkout_for(doc: &Document, args: &OpenArgs) -> Option<Checkout> {
 
 /// The absolute path of the result file (drafts of results without a pull
 /// request are kept under it); `None` for stdin, `--pr` and the demo.
-fn result_path(args: &OpenArgs) -> Option<String> {
+fn result_path(args: &OpenOptions) -> Option<String> {
     let file = args.file.as_ref().filter(|p| p.as_os_str() != "-")?;
     let path = std::fs::canonicalize(file).ok()?;
     Some(path.to_string_lossy().into_owned())
@@ -122,7 +122,7 @@ fn no_color() -> bool {
 }
 
 /// Opens the screen on the file, stdin, `--pr`, or the demo; returns when the user quits.
-pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     let (doc, (threads_unavailable, orphans)) = open_document(&args)?;
     let no_color = no_color();
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;

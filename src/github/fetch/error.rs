@@ -65,8 +65,9 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    /// The process exit code (`crate::cli::exit`): 4 when GitHub could not be
-    /// talked to, 1 for an invalid or unreadable result, 3 for every refusal.
+    /// The process exit code (the command line's one table maps errors to
+    /// it): 4 when GitHub could not be talked to, 1 for an invalid or
+    /// unreadable result, 3 for every refusal.
     pub fn exit_code(&self) -> u8 {
         match self {
             FetchError::GitHub { cause, .. } if !cause.is_refusal() => 4,

@@ -28,7 +28,7 @@ impl System {
     pub fn evidence_limit(self) -> usize {
         match self {
             System::ReviewGate => crate::github::draft::MAX_EVIDENCE_BYTES,
-            System::River => crate::cli::submit_river::MAX_EVIDENCE_BYTES,
+            System::River => crate::session::RIVER_MAX_EVIDENCE_BYTES,
         }
     }
 }

@@ -1,10 +1,10 @@
 //! File work for the screen: the outbox listing and drops, the evidence in
 //! $EDITOR (through a private temporary file), and escalation packet files.
 
-use crate::cli::fetch::write_atomic;
 use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::sanitize::clean_line;
+use crate::session::write_atomic;
 use crate::tui::app::Level;
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;

@@ -3,8 +3,8 @@
 //! head (the loaded result is stale) from a failure on the same head (then
 //! only the threads are read again).
 
-use crate::cli::fetch::{current_head, fetch_live, observe_threads, resolve_target};
 use crate::sanitize::clean_line;
+use crate::session::fetch::{current_head, fetch_live, observe_threads, resolve_target};
 use crate::tui::app::Source;
 use crate::tui::effect::Context;
 use crate::tui::live::RefreshOutcome;
@@ -20,7 +20,7 @@ pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, tx: S
     });
 }
 
-fn run(pr: &crate::cli::args::PrArgs, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
+fn run(pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
     let (_, request) = resolve_target(pr).map_err(|e| e.to_string())?;
     let (runtime, config) = super::connect(pr.api_url.as_deref())?;
     runtime.block_on(async {
