@@ -1,16 +1,37 @@
 //! triage: load, validate and triage automated code-review findings.
 //!
 //! Map of the modules:
+//! - [`sanitize`]: the one step between untrusted text and any display.
 //! - [`model`]: domain types, format readers, strict validation, fingerprints
 //!   (pure: no terminal, runtime or network).
-//! - [`sanitize`]: the one step between untrusted text and any display.
 //! - [`checkout`]: the local checkout (files, HEAD) the evidence is checked against.
-//! - [`cli`]: the headless subcommands.
-//! - [`tui`]: the interactive screen (pure update, read-only view).
+//! - [`decision`]: decisions as values (drafts and their checks, the
+//!   protocol's steps and refusals, outcomes), shared by `github` and `outbox`.
+//! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 //! - [`github`]: the only module that talks to GitHub (octocrab).
 //! - [`outbox`]: decisions kept on disk until GitHub has recorded them.
 //! - [`river_store`]: River Review feedback log and suppression index.
-//! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
+//! - [`session`]: what the commands and the screen both do with a pull
+//!   request (resolve, fetch, threads, ledger, record through the outbox,
+//!   atomic writes), called with plain option structs.
+//! - [`tui`]: the interactive screen (pure update, read-only view).
+//! - [`cli`]: the headless subcommands: argument parsing and printing only.
+//!
+//! Layers, lowest first. Code may use its own module and the modules of
+//! lower layers, never a higher layer or another module of its own layer
+//! (`tests/layering.rs` reads this list and fails on such an import):
+//!
+//! 1. `sanitize`
+//! 2. `model`
+//! 3. `github::error`, `github::route`, `github::time`, `github::wire` (GitHub's vocabulary: plain values, no I/O)
+//! 4. `checkout`, `decision`, `git_remote`
+//! 5. `github`
+//! 6. `outbox`, `river_store`
+//! 7. `session`
+//! 8. `tui`
+//! 9. `cli`
+//!
+//! The modules of layer 3 count as one: they may use each other.
 
 pub mod checkout;
 pub mod cli;
