@@ -553,3 +553,142 @@ async fn a_failed_thread_read_makes_every_finding_unknown_with_the_reason() {
         }
     }
 }
+
+#[path = "support/overlap.rs"]
+mod overlap;
+
+/// The simple chain, the thread query and an empty ledger, every answer held
+/// for [`overlap::DELAY`] and noted in `log`.
+async fn held_chain(log: &overlap::Log) -> (MockServer, MockServer) {
+    let (api, blob) = (MockServer::start().await, MockServer::start().await);
+    let held = |body: Value| log.answer(ResponseTemplate::new(200).set_body_json(body));
+    let pull =
+        json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } });
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/pulls/{PR}")))
+        .respond_with(held(pull))
+        .mount(&api)
+        .await;
+    let runs = json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, 1, &head(), "failure")] });
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs")))
+        .respond_with(held(runs))
+        .mount(&api)
+        .await;
+    let name = format!("reviewgate-agent-result-{}-attempt-1", head());
+    let arts = json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] });
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .respond_with(held(arts))
+        .mount(&api)
+        .await;
+    mount_download(
+        &api,
+        &blob,
+        5001,
+        zip_of(&[("result.json", &simple_result(REPO, PR, &head()))]),
+    )
+    .await;
+    let node = thread_node("defect:src.lib.rs:one", "reviewgate[bot]", false, false, 0);
+    Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(held(threads_page(vec![node], None)))
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/{PR}/comments")))
+        .respond_with(held(json!([])))
+        .mount(&api)
+        .await;
+    (api, blob)
+}
+
+#[tokio::test]
+async fn the_thread_query_and_the_ledger_run_beside_the_artifact_chain() {
+    use std::sync::Mutex;
+    use triage::github::fetch::{FetchEvent, FetchStep};
+    use triage::session::fetch::{LiveReads, fetch_live_reporting};
+    let log = overlap::Log::default();
+    let (api, _blob) = held_chain(&log).await;
+    let events = Mutex::new(Vec::new());
+    let progress = |e: FetchEvent| events.lock().expect("events").push(e);
+    let reads = LiveReads { ledger: true };
+    let fetched = fetch_live_reporting(&client(&api), &request(), reads, &progress)
+        .await
+        .expect("fetched");
+    assert!(
+        fetched
+            .threads
+            .as_ref()
+            .is_some_and(|t| t.unavailable_reason().is_none())
+    );
+    assert!(
+        matches!(fetched.ledger, Some(triage::model::ledger::LedgerState::Known(_))),
+        "{:?}",
+        fetched.ledger
+    );
+
+    let order = log.order();
+    let at = |what: &str| {
+        order
+            .iter()
+            .position(|r| r.contains(what))
+            .unwrap_or_else(|| panic!("{what}: {order:?}"))
+    };
+    let pulls: Vec<usize> = (0..order.len())
+        .filter(|&i| order[i].ends_with(&format!("/pulls/{PR}")))
+        .collect();
+    assert_eq!(pulls.len(), 2, "{order:?}");
+    // The thread query does not wait for the chain; the ledger waits only for the head.
+    assert!(at("/graphql") < at("/runs"), "{order:?}");
+    assert!(pulls[0] < at("/comments") && at("/comments") < pulls[1], "{order:?}");
+    assert!(
+        at("/runs") < at("/artifacts") && at("/artifacts") < pulls[1],
+        "the chain keeps its order: {order:?}"
+    );
+    assert!(log.max_in_flight() >= 2, "nothing overlapped: {order:?}");
+
+    let events = events.into_inner().expect("events");
+    let position = |e: FetchEvent| {
+        events
+            .iter()
+            .position(|x| *x == e)
+            .unwrap_or_else(|| panic!("{events:?}"))
+    };
+    assert!(position(FetchEvent::Started(FetchStep::Head)) < position(FetchEvent::Head(head())));
+    assert!(position(FetchEvent::Head(head())) < position(FetchEvent::Started(FetchStep::Ledger)));
+    for step in [
+        FetchStep::Runs,
+        FetchStep::Artifact,
+        FetchStep::Download,
+        FetchStep::Validate,
+        FetchStep::HeadAgain,
+    ] {
+        assert!(
+            position(FetchEvent::Started(step)) < position(FetchEvent::Finished(step)),
+            "{step:?}"
+        );
+    }
+    assert!(position(FetchEvent::Started(FetchStep::Threads)) < position(FetchEvent::Finished(FetchStep::Head)));
+}
+
+#[tokio::test]
+async fn a_chain_that_fails_before_the_head_ends_without_reading_the_ledger() {
+    use triage::session::fetch::{LiveReads, fetch_live_reporting};
+    let api = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(threads_page(vec![], None)))
+        .mount(&api)
+        .await;
+    let reads = LiveReads { ledger: true };
+    let err = fetch_live_reporting(&client(&api), &request(), reads, &|_| {})
+        .await
+        .expect_err("no pull request");
+    assert!(err.to_string().contains("read pull request"), "{err}");
+    let requests = api.received_requests().await.expect("recorded");
+    assert!(
+        requests.iter().all(|r| !r.url.path().contains("/comments")),
+        "the ledger was read without a head"
+    );
+}

@@ -1,10 +1,12 @@
 //! Helpers shared by the subcommands: loading inputs and printing problems.
 
 use super::args::KindArg;
+use crate::model::ledger::LedgerState;
 use crate::model::load::Loaded;
 use crate::model::problem::Problem;
 use crate::model::review::Format;
 use crate::sanitize::clean_line;
+use crate::session::fetch::LiveReads;
 
 pub use crate::session::load::{load_or_problem, load_or_problem_keeping_value};
 
@@ -47,6 +49,16 @@ pub fn report_invalid(name: &str, loaded: &Loaded) {
 
 /// Fetches the newest exact-head result of `--pr` and loads it.
 pub fn load_pr(pr: &super::args::PrArgs) -> anyhow::Result<(String, Loaded)> {
-    let fetched = crate::session::fetch::fetch_blocking(&pr.target())?;
-    Ok((fetched.display_name(), fetched.loaded))
+    let (name, loaded, _) = load_pr_reading(pr, LiveReads::default())?;
+    Ok((name, loaded))
+}
+
+/// [`load_pr`], with the ledger when `reads` asks for it (read beside the
+/// result, not after it).
+pub fn load_pr_reading(
+    pr: &super::args::PrArgs,
+    reads: LiveReads,
+) -> anyhow::Result<(String, Loaded, Option<LedgerState>)> {
+    let fetched = crate::session::fetch::fetch_blocking_with(&pr.target(), reads)?;
+    Ok((fetched.display_name(), fetched.loaded, fetched.ledger))
 }

@@ -100,12 +100,18 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(exit::USAGE));
         }
     };
-    let (name, loaded) = match (&args.file, args.pr.pr) {
+    let (name, loaded, ledger) = match (&args.file, args.pr.pr) {
         (Some(path), _) => (
             path.display().to_string(),
             load_or_problem(path, forced_format(args.kind)),
+            None,
         ),
-        (None, Some(_)) => super::common::load_pr(&args.pr)?,
+        (None, Some(_)) => {
+            let reads = crate::session::fetch::LiveReads {
+                ledger: matches!(args.format, ListFormat::Json),
+            };
+            super::common::load_pr_reading(&args.pr, reads)?
+        }
         (None, None) => return Err(exit::Usage("nothing to list: give a FILE or --pr N".into()).into()),
     };
     let set = match (&loaded.set, loaded.is_valid()) {
@@ -123,7 +129,10 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     match args.format {
         ListFormat::Tsv => write_tsv(&mut out, set, &order, terminal)?,
         ListFormat::Json => {
-            let recorded = super::recorded::read_for(set, args.pr.api_url.as_deref());
+            let recorded = match ledger {
+                Some(state) => super::recorded::Recorded::Ledger(state),
+                None => super::recorded::read_for(set, args.pr.api_url.as_deref()),
+            };
             if let super::recorded::Recorded::Ledger(crate::model::ledger::LedgerState::Unknown { reason }) = &recorded
             {
                 eprintln!(

@@ -8,6 +8,7 @@
 use super::artifact_zip::read_result_json;
 use super::client::Client;
 use super::route::{RepoName, Route};
+use crate::model::ledger::LedgerState;
 use crate::model::load::Loaded;
 use crate::model::threads::{OrphanThread, ThreadObservation};
 
@@ -30,6 +31,70 @@ pub const MAX_PAGES: u32 = 10;
 
 /// The largest artifact zip downloaded (the result inside is at most 1 MiB).
 pub const MAX_ZIP_BYTES: usize = 8 * 1024 * 1024;
+
+/// The steps of a fetch, as reported to a [`Progress`] callback. The
+/// artifact chain runs `Head` to `HeadAgain` in order; `Threads` and
+/// `Ledger` run beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetchStep {
+    /// Reading the pull request's head.
+    Head,
+    /// Listing the review workflow's runs for the head.
+    Runs,
+    /// Finding the run's result artifact.
+    Artifact,
+    /// Downloading and unpacking the artifact.
+    Download,
+    /// Strict validation, scope and SHA checks.
+    Validate,
+    /// Reading the head again (it must not have moved).
+    HeadAgain,
+    /// Reading the live review threads.
+    Threads,
+    /// Reading the decisions the pull request holds.
+    Ledger,
+}
+
+impl FetchStep {
+    /// A few words for a progress line.
+    pub fn label(self) -> &'static str {
+        match self {
+            FetchStep::Head => "reading the pull request head",
+            FetchStep::Runs => "finding the review run",
+            FetchStep::Artifact => "finding the result artifact",
+            FetchStep::Download => "downloading the result",
+            FetchStep::Validate => "validating the result",
+            FetchStep::HeadAgain => "checking the head again",
+            FetchStep::Threads => "reading the review threads",
+            FetchStep::Ledger => "reading the recorded decisions",
+        }
+    }
+}
+
+/// What a fetch reports as it goes: a step started or finished (finished
+/// also when it failed: the error is the fetch's result), and the head SHA
+/// once it is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchEvent {
+    Started(FetchStep),
+    Finished(FetchStep),
+    Head(String),
+}
+
+/// Where a fetch reports its [`FetchEvent`]s (a plain callback: the screen
+/// forwards them as messages, the headless commands ignore them).
+pub type Progress<'a> = &'a (dyn Fn(FetchEvent) + Sync);
+
+/// A [`Progress`] that ignores every event.
+pub fn quiet(_: FetchEvent) {}
+
+/// Runs one step between its `Started` and `Finished` events.
+pub async fn reported<T>(progress: Progress<'_>, step: FetchStep, work: impl std::future::Future<Output = T>) -> T {
+    progress(FetchEvent::Started(step));
+    let out = work.await;
+    progress(FetchEvent::Finished(step));
+    out
+}
 
 /// What to fetch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +124,8 @@ pub struct FetchedResult {
     /// ReviewGate threads whose fingerprint matches no finding of the result
     /// (empty until the threads are read).
     pub orphan_threads: Vec<OrphanThread>,
+    /// The decisions the pull request holds at the head (`None`: not read).
+    pub ledger: Option<LedgerState>,
 }
 
 impl FetchedResult {
@@ -71,27 +138,46 @@ impl FetchedResult {
 
 /// Resolves, downloads and checks the newest exact-head result.
 pub async fn fetch_exact_head(client: &Client, req: &FetchRequest) -> Result<FetchedResult, FetchError> {
-    let head = current_head(client, req).await?;
-    let run = newest_run(client, req, &head).await?;
+    fetch_exact_head_reporting(client, req, &quiet).await
+}
+
+/// [`fetch_exact_head`], reporting each step to `progress`.
+pub async fn fetch_exact_head_reporting(
+    client: &Client,
+    req: &FetchRequest,
+    progress: Progress<'_>,
+) -> Result<FetchedResult, FetchError> {
+    let head = reported(progress, FetchStep::Head, current_head(client, req)).await?;
+    progress(FetchEvent::Head(head.clone()));
+    let run = reported(progress, FetchStep::Runs, newest_run(client, req, &head)).await?;
     let attempt = run.run_attempt.unwrap_or(1).max(1);
     let name = artifact_name(&head, attempt);
-    let artifact = find_artifact(client, req, &run, &head, &name).await?;
+    let artifact = reported(
+        progress,
+        FetchStep::Artifact,
+        find_artifact(client, req, &run, &head, &name),
+    )
+    .await?;
     if artifact.size_in_bytes > MAX_ZIP_BYTES as u64 {
         return Err(FetchError::TooLarge {
             size: artifact.size_in_bytes,
         });
     }
     let zip_route = Route::repo(&req.repo, ["actions", "artifacts", &artifact.id.to_string(), "zip"]);
-    let zip = client
-        .get_bytes_following_redirect(&zip_route, MAX_ZIP_BYTES)
+    let download = client.get_bytes_following_redirect(&zip_route, MAX_ZIP_BYTES);
+    let zip = reported(progress, FetchStep::Download, download)
         .await
         .map_err(|cause| FetchError::GitHub {
             step: format!("download the artifact {name}"),
             cause,
         })?;
-    let bytes = read_result_json(&zip)?;
-    let loaded = check_result(&bytes, req, &head)?;
-    let now = current_head(client, req).await?;
+    progress(FetchEvent::Started(FetchStep::Validate));
+    let checked = read_result_json(&zip)
+        .map_err(FetchError::from)
+        .and_then(|bytes| Ok((check_result(&bytes, req, &head)?, bytes)));
+    progress(FetchEvent::Finished(FetchStep::Validate));
+    let (loaded, bytes) = checked?;
+    let now = reported(progress, FetchStep::HeadAgain, current_head(client, req)).await?;
     if now != head {
         return Err(FetchError::HeadMoved { before: head, now });
     }
@@ -106,6 +192,7 @@ pub async fn fetch_exact_head(client: &Client, req: &FetchRequest) -> Result<Fet
         artifact_name: name,
         threads: None,
         orphan_threads: Vec::new(),
+        ledger: None,
     })
 }
 

@@ -4,15 +4,18 @@
 //! [`observe_threads`] and [`current_head`] (to tell when a loaded result
 //! went stale). What to fetch is a plain [`PrTarget`].
 
+use crate::decision::decide::Target;
 use crate::git_remote::{host_of_web_base, origin_repository};
 use crate::github::fetch::{FetchError, FetchRequest, fetch_exact_head};
+use crate::github::fetch::{FetchEvent, FetchStep, fetch_exact_head_reporting, quiet, reported};
+use crate::github::ledger::read_ledger;
 use crate::github::{ApiBase, Client, ClientConfig, RepoName, Token};
 use crate::model::threads::apply_threads;
 use anyhow::Context as _;
 use std::io::Write as _;
 use std::path::Path;
 
-pub use crate::github::fetch::{FetchedResult, current_head};
+pub use crate::github::fetch::{FetchedResult, Progress, current_head};
 pub use crate::github::threads::observe_threads;
 
 /// Where a pull request lives on GitHub: the number, `OWNER/NAME` (else the
@@ -81,17 +84,71 @@ pub fn resolve_target(pr: &PrTarget) -> Result<(ApiBase, FetchRequest), TargetEr
     ))
 }
 
+/// What a live fetch reads besides the result itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LiveReads {
+    /// Also read the decision ledger of the head ([`FetchedResult::ledger`]).
+    pub ledger: bool,
+}
+
 /// Fetches the newest exact-head result and applies the live thread state
 /// to its findings (an unreadable thread state makes every finding
 /// `unknown`; the reason stays in [`FetchedResult::threads`]); threads of no
 /// finding are kept in [`FetchedResult::orphan_threads`].
 pub async fn fetch_live(client: &Client, request: &FetchRequest) -> Result<FetchedResult, FetchError> {
-    let mut fetched = fetch_exact_head(client, request).await?;
-    let observation = observe_threads(client, &request.repo, request.pr).await;
+    fetch_live_reporting(client, request, LiveReads::default(), &quiet).await
+}
+
+/// [`fetch_live`], reporting each step to `progress`, with the reads of
+/// `reads`. The thread query needs only the repository and the number, so it
+/// runs beside the artifact chain from the start; the ledger needs the head
+/// too (its statuses), so it starts once the chain's first read named it and
+/// then runs beside the rest. A failed chain still waits for the side reads
+/// (they are reads: nothing is left half-done), and drops their answers.
+pub async fn fetch_live_reporting(
+    client: &Client,
+    request: &FetchRequest,
+    reads: LiveReads,
+    progress: Progress<'_>,
+) -> Result<FetchedResult, FetchError> {
+    // `None` while the chain has not read the head; `Some(None)` when it
+    // ended without one (the ledger is then not read).
+    let (head_tx, mut head_rx) = tokio::sync::watch::channel(None::<Option<String>>);
+    let chain_progress = |event: FetchEvent| {
+        if let FetchEvent::Head(sha) = &event {
+            head_tx.send_replace(Some(Some(sha.clone())));
+        }
+        progress(event);
+    };
+    let chain = async {
+        let fetched = fetch_exact_head_reporting(client, request, &chain_progress).await;
+        head_tx.send_if_modified(|head| head.is_none() && head.insert(None).is_none());
+        fetched
+    };
+    let threads = reported(
+        progress,
+        FetchStep::Threads,
+        observe_threads(client, &request.repo, request.pr),
+    );
+    let ledger = async {
+        if !reads.ledger {
+            return None;
+        }
+        let head = head_rx.wait_for(Option::is_some).await.ok()?.clone().flatten()?;
+        let target = Target {
+            repository: request.repo.clone(),
+            pull_request: request.pr,
+            reviewed_sha: head,
+        };
+        Some(reported(progress, FetchStep::Ledger, read_ledger(client, &target, &[])).await)
+    };
+    let (fetched, observation, ledger) = tokio::join!(chain, threads, ledger);
+    let mut fetched = fetched?;
     if let Some(set) = fetched.loaded.set.as_mut() {
         fetched.orphan_threads = apply_threads(set, &observation).orphan_threads;
     }
     fetched.threads = Some(observation);
+    fetched.ledger = ledger;
     Ok(fetched)
 }
 
@@ -99,16 +156,22 @@ pub async fn fetch_live(client: &Client, request: &FetchRequest) -> Result<Fetch
 /// a runtime of its own (for the headless commands). Errors are one sentence;
 /// the error is a [`TargetError`] or a [`FetchError`].
 pub fn fetch_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
-    fetch_on_own_runtime(pr, true)
+    fetch_blocking_with(pr, LiveReads::default())
+}
+
+/// [`fetch_blocking`] with the side reads of `reads`.
+pub fn fetch_blocking_with(pr: &PrTarget, reads: LiveReads) -> anyhow::Result<FetchedResult> {
+    fetch_on_own_runtime(pr, Some(reads))
 }
 
 /// Like [`fetch_blocking`] without reading the threads: the result's bytes
 /// exactly as downloaded are all that is wanted.
 pub fn fetch_result_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
-    fetch_on_own_runtime(pr, false)
+    fetch_on_own_runtime(pr, None)
 }
 
-fn fetch_on_own_runtime(pr: &PrTarget, with_threads: bool) -> anyhow::Result<FetchedResult> {
+/// `live`: the threads (and what `LiveReads` names) too; `None`: the result only.
+fn fetch_on_own_runtime(pr: &PrTarget, live: Option<LiveReads>) -> anyhow::Result<FetchedResult> {
     let (api, request) = resolve_target(pr)?;
     let token = Token::discover().map_err(TargetError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -117,10 +180,9 @@ fn fetch_on_own_runtime(pr: &PrTarget, with_threads: bool) -> anyhow::Result<Fet
         .context("cannot start the network runtime")?;
     runtime.block_on(async {
         let client = Client::new(ClientConfig::new(api, token)).map_err(TargetError::Api)?;
-        let fetched = if with_threads {
-            fetch_live(&client, &request).await?
-        } else {
-            fetch_exact_head(&client, &request).await?
+        let fetched = match live {
+            Some(reads) => fetch_live_reporting(&client, &request, reads, &quiet).await?,
+            None => fetch_exact_head(&client, &request).await?,
         };
         Ok(fetched)
     })
