@@ -69,7 +69,30 @@ pub async fn submit_with(
     options: &SubmitOptions,
     journal: &mut dyn Journal,
 ) -> Outcome {
-    match run(client, draft, options, journal).await {
+    submit_knowing(client, draft, options, journal, &mut Known::default()).await
+}
+
+/// What one run of several submissions (a batch) learned once and uses for
+/// the rest: the token's login (step 2) and the repositories that login was
+/// seen to have write permission on (step 3). The pull request and its head
+/// (step 4) are read before every post all the same, and the head again
+/// after it (step 6): those can change between two decisions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Known {
+    login: Option<String>,
+    writable: Vec<String>,
+}
+
+/// [`submit_with`], taking the actor and permission from `known` when an
+/// earlier submission of the batch read them, and noting them there.
+pub async fn submit_knowing(
+    client: &Client,
+    draft: &CheckedDraft,
+    options: &SubmitOptions,
+    journal: &mut dyn Journal,
+    known: &mut Known,
+) -> Outcome {
+    match run(client, draft, options, journal, known).await {
         Ok(receipt) => Outcome::Recorded(receipt),
         Err(outcome) => outcome,
     }
@@ -81,21 +104,30 @@ async fn run(
     draft: &CheckedDraft,
     options: &SubmitOptions,
     journal: &mut dyn Journal,
+    known: &mut Known,
 ) -> Result<Receipt, Outcome> {
     let target = draft.target();
     finish_deletes(client, target, &options.pending_deletes, journal).await?;
     let repo = &target.repository;
     let number = target.pull_request.to_string();
 
-    let login = step(Step::Actor, client.get_json::<Account>(&Route::new(["user"])).await)?.login;
+    let login = match known.login.clone() {
+        Some(login) => login,
+        None => step(Step::Actor, client.get_json::<Account>(&Route::new(["user"])).await)?.login,
+    };
+    known.login = Some(login.clone());
     decide::check_actor(&login, draft.draft().actor.as_deref()).map_err(not_posted)?;
 
-    let permission_route = Route::repo(repo, ["collaborators", login.as_str(), "permission"]);
-    let level = step(
-        Step::Permission,
-        client.get_json::<PermissionLevel>(&permission_route).await,
-    )?;
-    decide::check_permission(&login, &level).map_err(not_posted)?;
+    let repo_key = repo.as_str().to_ascii_lowercase();
+    if !known.writable.contains(&repo_key) {
+        let permission_route = Route::repo(repo, ["collaborators", login.as_str(), "permission"]);
+        let level = step(
+            Step::Permission,
+            client.get_json::<PermissionLevel>(&permission_route).await,
+        )?;
+        decide::check_permission(&login, &level).map_err(not_posted)?;
+        known.writable.push(repo_key);
+    }
 
     let pull_route = Route::repo(repo, ["pulls", number.as_str()]);
     let pull = step(Step::PullRequest, client.get_json::<PullRequest>(&pull_route).await)?;

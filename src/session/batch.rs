@@ -10,7 +10,7 @@ use crate::decision::draft::{Draft, LocalProblem};
 use crate::decision::outcome::Outcome;
 use crate::github::cleanup::Journal;
 use crate::github::client::Client;
-use crate::github::protocol::{SubmitOptions, submit_with};
+use crate::github::protocol::{Known, SubmitOptions, submit_knowing};
 use crate::outbox::{Entry, Outbox, OutboxError};
 
 /// A kept decision, whether it was already in the outbox, and whether the
@@ -113,6 +113,18 @@ pub async fn send_entry(
     entry: &Entry,
     options: SubmitOptions,
 ) -> Result<Sent, SendError> {
+    send_entry_knowing(client, outbox, entry, options, &mut Known::default()).await
+}
+
+/// [`send_entry`] within a batch: the actor and permission `known` holds are
+/// not read again.
+async fn send_entry_knowing(
+    client: &Client,
+    outbox: &Outbox,
+    entry: &Entry,
+    options: SubmitOptions,
+    known: &mut Known,
+) -> Result<Sent, SendError> {
     let _claim = outbox.claim(&entry.id)?;
     let Some(entry) = outbox.get(&entry.id)? else {
         return Err(SendError::Gone { id: entry.id.clone() });
@@ -125,7 +137,7 @@ pub async fn send_entry(
         }
     }
     let mut journal = EntryJournal { outbox, id: &entry.id };
-    let outcome = submit_with(client, &checked, &options, &mut journal).await;
+    let outcome = submit_knowing(client, &checked, &options, &mut journal, known).await;
     let settled = if outcome.is_recorded() {
         outbox.remove(&entry.id).map(|_| ())
     } else {
@@ -174,8 +186,10 @@ impl Summary {
 }
 
 /// Sends kept entries one after another (never in parallel: GitHub's
-/// secondary rate limits punish bursts of writes). Each result is handed to
-/// `each` as soon as it is known; one failure never stops the others.
+/// secondary rate limits punish bursts of writes). The actor and its write
+/// permission are read once for the batch ([`Known`]); each pull request's
+/// head is read before every post. Each result is handed to `each` as soon
+/// as it is known; one failure never stops the others.
 pub async fn submit_many(
     client: &Client,
     outbox: &Outbox,
@@ -183,8 +197,9 @@ pub async fn submit_many(
     mut each: impl FnMut(&Entry, &Result<Sent, SendError>),
 ) -> Summary {
     let mut summary = Summary::default();
+    let mut known = Known::default();
     for kept in entries {
-        let result = send_entry(client, outbox, &kept.entry, kept.options()).await;
+        let result = send_entry_knowing(client, outbox, &kept.entry, kept.options(), &mut known).await;
         summary.add(&result);
         each(&kept.entry, &result);
     }

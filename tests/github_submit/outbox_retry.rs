@@ -250,3 +250,45 @@ async fn a_batch_records_each_and_one_failure_loses_nothing() {
     assert_eq!(bodies.len(), 3);
     assert!(bodies[0].starts_with("<!-- reviewgate-agent-dispositions "));
 }
+
+#[tokio::test]
+async fn a_batch_reads_the_actor_and_its_permission_once_and_the_head_before_every_post() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, _fake) = fake().await;
+    let drafts = ["first", "second", "third"].map(|evidence| Draft {
+        evidence: evidence.into(),
+        fingerprint: format!("defect:src.{evidence}.rs:x"),
+        ..draft()
+    });
+    let kept: Vec<Kept> = drafts
+        .into_iter()
+        .map(|d| batch::keep(&outbox, d, None).unwrap())
+        .collect();
+    let summary = batch::submit_many(&client(&server.uri()), &outbox, &kept, |_, _| {}).await;
+    assert_eq!(summary.recorded, 3, "{summary:?}");
+    let lines = sequence(&server).await;
+    let count = |want: &str| lines.iter().filter(|l| *l == want).count();
+    assert_eq!(count(&line("GET", USER)), 1, "{lines:?}");
+    assert_eq!(count(&line("GET", PERMISSION)), 1, "{lines:?}");
+    assert_eq!(count(&line("GET", PULL)), 6, "before and after each post: {lines:?}");
+    // Each post is preceded by a read of the head since the previous post.
+    let posts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == line("POST", COMMENTS))
+        .collect();
+    assert_eq!(posts.len(), 3);
+    for pair in posts.windows(2) {
+        assert!(
+            lines[pair[0] + 1..pair[1]].contains(&line("GET", PULL)),
+            "no head read between two posts: {lines:?}"
+        );
+        let reads_between = lines[pair[0]..pair[1]]
+            .iter()
+            .filter(|l| **l == line("GET", PULL))
+            .count();
+        assert_eq!(
+            reads_between, 2,
+            "the re-check after one post and the read before the next: {lines:?}"
+        );
+    }
+}
