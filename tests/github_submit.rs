@@ -12,6 +12,8 @@ mod fake;
 mod ledger;
 #[path = "github_submit/outbox_retry.rs"]
 mod outbox_retry;
+#[path = "support/overlap.rs"]
+mod overlap;
 #[path = "github_submit/protocol.rs"]
 mod protocol;
 #[path = "github_submit/races.rs"]

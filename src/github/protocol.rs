@@ -111,10 +111,22 @@ async fn run(
     let repo = &target.repository;
     let number = target.pull_request.to_string();
 
-    let login = match known.login.clone() {
-        Some(login) => login,
-        None => step(Step::Actor, client.get_json::<Account>(&Route::new(["user"])).await)?.login,
+    // Steps 2 and 4 are independent reads: the pull request is read beside
+    // the actor, and its answer judged after the actor's and the permission's
+    // (the order of the checks, and so of the refusals, is the protocol's).
+    let pull_route = Route::repo(repo, ["pulls", number.as_str()]);
+    let (actor, pull) = match known.login.clone() {
+        Some(login) => (Ok(login), client.get_json::<PullRequest>(&pull_route).await),
+        None => {
+            let user_route = Route::new(["user"]);
+            let (actor, pull) = tokio::join!(
+                client.get_json::<Account>(&user_route),
+                client.get_json::<PullRequest>(&pull_route)
+            );
+            (actor.map(|a| a.login), pull)
+        }
     };
+    let login = step(Step::Actor, actor)?;
     known.login = Some(login.clone());
     decide::check_actor(&login, draft.draft().actor.as_deref()).map_err(not_posted)?;
 
@@ -129,8 +141,7 @@ async fn run(
         known.writable.push(repo_key);
     }
 
-    let pull_route = Route::repo(repo, ["pulls", number.as_str()]);
-    let pull = step(Step::PullRequest, client.get_json::<PullRequest>(&pull_route).await)?;
+    let pull = step(Step::PullRequest, pull)?;
     decide::check_pull(&pull, target).map_err(not_posted)?;
 
     let rendered = render(draft, &login);

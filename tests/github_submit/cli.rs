@@ -196,8 +196,8 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),

@@ -35,8 +35,8 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS)
         ],
@@ -51,8 +51,8 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
         sequence(&server).await.split_off(before),
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
@@ -110,8 +110,8 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
         lines,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             format!("GET {COMMENTS}?per_page=100&page=2"),
             line("GET", HEAD_STATUS_PAGE_1),
@@ -128,15 +128,19 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
 }
 
 /// A server that answers the first `answers.len()` connections (one request
-/// each, `Connection: close`) and then stops listening, so the next request
-/// is refused. Returns its base URL and the request lines it saw.
-fn closing_server(answers: Vec<String>) -> (String, std::sync::mpsc::Receiver<String>) {
+/// each, `Connection: close`) with the answer for the request's path, and
+/// then stops listening, so the next request is refused. Returns its base
+/// URL and the request lines it saw, `GET /user` first when it came right
+/// after the pull request read it is sent beside.
+fn closing_server(answers: Vec<(&'static str, String)>) -> (String, std::sync::mpsc::Receiver<String>) {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for body in answers {
+        let mut answers = answers;
+        let mut seen: Vec<String> = Vec::new();
+        while !answers.is_empty() {
             let Ok((stream, _)) = listener.accept() else { return };
             let mut reader = BufReader::new(stream);
             let mut request_line = String::new();
@@ -155,14 +159,22 @@ fn closing_server(answers: Vec<String>) -> (String, std::sync::mpsc::Receiver<St
             let mut discard = vec![0; length];
             reader.read_exact(&mut discard).unwrap();
             let mut parts = request_line.split_whitespace();
-            tx.send(format!("{} {}", parts.next().unwrap(), parts.next().unwrap()))
-                .unwrap();
+            let (verb, target) = (parts.next().unwrap(), parts.next().unwrap());
+            let at = answers.iter().position(|(route, _)| *route == target).unwrap_or(0);
+            let body = answers.remove(at).1;
+            seen.push(format!("{verb} {target}"));
             let response = format!(
                 "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
                 body.len(),
                 body
             );
             reader.get_mut().write_all(response.as_bytes()).unwrap();
+        }
+        if let Some(i) = (1..seen.len()).find(|&i| seen[i - 1] == line("GET", PULL) && seen[i] == line("GET", USER)) {
+            seen.swap(i - 1, i);
+        }
+        for request in seen {
+            tx.send(request).unwrap();
         }
         drop(listener);
     });
@@ -174,9 +186,9 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
     let answers = vec![
-        json!({"login": ACTOR}).to_string(),
-        json!({"permission": "write"}).to_string(),
-        pull("open", REPO, SHA).to_string(),
+        (USER, json!({"login": ACTOR}).to_string()),
+        (PERMISSION, json!({"permission": "write"}).to_string()),
+        (PULL, pull("open", REPO, SHA).to_string()),
     ];
     let (base, seen) = closing_server(answers);
     let first = keep_and_send(&client(&base), &outbox).await;
@@ -190,7 +202,7 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
         panic!("{first:?}")
     };
     let lines: Vec<String> = seen.try_iter().collect();
-    assert_eq!(lines, [line("GET", USER), line("GET", PERMISSION), line("GET", PULL)]);
+    assert_eq!(lines, [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]);
     assert_eq!(outbox.list().unwrap().entries.len(), 1);
 
     let (server, _fake) = fake().await;

@@ -35,8 +35,8 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
         lines,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
@@ -128,7 +128,7 @@ async fn stale_head_before_posting_posts_nothing() {
     );
     assert_eq!(
         sequence(&server).await,
-        [line("GET", USER), line("GET", PERMISSION), line("GET", PULL)]
+        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
     );
 }
 
@@ -158,8 +158,8 @@ async fn head_moved_after_posting_deletes_the_comment_and_sets_no_status() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
@@ -192,8 +192,8 @@ async fn unreadable_head_after_posting_counts_as_moved() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
@@ -205,7 +205,7 @@ async fn unreadable_head_after_posting_counts_as_moved() {
 }
 
 #[tokio::test]
-async fn read_only_permission_is_rejected_before_reading_the_pull_request() {
+async fn read_only_permission_is_rejected_before_the_pull_request_is_judged() {
     let server = MockServer::start().await;
     mount_reads(&server, "read").await;
     let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
@@ -218,7 +218,10 @@ async fn read_only_permission_is_rejected_before_reading_the_pull_request() {
         panic!("{outcome:?}")
     };
     assert_eq!(permission, "read");
-    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PERMISSION)]);
+    assert_eq!(
+        sequence(&server).await,
+        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
+    );
 }
 
 #[tokio::test]
@@ -241,7 +244,10 @@ async fn forbidden_permission_lookup_is_a_rejection() {
     else {
         panic!("{outcome:?}")
     };
-    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PERMISSION)]);
+    assert_eq!(
+        sequence(&server).await,
+        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
+    );
 }
 
 #[tokio::test]
@@ -260,7 +266,7 @@ async fn closed_pull_request_is_rejected_without_a_comment() {
     );
     assert_eq!(
         sequence(&server).await,
-        [line("GET", USER), line("GET", PERMISSION), line("GET", PULL)]
+        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
     );
 }
 
@@ -283,7 +289,7 @@ async fn pull_request_from_another_base_repository_is_rejected() {
     );
     assert_eq!(
         sequence(&server).await,
-        [line("GET", USER), line("GET", PERMISSION), line("GET", PULL)]
+        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
     );
 }
 
@@ -313,8 +319,8 @@ async fn attestation_by_someone_else_deletes_the_comment() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
@@ -363,7 +369,7 @@ async fn payload_actor_must_be_the_authenticated_user() {
     else {
         panic!("{outcome:?}")
     };
-    assert_eq!(sequence(&server).await, [line("GET", USER)]);
+    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PULL)]);
 }
 
 #[tokio::test]
@@ -385,7 +391,7 @@ async fn primary_rate_limit_is_reported_with_its_reset_time_and_not_retried() {
     };
     assert!(error.to_string().contains("2023-11-14T22:13:20Z"), "{error}");
     assert!(outcome.summary().contains("2023-11-14T22:13:20Z"));
-    assert_eq!(sequence(&server).await, [line("GET", USER)]);
+    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PULL)]);
 }
 
 #[tokio::test]
@@ -415,8 +421,8 @@ async fn too_many_requests_on_the_comment_is_a_failure_with_reset() {
         sequence(&server).await,
         [
             line("GET", USER),
-            line("GET", PERMISSION),
             line("GET", PULL),
+            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             line("POST", COMMENTS)
         ]
@@ -447,8 +453,42 @@ async fn transient_get_failures_are_retried_but_4xx_are_not() {
     else {
         panic!("{outcome:?}")
     };
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", USER), line("GET", PERMISSION)]
+    // The pull request is read once beside the actor's reads (wherever it lands).
+    let mut seen = sequence(&server).await;
+    let pull_at = seen
+        .iter()
+        .position(|l| *l == line("GET", PULL))
+        .expect("the pull request is read");
+    seen.remove(pull_at);
+    assert_eq!(seen, [line("GET", USER), line("GET", USER), line("GET", PERMISSION)]);
+    assert!(pull_at < 3, "read before the permission: {pull_at}");
+}
+
+#[tokio::test]
+async fn the_actor_and_the_pull_request_are_read_together() {
+    let server = MockServer::start().await;
+    let log = super::overlap::Log::default();
+    wiremock::Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path(USER))
+        .respond_with(log.answer(ok(json!({"login": ACTOR}))))
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path(PULL))
+        .respond_with(log.answer(ok(pull("open", REPO, SHA))))
+        .mount(&server)
+        .await;
+    on(&server, "GET", PERMISSION, ok(json!({"permission": "read"}))).await;
+    let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
+    assert!(
+        matches!(
+            &outcome,
+            Outcome::Rejected {
+                reason: Rejection::NoWritePermission { .. },
+                ..
+            }
+        ),
+        "{outcome:?}"
     );
+    assert_eq!(log.max_in_flight(), 2, "{:?}", log.order());
 }

@@ -137,15 +137,25 @@ pub async fn sequence(server: &MockServer) -> Vec<String> {
     requests(server).await.iter().map(|(line, _)| line.clone()).collect()
 }
 
+/// Every request in order of arrival, except that `GET /user` and the pull
+/// request read the protocol sends together are listed user first wherever
+/// the pull read arrived first (their relative order is not the protocol's).
 pub async fn requests(server: &MockServer) -> Vec<(String, Vec<u8>)> {
     let received = server.received_requests().await.unwrap();
-    received
+    let mut seen: Vec<(String, Vec<u8>)> = received
         .iter()
         .map(|r| {
             let query = r.url.query().map(|q| format!("?{q}")).unwrap_or_default();
             (format!("{} {}{}", r.method, r.url.path(), query), r.body.clone())
         })
-        .collect()
+        .collect();
+    let (user, pull) = (line("GET", USER), line("GET", PULL));
+    for i in 1..seen.len() {
+        if seen[i - 1].0 == pull && seen[i].0 == user {
+            seen.swap(i - 1, i);
+        }
+    }
+    seen
 }
 
 pub fn body_json(bytes: &[u8]) -> Value {
