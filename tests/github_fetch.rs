@@ -692,3 +692,63 @@ async fn a_chain_that_fails_before_the_head_ends_without_reading_the_ledger() {
         "the ledger was read without a head"
     );
 }
+
+/// A GET answered 200 with `etag` (and a low rate limit left), and 304 when
+/// asked with that `If-None-Match`.
+async fn mount_conditional(api: &MockServer, route: &str, body: Value, etag: &str) {
+    Mock::given(method("GET"))
+        .and(path(route))
+        .and(wiremock::matchers::header("if-none-match", etag))
+        .respond_with(ResponseTemplate::new(304).insert_header("x-ratelimit-remaining", "41"))
+        .with_priority(1)
+        .mount(api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(route))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("etag", etag)
+                .insert_header("x-ratelimit-remaining", "42")
+                .set_body_json(body),
+        )
+        .mount(api)
+        .await;
+}
+
+#[tokio::test]
+async fn a_second_fetch_of_an_unchanged_pull_request_sends_only_conditional_requests() {
+    let (api, blob) = (MockServer::start().await, MockServer::start().await);
+    let pull =
+        json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } });
+    mount_conditional(&api, &format!("/repos/{REPO}/pulls/{PR}"), pull, "\"p1\"").await;
+    let runs = json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, 1, &head(), "failure")] });
+    mount_conditional(
+        &api,
+        &format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs"),
+        runs,
+        "\"r1\"",
+    )
+    .await;
+    let name = format!("reviewgate-agent-result-{}-attempt-1", head());
+    let arts = json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] });
+    mount_conditional(&api, &format!("/repos/{REPO}/actions/artifacts"), arts, "\"a1\"").await;
+    let bytes = simple_result(REPO, PR, &head());
+    mount_download(&api, &blob, 5001, zip_of(&[("result.json", &bytes)])).await;
+
+    let client = client(&api);
+    let first = fetch_exact_head(&client, &request()).await.expect("first");
+    // The head read again at the end is already a conditional read (a 304).
+    assert_eq!(first.rate_remaining, Some(41));
+    let before = api.received_requests().await.expect("recorded").len();
+    assert_eq!(before, 5, "pull, runs, artifacts, zip, pull");
+    let again = fetch_exact_head(&client, &request()).await.expect("again");
+    assert_eq!(again.bytes, first.bytes);
+    assert_eq!(again.rate_remaining, Some(41));
+    let requests = api.received_requests().await.expect("recorded");
+    let second = &requests[before..];
+    assert_eq!(second.len(), 4, "the zip of a known artifact is not downloaded again");
+    for r in second {
+        assert!(r.headers.get("if-none-match").is_some(), "unconditional: {}", r.url);
+    }
+    assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
+}

@@ -60,5 +60,8 @@ pub fn load_pr_reading(
     reads: LiveReads,
 ) -> anyhow::Result<(String, Loaded, Option<LedgerState>)> {
     let fetched = crate::session::fetch::fetch_blocking_with(&pr.target(), reads)?;
+    if let Some(notice) = crate::session::rate::rate_notice(fetched.rate_remaining) {
+        eprintln!("triage: {notice}");
+    }
     Ok((fetched.display_name(), fetched.loaded, fetched.ledger))
 }

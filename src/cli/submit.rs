@@ -258,7 +258,10 @@ impl Connection {
         let config = self.config;
         self.runtime.block_on(async move {
             let client = Client::new(config).map_err(|e| SendErrorOrSetup::Setup(e.to_string()))?;
-            work(client).await.map_err(SendErrorOrSetup::Send)
+            let watch = client.clone();
+            let done = work(client).await.map_err(SendErrorOrSetup::Send);
+            notice_low_rate(&watch);
+            done
         })
     }
 }
@@ -274,8 +277,18 @@ impl Connection {
         let config = self.config;
         self.runtime.block_on(async move {
             let client = Client::new(config).map_err(|e| e.to_string())?;
-            Ok(work(client).await)
+            let watch = client.clone();
+            let done = work(client).await;
+            notice_low_rate(&watch);
+            Ok(done)
         })
+    }
+}
+
+/// A line on stderr when GitHub's rate limit runs low.
+fn notice_low_rate(client: &Client) {
+    if let Some(notice) = crate::session::rate::rate_notice(client.rate_remaining()) {
+        eprintln!("triage: {notice}");
     }
 }
 

@@ -16,6 +16,7 @@
 //!   send the token anywhere else; a download that leaves the API origin
 //!   continues through a second octocrab built without any credentials.
 
+use super::conditional::Memory;
 use super::endpoint::{ApiBase, redact_credentials};
 use super::error::GhError;
 use super::redirect::{MAX_HOPS, OffOrigin, next_hop, origin_of};
@@ -121,6 +122,8 @@ pub struct Client {
     api_origin: String,
     timeout: Duration,
     retry: RetryPolicy,
+    /// Conditional answers, downloaded zips and the rate limit left.
+    memory: Memory,
 }
 
 impl std::fmt::Debug for Client {
@@ -180,7 +183,14 @@ impl Client {
             base: config.api_base,
             timeout: config.timeout,
             retry: config.retry,
+            memory: Memory::default(),
         })
+    }
+
+    /// The requests left in GitHub's rate-limit window, as its newest
+    /// answer said (`None` before any answer carried the header).
+    pub fn rate_remaining(&self) -> Option<u64> {
+        self.memory.remaining()
     }
 
     /// The API base this client talks to.
@@ -257,6 +267,19 @@ impl Client {
             .retrying(|| self.send(Method::GET, &uri, None::<&()>, max_bytes, OffOrigin::Anonymous))
             .await?;
         Ok(raw.bytes)
+    }
+
+    /// [`Client::get_bytes_following_redirect`] for content that never
+    /// changes at its route (an artifact's zip: the id names fixed bytes):
+    /// downloaded once per client, then served from memory.
+    pub async fn get_fixed_bytes(&self, route: &Route, max_bytes: usize) -> Result<Vec<u8>, GhError> {
+        let uri = self.uri(route);
+        if let Some(bytes) = self.memory.zip(&uri) {
+            return Ok(bytes);
+        }
+        let bytes = self.get_bytes_following_redirect(route, max_bytes).await?;
+        self.memory.keep_zip(&uri, &bytes);
+        Ok(bytes)
     }
 
     fn uri(&self, route: &Route) -> String {
@@ -356,12 +379,29 @@ impl Client {
             Target::Api(path) => (&self.crab, path.clone()),
             Target::Anonymous(uri) => (&self.anonymous, uri.to_string()),
         };
-        let builder = http::Request::builder().method(method).uri(uri);
+        // A GET on the API asks whether the answer kept for it still stands.
+        let conditional = match target {
+            Target::Api(path) if method == Method::GET && body.is_none() => Some(path.as_str()),
+            _ => None,
+        };
+        let kept = conditional.and_then(|path| self.memory.kept(path));
+        let mut builder = http::Request::builder().method(method).uri(uri);
+        if let Some((etag, _)) = &kept {
+            builder = builder.header(http::header::IF_NONE_MATCH, etag.as_str());
+        }
         let request = crab
             .build_request(builder, body)
             .map_err(|e| transport(&e, self.timeout))?;
         let response = crab.execute(request).await.map_err(|e| transport(&e, self.timeout))?;
         let status = response.status();
+        if let Target::Api(_) = target {
+            self.memory.note_rate(response.headers());
+        }
+        if status == http::StatusCode::NOT_MODIFIED
+            && let Some((_, raw)) = kept
+        {
+            return Ok(Answer::Final(raw));
+        }
         if matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308) {
             let location = response.headers().get(http::header::LOCATION);
             let location = location.and_then(|v| v.to_str().ok()).map(str::to_owned);
@@ -385,7 +425,11 @@ impl Client {
                 message: format!("the answer is over the {max_bytes}-byte limit"),
             });
         }
-        Ok(Answer::Final(Raw { status, headers, bytes }))
+        let raw = Raw { status, headers, bytes };
+        if let Some(path) = conditional {
+            self.memory.keep(path, &raw);
+        }
+        Ok(Answer::Final(raw))
     }
 
     /// The absolute URI of a target (to resolve a relative `Location`).

@@ -126,6 +126,8 @@ pub struct FetchedResult {
     pub orphan_threads: Vec<OrphanThread>,
     /// The decisions the pull request holds at the head (`None`: not read).
     pub ledger: Option<LedgerState>,
+    /// GitHub's rate limit left after the fetch (`None`: not told).
+    pub rate_remaining: Option<u64>,
 }
 
 impl FetchedResult {
@@ -164,7 +166,7 @@ pub async fn fetch_exact_head_reporting(
         });
     }
     let zip_route = Route::repo(&req.repo, ["actions", "artifacts", &artifact.id.to_string(), "zip"]);
-    let download = client.get_bytes_following_redirect(&zip_route, MAX_ZIP_BYTES);
+    let download = client.get_fixed_bytes(&zip_route, MAX_ZIP_BYTES);
     let zip = reported(progress, FetchStep::Download, download)
         .await
         .map_err(|cause| FetchError::GitHub {
@@ -193,6 +195,7 @@ pub async fn fetch_exact_head_reporting(
         threads: None,
         orphan_threads: Vec::new(),
         ledger: None,
+        rate_remaining: client.rate_remaining(),
     })
 }
 

@@ -14,6 +14,7 @@
 pub mod artifact_zip;
 pub mod cleanup;
 pub mod client;
+mod conditional;
 pub mod endpoint;
 pub mod error;
 pub mod fetch;

@@ -149,6 +149,7 @@ pub async fn fetch_live_reporting(
     }
     fetched.threads = Some(observation);
     fetched.ledger = ledger;
+    fetched.rate_remaining = client.rate_remaining();
     Ok(fetched)
 }
 

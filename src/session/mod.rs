@@ -5,6 +5,7 @@
 pub mod batch;
 pub mod fetch;
 pub mod load;
+pub mod rate;
 
 pub use fetch::{PrTarget, write_atomic};
 pub use load::OpenOptions;
