@@ -3,7 +3,9 @@
 //! Map of the modules:
 //! - [`model`]: domain types, format readers, strict validation, fingerprints
 //!   (pure: no terminal, runtime or network).
+//! - [`atomic_write`]: the one atomic file replacement (temporary file, fsync, rename).
 //! - [`sanitize`]: the one step between untrusted text and any display.
+//! - [`time`]: the clock and the RFC 3339 text written to files (jiff).
 //! - [`checkout`]: the local checkout (files, HEAD) the evidence is checked against.
 //! - [`cli`]: the headless subcommands.
 //! - [`tui`]: the interactive screen (pure update, read-only view).
@@ -12,6 +14,7 @@
 //! - [`river_store`]: River Review feedback log and suppression index.
 //! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 
+pub mod atomic_write;
 pub mod checkout;
 pub mod cli;
 pub mod git_remote;
@@ -20,4 +23,5 @@ pub mod model;
 pub mod outbox;
 pub mod river_store;
 pub mod sanitize;
+pub mod time;
 pub mod tui;

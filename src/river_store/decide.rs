@@ -3,7 +3,7 @@
 use super::StoreError;
 use super::entries::{FeedbackEntry, FingerprintAlgo, Note, SuppressionFacts, feedback_entry};
 use super::status::{DecisionStatus, SuppressionType};
-use super::time::UnixMillis;
+use crate::time::UnixMillis;
 use crate::model::finding::{FindingKey, RiverSeverity};
 use crate::model::review::ReviewSet;
 use std::fmt;

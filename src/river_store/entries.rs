@@ -3,7 +3,7 @@
 //! members in River's order.
 
 use super::status::{FeedbackType, SuppressionType};
-use super::time::{UnixMillis, iso_millis};
+use crate::time::{UnixMillis, iso_millis};
 use crate::model::finding::RiverSeverity;
 use serde::Serialize;
 

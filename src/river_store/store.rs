@@ -10,7 +10,7 @@ use super::files::{self, Lock, RiverPaths};
 use super::index::{self, Malformed};
 use super::lifecycle::{self, FindingIds, SuppressionView};
 use super::ordered::Json;
-use super::time::{UnixMillis, month_of};
+use crate::time::{UnixMillis, month_of};
 use crate::model::schema::{RiverEntrySchema, check_river_entry};
 use serde::Serialize;
 use std::collections::HashSet;
