@@ -12,12 +12,14 @@
 //! - [`github`]: the only module that talks to GitHub (octocrab).
 //! - [`outbox`]: decisions kept on disk until GitHub has recorded them.
 //! - [`river_store`]: River Review feedback log and suppression index.
+//! - [`log`]: the optional diagnostic log file (`TRIAGE_LOG`), never on the terminal.
 //! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 
 pub mod atomic_write;
 pub mod checkout;
 pub mod cli;
 pub mod git_remote;
+pub mod log;
 pub mod github;
 pub mod model;
 pub mod outbox;
