@@ -134,6 +134,9 @@ mod tests {
         let (Some(then), Some(later)) = (then, later) else {
             panic!("in range");
         };
-        assert_eq!((age(then, later), age(later, then)), (Duration::from_secs(90), Duration::ZERO));
+        assert_eq!(
+            (age(then, later), age(later, then)),
+            (Duration::from_secs(90), Duration::ZERO)
+        );
     }
 }

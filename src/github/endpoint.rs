@@ -177,9 +177,15 @@ mod tests {
     #[test]
     fn url_normalises_case_and_default_ports() {
         let public = ApiBase::parse("https://API.GitHub.com:443/").unwrap();
-        assert_eq!((public.origin(), public.web_base()), ("https://api.github.com".into(), "https://github.com".into()));
+        assert_eq!(
+            (public.origin(), public.web_base()),
+            ("https://api.github.com".into(), "https://github.com".into())
+        );
         let plain = ApiBase::parse(" HTTP://Host.Example:80/x/ ").unwrap();
-        assert_eq!((plain.origin(), plain.url()), ("http://host.example".into(), "http://host.example/x".into()));
+        assert_eq!(
+            (plain.origin(), plain.url()),
+            ("http://host.example".into(), "http://host.example/x".into())
+        );
         assert_eq!(plain.web_base(), "http://host.example");
         let ghe = ApiBase::parse("https://ghe.example:8443/api/v3/").unwrap();
         assert_eq!(ghe.web_base(), "https://ghe.example:8443");

@@ -82,7 +82,11 @@ impl fmt::Display for Route {
 }
 
 fn encode_segment(s: &str) -> String {
-    let set = if s.bytes().all(|b| b == b'.') { DOT_SEGMENT } else { PATH_SEGMENT };
+    let set = if s.bytes().all(|b| b == b'.') {
+        DOT_SEGMENT
+    } else {
+        PATH_SEGMENT
+    };
     utf8_percent_encode(s, set).to_string()
 }
 

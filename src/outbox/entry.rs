@@ -3,8 +3,8 @@
 use crate::github::decide::Step;
 use crate::github::draft::{Draft, LocalProblem};
 use crate::github::protocol::Outcome;
-use crate::time::now_rfc3339;
 use crate::model::review::{ReviewSet, Scope};
+use crate::time::now_rfc3339;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

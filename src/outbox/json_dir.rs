@@ -181,7 +181,10 @@ mod tests {
         assert_eq!(reasons.len(), 2, "{reasons:?}");
         assert_eq!(reasons[1].0, tmp.path().join("move.json"));
         assert!(reasons[1].1.contains("does not match the file name"), "{reasons:?}");
-        assert!(matches!(dir.get("move", |n: &Note| &n.id), Err(OutboxError::Corrupt { .. })));
+        assert!(matches!(
+            dir.get("move", |n: &Note| &n.id),
+            Err(OutboxError::Corrupt { .. })
+        ));
         assert!(dir.remove("good").expect("remove"));
         assert!(!dir.remove("good").expect("remove again"));
     }

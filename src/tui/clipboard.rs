@@ -52,7 +52,9 @@ mod tests {
         let mut out = Vec::new();
         copy(&mut out, "defect:a\n\tb é").expect("copied");
         let seq = String::from_utf8(out).expect("ascii");
-        let body = seq.strip_prefix("\u{1b}]52;c;").and_then(|s| s.strip_suffix("\u{1b}\\"));
+        let body = seq
+            .strip_prefix("\u{1b}]52;c;")
+            .and_then(|s| s.strip_suffix("\u{1b}\\"));
         let decoded = body.and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
         assert_eq!(decoded.as_deref(), Some("defect:a\n\tb é".as_bytes()), "{seq:?}");
         let mut refused = Vec::new();

@@ -146,7 +146,10 @@ mod tests {
         f.path = Some("d~i-r_/50%.é+;=@:".to_string());
         f.line = None;
         let url = finding_url(&set, &f).unwrap_or_default();
-        assert!(url.ends_with(&format!("/blob/{}/d~i-r_/50%25.%C3%A9%2B%3B%3D%40%3A", fixture::SHA)), "{url}");
+        assert!(
+            url.ends_with(&format!("/blob/{}/d~i-r_/50%25.%C3%A9%2B%3B%3D%40%3A", fixture::SHA)),
+            "{url}"
+        );
         f.line = Some(88);
         for bad in ["../etc/passwd", "/abs", "a//b", "a/\u{1b}]8;;x", "a\\b"] {
             f.path = Some(bad.to_string());

@@ -164,7 +164,10 @@ async fn cli_records_the_conformance_body_and_exits_0() {
     let log = std::fs::read_to_string(home.path().join("state/triage.log")).unwrap_or_default();
     assert!(log.contains("log started"), "TRIAGE_LOG writes the log file: {log}");
     assert!(log.contains(PULL), "the client's requests are in it: {log}");
-    assert!(!run.stderr.contains("log started"), "nothing of the log on the terminal");
+    assert!(
+        !run.stderr.contains("log started"),
+        "nothing of the log on the terminal"
+    );
     assert_no_token(&[&run], home.path());
 }
 
