@@ -11,7 +11,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::hint::black_box;
 use triage::tui::app::{App, Source};
 use triage::tui::update::{Msg, update};
-use triage::tui::{document, fixture, view};
+use triage::tui::{document, view};
+
+#[path = "../tests/support/fixture.rs"]
+mod fixture;
 
 #[path = "synth/mod.rs"]
 mod synth;

@@ -15,12 +15,17 @@
 //! - [`log`]: the optional diagnostic log file (`TRIAGE_LOG`), never on the terminal.
 //! - [`git_remote`]: the GitHub repository of the current checkout (`origin`), the `--repo` default.
 
+// The test fixtures (tests/support/fixture.rs) name the crate `triage` both
+// inside its unit tests and in the integration tests.
+#[cfg(test)]
+extern crate self as triage;
+
 pub mod atomic_write;
 pub mod checkout;
 pub mod cli;
 pub mod git_remote;
-pub mod log;
 pub mod github;
+pub mod log;
 pub mod model;
 pub mod outbox;
 pub mod river_store;

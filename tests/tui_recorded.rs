@@ -13,7 +13,8 @@ use triage::model::ledger::{
 use triage::tui::app::{App, Mode, SubmitState};
 use triage::tui::decision_state::Question;
 use triage::tui::effect::Effect;
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::recorded::{self, LedgerView, RowMark};
 use triage::tui::update::{Msg, SubmitOutcome, update};
 use triage::tui::view;

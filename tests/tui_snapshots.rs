@@ -14,7 +14,8 @@ use triage::model::review::ReviewSet;
 use triage::outbox::{Entry, LastOutcome, OutcomeKind};
 use triage::tui::app::{App, Document, Source, SubmitState};
 use triage::tui::decision_state::Receipt;
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::live::RefreshOutcome;
 use triage::tui::theme::Theme;
 use triage::tui::update::{Msg, SubmitOutcome, update};
