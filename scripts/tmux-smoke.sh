@@ -31,31 +31,34 @@ fail() {
   exit 1
 }
 
-# Polls the screen until it contains $1 (fixed string); up to ~10 s.
-wait_for() {
+# Runs "$@" every 50 ms until it succeeds; false after ~10 s.
+poll() {
   for _ in $(seq 1 200); do
-    if tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    if "$@"; then return 0; fi
     sleep 0.05
   done
-  fail "screen never showed: $1"
+  return 1
 }
 
-# Polls until the screen no longer contains $1; up to ~10 s.
-wait_gone() {
-  for _ in $(seq 1 200); do
-    if ! tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
-    sleep 0.05
-  done
-  fail "screen still shows: $1"
-}
+# Whether the screen contains / lacks $1 (fixed string).
+on_screen() { tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; }
+off_screen() { ! on_screen "$1"; }
 
-# Polls until the program has written its exit status; echoes it.
+# Waits until the screen shows $1, or until it no longer does.
+wait_for() { poll on_screen "$1" || fail "screen never showed: $1"; }
+wait_gone() { poll off_screen "$1" || fail "screen still shows: $1"; }
+
+# Waits until the program has written its exit status; echoes it.
 wait_exit() {
-  for _ in $(seq 1 200); do
-    if [ -s "$work/status" ]; then cat "$work/status"; return 0; fi
-    sleep 0.05
-  done
-  fail "the program did not exit"
+  poll test -s "$work/status" || fail "the program did not exit"
+  cat "$work/status"
+}
+
+# Waits for the program's exit and checks its status: $1 expected, $2 what ran.
+expect_exit() {
+  local status
+  status=$(wait_exit)
+  [ "$status" = "$1" ] || fail "$2 exit status $status, expected $1"
 }
 
 # Starts the binary with arguments in a fresh 120x40 tmux session.
@@ -99,8 +102,7 @@ tmx send-keys -t smoke j
 wait_for "All findings 2/11"
 [ ! -s "$work/status" ] || fail "Esc at the top of the list quit the program"
 tmx send-keys -t smoke q
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "demo exit status $status, expected 0"
+expect_exit 0 "demo"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 1b. ctrl-z hands the terminal to the shell; fg brings back an intact screen.
@@ -135,8 +137,7 @@ launch "$work/truncated.json"
 wait_for "READ-ONLY"
 wait_for "nothing can be submitted"
 tmx send-keys -t smoke q
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "invalid-file exit status $status, expected 0"
+expect_exit 0 "invalid-file"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 3. A pull-request result: the composer keeps what was typed as a draft
@@ -169,8 +170,7 @@ tmx send-keys -t smoke q
 wait_for "kept on disk"
 wait_for "Quit anyway?"
 tmx send-keys -t smoke y
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "composer exit status $status, expected 0"
+expect_exit 0 "composer"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # The pid of the program in the pane (env execs it, so it is the shell's child).
@@ -194,8 +194,7 @@ wait_for "hup-typed"
 pid=$(program_pid)
 [ -n "$pid" ] || fail "no program in the pane"
 kill -HUP "$pid"
-status=$(wait_exit)
-[ "$status" = "129" ] || fail "hang-up exit status $status, expected 129"
+expect_exit 129 "hang-up"
 tmx kill-session -t smoke 2>/dev/null || true
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
@@ -210,8 +209,7 @@ wait_for "Repair set 1/1 of 2"
 [ "$(tmx display-message -p -t smoke '#{alternate_on}')" = "1" ] || fail "the screen is not in the alternate screen"
 pid=$(program_pid)
 kill -TERM "$pid"
-status=$(wait_exit)
-[ "$status" = "143" ] || fail "SIGTERM exit status $status, expected 143"
+expect_exit 143 "SIGTERM"
 flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
 [ "$flags" = "0 1 0" ] || fail "after SIGTERM: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
 tmx kill-session -t smoke 2>/dev/null || true

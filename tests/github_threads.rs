@@ -6,6 +6,8 @@
 mod actions;
 #[path = "github_threads/cli.rs"]
 mod cli;
+#[path = "support/fake_github.rs"]
+mod fake_github;
 #[path = "support/fixture.rs"]
 mod fixture;
 #[path = "github_threads/identity.rs"]
