@@ -269,6 +269,25 @@ mod tests {
     }
 
     #[test]
+    fn threads_saving_one_entry_at_once_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::open(dir.path()).unwrap();
+        let e = entry("saved from four threads");
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..25 {
+                        outbox.put(&e).expect("each write has its own temporary file");
+                    }
+                });
+            }
+        });
+        assert_eq!(outbox.get(&e.id).unwrap(), Some(e.clone()));
+        let names: Vec<_> = fs::read_dir(outbox.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from(format!("{}.json", e.id))]);
+    }
+
+    #[test]
     fn a_claim_excludes_a_second_one() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::open(dir.path()).unwrap();
