@@ -4,6 +4,9 @@
 //! 4 ms budget). Also: the first frame of a 1 MiB agent result (load,
 //! prepare, draw; highlighting is never waited for).
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

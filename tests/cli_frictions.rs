@@ -2,6 +2,9 @@
 //! `list` described in `--help`, `outbox retry` naming `--all` in its usage,
 //! and a `review_error` result saying so on stderr.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "support/binary.rs"]
 mod binary;
 

@@ -2,6 +2,9 @@
 //! loopback (wiremock): pagination, the redirect to a blob host without the
 //! token, every refusal, and every row of the thread transition table.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "support/fake_github.rs"]
 mod fake_github;
 

@@ -2,6 +2,9 @@
 //! identity exactly as ReviewGate reads it, and the thread actions (reply,
 //! resolve, unresolve) with the method, path, body and order of every request.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "github_threads/actions.rs"]
 mod actions;
 #[path = "github_threads/cli.rs"]

@@ -2,6 +2,9 @@
 //! readable file and a missing terminal each say so on stderr in one line
 //! and exit 2, without drawing anything on stdout.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "support/binary.rs"]
 mod binary;
 

@@ -2,6 +2,9 @@
 //! detail timeline of recorded decisions, an unreadable ledger, and the
 //! question before superseding a recorded decision.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

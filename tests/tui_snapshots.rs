@@ -1,6 +1,9 @@
 //! Whole-screen snapshots of every screen state on a fixed-size TestBackend,
 //! a few cell-style checks, and proof that hostile text never reaches a cell.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
