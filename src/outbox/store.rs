@@ -283,7 +283,10 @@ mod tests {
             }
         });
         assert_eq!(outbox.get(&e.id).unwrap(), Some(e.clone()));
-        let names: Vec<_> = fs::read_dir(outbox.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(outbox.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from(format!("{}.json", e.id))]);
     }
 
