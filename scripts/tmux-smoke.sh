@@ -54,6 +54,14 @@ wait_exit() {
   cat "$work/status"
 }
 
+# Sends keys ($2...) and waits until the screen shows $1.
+press() {
+  local want=$1
+  shift
+  tmx send-keys -t smoke "$@"
+  wait_for "$want"
+}
+
 # Waits for the program's exit and checks its status: $1 expected, $2 what ran.
 expect_exit() {
   local status
@@ -74,32 +82,22 @@ launch() {
 launch
 wait_for " DEMO "
 wait_for "Repair set 1/4 of 11"
-tmx send-keys -t smoke j
-wait_for "Repair set 2/4 of 11"
+press "Repair set 2/4 of 11" j
 wait_for "crates/ledger/src/retry.rs:88"
-tmx send-keys -t smoke Enter
-wait_for " DETAIL "
-tmx send-keys -t smoke Tab
-wait_for " EVIDENCE "
-tmx send-keys -t smoke 3
-wait_for "Drift lane"
+press " DETAIL " Enter
+press " EVIDENCE " Tab
+press "Drift lane" 3
 wait_for "resolved externally: verify, then decide or reopen"
-tmx send-keys -t smoke '?'
-wait_for "Keys (generated from the key table)"
+press "Keys (generated from the key table)" '?'
 tmx send-keys -t smoke Escape
 wait_gone "Keys (generated from the key table)"
 # Esc at the top of the list goes nowhere: the program keeps running.
 # (One key per send: an Esc followed at once by a key reads as Alt+key.)
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke 2 g
-wait_for "All findings 1/11"
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke j
-wait_for "All findings 2/11"
+press " LIST " Escape
+press "All findings 1/11" 2 g
+press " LIST " Escape
+press " LIST " Escape
+press "All findings 2/11" j
 [ ! -s "$work/status" ] || fail "Esc at the top of the list quit the program"
 tmx send-keys -t smoke q
 expect_exit 0 "demo"
@@ -109,25 +107,18 @@ tmx kill-session -t smoke 2>/dev/null || true
 tmx new-session -d -s smoke -x 120 -y 40 "env -u TMUX PS1='smoke\$ ' bash --norc -i"
 wait_for "smoke$"
 tmx send-keys -t smoke -l "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")"
-tmx send-keys -t smoke Enter
-wait_for "Repair set 1/4 of 11"
-tmx send-keys -t smoke j
-wait_for "Repair set 2/4 of 11"
-tmx send-keys -t smoke C-z
-wait_for "Stopped"
+press "Repair set 1/4 of 11" Enter
+press "Repair set 2/4 of 11" j
+press "Stopped" C-z
 wait_gone "Repair set 2/4 of 11"
 tmx send-keys -t smoke -l "fg"
-tmx send-keys -t smoke Enter
-wait_for "Repair set 2/4 of 11"
+press "Repair set 2/4 of 11" Enter
 wait_for "crates/ledger/src/retry.rs:88"
 wait_for " DEMO "
-tmx send-keys -t smoke j
-wait_for "Repair set 3/4 of 11"
-tmx send-keys -t smoke q
-wait_for "smoke$"
+press "Repair set 3/4 of 11" j
+press "smoke$" q
 tmx send-keys -t smoke -l 'echo "after-fg=$?"'
-tmx send-keys -t smoke Enter
-wait_for "after-fg=0"
+press "after-fg=0" Enter
 tmx kill-session -t smoke 2>/dev/null || true
 tmx kill-session -t smoke 2>/dev/null || true
 
@@ -146,15 +137,11 @@ tmx kill-session -t smoke 2>/dev/null || true
 cp "$root/tests/fixtures/conformance/agent-result/valid-scope-pull-request.json" "$work/pr.json"
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
-tmx send-keys -t smoke d
-wait_for "Choose the status:"
-tmx send-keys -t smoke j Enter
-wait_for " EVIDENCE "
+press "Choose the status:" d
+press " EVIDENCE " j Enter
 wait_for "Fixed on the reviewed head"
-tmx send-keys -t smoke -l " smoke-typed"
-wait_for "smoke-typed"
-tmx send-keys -t smoke Escape
-wait_for "Draft kept: press d on this finding to continue."
+press "smoke-typed" -l " smoke-typed"
+press "Draft kept: press d on this finding to continue." Escape
 wait_for "✎"
 # The draft is on disk: killing the program (no orderly quit) loses nothing.
 tmx kill-session -t smoke 2>/dev/null || true
@@ -162,12 +149,9 @@ ls "$work/state/drafts/"*.json >/dev/null 2>&1 || fail "no draft file under the 
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
 wait_for "✎"
-tmx send-keys -t smoke d
-wait_for "smoke-typed"
-tmx send-keys -t smoke Escape
-wait_for "Draft kept"
-tmx send-keys -t smoke q
-wait_for "kept on disk"
+press "smoke-typed" d
+press "Draft kept" Escape
+press "kept on disk" q
 wait_for "Quit anyway?"
 tmx send-keys -t smoke y
 expect_exit 0 "composer"
@@ -185,12 +169,9 @@ program_pid() {
 rm -rf "$work/state/drafts"
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
-tmx send-keys -t smoke d
-wait_for "Choose the status:"
-tmx send-keys -t smoke j Enter
-wait_for "Fixed on the reviewed head"
-tmx send-keys -t smoke -l " hup-typed"
-wait_for "hup-typed"
+press "Choose the status:" d
+press "Fixed on the reviewed head" j Enter
+press "hup-typed" -l " hup-typed"
 pid=$(program_pid)
 [ -n "$pid" ] || fail "no program in the pane"
 kill -HUP "$pid"
@@ -198,8 +179,7 @@ expect_exit 129 "hang-up"
 tmx kill-session -t smoke 2>/dev/null || true
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
-tmx send-keys -t smoke d
-wait_for "hup-typed"
+press "hup-typed" d
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 5. SIGTERM restores the terminal: out of the alternate screen, cursor

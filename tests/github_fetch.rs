@@ -323,18 +323,7 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     assert!(matches!(e, FetchError::HeadMoved { .. }), "{e}");
 }
 
-/// ReviewGate's marker encoding (INTEROP.md section 3).
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
+use fake_github::enc;
 
 fn thread_node(fp: &str, author: &str, resolved: bool, outdated: bool, replies: u64) -> Value {
     let body = format!(

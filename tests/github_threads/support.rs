@@ -16,18 +16,7 @@ pub fn client(api: &str) -> Client {
     fake_github::client(api, TOKEN)
 }
 
-/// ReviewGate's marker encoding.
-pub fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
+pub use crate::fake_github::enc;
 
 /// The body ReviewGate writes for a finding's inline comment.
 pub fn marker_body(id: &str, fp: &str) -> String {

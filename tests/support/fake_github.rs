@@ -63,3 +63,17 @@ pub fn result_json(repo: &str, pr: u64, sha: &str, findings: Vec<Value>) -> Vec<
     });
     serde_json::to_vec_pretty(&doc).expect("json")
 }
+
+/// ReviewGate's marker encoding (INTEROP.md section 3), written out here
+/// independently of the crate's so the tests check it.
+pub fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
