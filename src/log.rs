@@ -25,12 +25,16 @@ pub const LOG_FILE: &str = "triage.log";
 /// Why the log could not be set up (the program runs on without it).
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
+    /// The value is neither a level nor a filter `tracing` reads.
     #[error("{LOG_ENV}={value:?} is not a level or a tracing filter: {message}")]
     Filter { value: String, message: String },
+    /// The state directory or the log file cannot be created or opened.
     #[error("the log file {path} cannot be opened: {source}")]
     Open { path: PathBuf, source: std::io::Error },
+    /// No state directory can be found (no HOME and no variable naming one).
     #[error("cannot tell where the state directory is: {0}")]
     NoStateDir(String),
+    /// This process already has a log.
     #[error("a log is already installed")]
     Installed,
 }
