@@ -1,6 +1,9 @@
 //! Cost of the headless path: strict load (parse, schema, rules, model) and
 //! the TSV listing, on generated agent results and v3 artifacts of growing size.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "synth/mod.rs"]
 mod synth;
 

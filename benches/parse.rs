@@ -2,6 +2,9 @@
 //! documents of three sizes (64 KiB, 1 MiB, 8 MiB), so the cost per byte and
 //! its growth can be compared directly.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;

@@ -4,6 +4,9 @@
 //! 4 ms budget). Also: the first frame of a 1 MiB agent result (load,
 //! prepare, draw; highlighting is never waited for).
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -11,7 +14,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::hint::black_box;
 use triage::tui::app::{App, Source};
 use triage::tui::update::{Msg, update};
-use triage::tui::{document, fixture, view};
+use triage::tui::{document, view};
+
+#[path = "../tests/support/fixture.rs"]
+mod fixture;
 
 #[path = "synth/mod.rs"]
 mod synth;

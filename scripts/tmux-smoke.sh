@@ -31,31 +31,42 @@ fail() {
   exit 1
 }
 
-# Polls the screen until it contains $1 (fixed string); up to ~10 s.
-wait_for() {
+# Runs "$@" every 50 ms until it succeeds; false after ~10 s.
+poll() {
   for _ in $(seq 1 200); do
-    if tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+    if "$@"; then return 0; fi
     sleep 0.05
   done
-  fail "screen never showed: $1"
+  return 1
 }
 
-# Polls until the screen no longer contains $1; up to ~10 s.
-wait_gone() {
-  for _ in $(seq 1 200); do
-    if ! tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; then return 0; fi
-    sleep 0.05
-  done
-  fail "screen still shows: $1"
-}
+# Whether the screen contains / lacks $1 (fixed string).
+on_screen() { tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; }
+off_screen() { ! on_screen "$1"; }
 
-# Polls until the program has written its exit status; echoes it.
+# Waits until the screen shows $1, or until it no longer does.
+wait_for() { poll on_screen "$1" || fail "screen never showed: $1"; }
+wait_gone() { poll off_screen "$1" || fail "screen still shows: $1"; }
+
+# Waits until the program has written its exit status; echoes it.
 wait_exit() {
-  for _ in $(seq 1 200); do
-    if [ -s "$work/status" ]; then cat "$work/status"; return 0; fi
-    sleep 0.05
-  done
-  fail "the program did not exit"
+  poll test -s "$work/status" || fail "the program did not exit"
+  cat "$work/status"
+}
+
+# Sends keys ($2...) and waits until the screen shows $1.
+press() {
+  local want=$1
+  shift
+  tmx send-keys -t smoke "$@"
+  wait_for "$want"
+}
+
+# Waits for the program's exit and checks its status: $1 expected, $2 what ran.
+expect_exit() {
+  local status
+  status=$(wait_exit)
+  [ "$status" = "$1" ] || fail "$2 exit status $status, expected $1"
 }
 
 # Starts the binary with arguments in a fresh 120x40 tmux session.
@@ -71,61 +82,43 @@ launch() {
 launch
 wait_for " DEMO "
 wait_for "Repair set 1/4 of 11"
-tmx send-keys -t smoke j
-wait_for "Repair set 2/4 of 11"
+press "Repair set 2/4 of 11" j
 wait_for "crates/ledger/src/retry.rs:88"
-tmx send-keys -t smoke Enter
-wait_for " DETAIL "
-tmx send-keys -t smoke Tab
-wait_for " EVIDENCE "
-tmx send-keys -t smoke 3
-wait_for "Drift lane"
+press " DETAIL " Enter
+press " EVIDENCE " Tab
+press "Drift lane" 3
 wait_for "resolved externally: verify, then decide or reopen"
-tmx send-keys -t smoke '?'
-wait_for "Keys (generated from the key table)"
+press "Keys (generated from the key table)" '?'
 tmx send-keys -t smoke Escape
 wait_gone "Keys (generated from the key table)"
 # Esc at the top of the list goes nowhere: the program keeps running.
 # (One key per send: an Esc followed at once by a key reads as Alt+key.)
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke 2 g
-wait_for "All findings 1/11"
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke Escape
-wait_for " LIST "
-tmx send-keys -t smoke j
-wait_for "All findings 2/11"
+press " LIST " Escape
+press "All findings 1/11" 2 g
+press " LIST " Escape
+press " LIST " Escape
+press "All findings 2/11" j
 [ ! -s "$work/status" ] || fail "Esc at the top of the list quit the program"
 tmx send-keys -t smoke q
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "demo exit status $status, expected 0"
+expect_exit 0 "demo"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 1b. ctrl-z hands the terminal to the shell; fg brings back an intact screen.
 tmx new-session -d -s smoke -x 120 -y 40 "env -u TMUX PS1='smoke\$ ' bash --norc -i"
 wait_for "smoke$"
 tmx send-keys -t smoke -l "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")"
-tmx send-keys -t smoke Enter
-wait_for "Repair set 1/4 of 11"
-tmx send-keys -t smoke j
-wait_for "Repair set 2/4 of 11"
-tmx send-keys -t smoke C-z
-wait_for "Stopped"
+press "Repair set 1/4 of 11" Enter
+press "Repair set 2/4 of 11" j
+press "Stopped" C-z
 wait_gone "Repair set 2/4 of 11"
 tmx send-keys -t smoke -l "fg"
-tmx send-keys -t smoke Enter
-wait_for "Repair set 2/4 of 11"
+press "Repair set 2/4 of 11" Enter
 wait_for "crates/ledger/src/retry.rs:88"
 wait_for " DEMO "
-tmx send-keys -t smoke j
-wait_for "Repair set 3/4 of 11"
-tmx send-keys -t smoke q
-wait_for "smoke$"
+press "Repair set 3/4 of 11" j
+press "smoke$" q
 tmx send-keys -t smoke -l 'echo "after-fg=$?"'
-tmx send-keys -t smoke Enter
-wait_for "after-fg=0"
+press "after-fg=0" Enter
 tmx kill-session -t smoke 2>/dev/null || true
 tmx kill-session -t smoke 2>/dev/null || true
 
@@ -135,8 +128,7 @@ launch "$work/truncated.json"
 wait_for "READ-ONLY"
 wait_for "nothing can be submitted"
 tmx send-keys -t smoke q
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "invalid-file exit status $status, expected 0"
+expect_exit 0 "invalid-file"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 3. A pull-request result: the composer keeps what was typed as a draft
@@ -145,15 +137,11 @@ tmx kill-session -t smoke 2>/dev/null || true
 cp "$root/tests/fixtures/conformance/agent-result/valid-scope-pull-request.json" "$work/pr.json"
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
-tmx send-keys -t smoke d
-wait_for "Choose the status:"
-tmx send-keys -t smoke j Enter
-wait_for " EVIDENCE "
+press "Choose the status:" d
+press " EVIDENCE " j Enter
 wait_for "Fixed on the reviewed head"
-tmx send-keys -t smoke -l " smoke-typed"
-wait_for "smoke-typed"
-tmx send-keys -t smoke Escape
-wait_for "Draft kept: press d on this finding to continue."
+press "smoke-typed" -l " smoke-typed"
+press "Draft kept: press d on this finding to continue." Escape
 wait_for "✎"
 # The draft is on disk: killing the program (no orderly quit) loses nothing.
 tmx kill-session -t smoke 2>/dev/null || true
@@ -161,16 +149,12 @@ ls "$work/state/drafts/"*.json >/dev/null 2>&1 || fail "no draft file under the 
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
 wait_for "✎"
-tmx send-keys -t smoke d
-wait_for "smoke-typed"
-tmx send-keys -t smoke Escape
-wait_for "Draft kept"
-tmx send-keys -t smoke q
-wait_for "kept on disk"
+press "smoke-typed" d
+press "Draft kept" Escape
+press "kept on disk" q
 wait_for "Quit anyway?"
 tmx send-keys -t smoke y
-status=$(wait_exit)
-[ "$status" = "0" ] || fail "composer exit status $status, expected 0"
+expect_exit 0 "composer"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # The pid of the program in the pane (env execs it, so it is the shell's child).
@@ -185,22 +169,17 @@ program_pid() {
 rm -rf "$work/state/drafts"
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
-tmx send-keys -t smoke d
-wait_for "Choose the status:"
-tmx send-keys -t smoke j Enter
-wait_for "Fixed on the reviewed head"
-tmx send-keys -t smoke -l " hup-typed"
-wait_for "hup-typed"
+press "Choose the status:" d
+press "Fixed on the reviewed head" j Enter
+press "hup-typed" -l " hup-typed"
 pid=$(program_pid)
 [ -n "$pid" ] || fail "no program in the pane"
 kill -HUP "$pid"
-status=$(wait_exit)
-[ "$status" = "129" ] || fail "hang-up exit status $status, expected 129"
+expect_exit 129 "hang-up"
 tmx kill-session -t smoke 2>/dev/null || true
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
-tmx send-keys -t smoke d
-wait_for "hup-typed"
+press "hup-typed" d
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 5. SIGTERM restores the terminal: out of the alternate screen, cursor
@@ -210,8 +189,7 @@ wait_for "Repair set 1/1 of 2"
 [ "$(tmx display-message -p -t smoke '#{alternate_on}')" = "1" ] || fail "the screen is not in the alternate screen"
 pid=$(program_pid)
 kill -TERM "$pid"
-status=$(wait_exit)
-[ "$status" = "143" ] || fail "SIGTERM exit status $status, expected 143"
+expect_exit 143 "SIGTERM"
 flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
 [ "$flags" = "0 1 0" ] || fail "after SIGTERM: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
 tmx kill-session -t smoke 2>/dev/null || true

@@ -6,6 +6,10 @@ use triage::cli::{self, args::Cli, exit};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The log is optional: a bad TRIAGE_LOG is said once, and the run goes on.
+    if let Err(e) = triage::log::init_from_env() {
+        eprintln!("triage: no log: {}", triage::sanitize::clean_line(&e.to_string()));
+    }
     let result = match cli.command {
         Some(command) => cli::dispatch(command),
         None => cli::open_check::file(&cli.open)

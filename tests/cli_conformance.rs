@@ -2,6 +2,9 @@
 //! verdict, every projection (bytes, fingerprints, status, score), every
 //! fingerprint and every disposition comment body and receipt.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,9 @@
 //! refused by GitHub's state (stale head, closed pull request) 3, network
 //! and token failures 4. README's "Exit codes" table says the same.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use wiremock::matchers::{method, path};

@@ -2,12 +2,17 @@
 //! loopback (wiremock): pagination, the redirect to a blob host without the
 //! token, every refusal, and every row of the thread transition table.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+#[path = "support/fake_github.rs"]
+mod fake_github;
+
 use serde_json::{Value, json};
 use std::io::Write;
-use std::time::Duration;
 use triage::github::fetch::{FetchError, FetchRequest, fetch_exact_head};
 use triage::github::threads::observe_threads;
-use triage::github::{ApiBase, Client, ClientConfig, RepoName, RetryPolicy, Token};
+use triage::github::{Client, RepoName};
 use triage::model::finding::{ThreadStatus, ThreadTransition};
 use triage::model::load::load_bytes;
 use triage::model::review::{Format, ReviewSet};
@@ -29,14 +34,7 @@ fn old_head() -> String {
 }
 
 fn client(api: &MockServer) -> Client {
-    let base = ApiBase::parse(&api.uri()).expect("api base");
-    let mut config = ClientConfig::new(base, Token::new(TOKEN).expect("token"));
-    config.retry = RetryPolicy {
-        max_attempts: 1,
-        first_delay: Duration::ZERO,
-        max_delay: Duration::ZERO,
-    };
-    Client::new(config).expect("client")
+    fake_github::client(&api.uri(), TOKEN)
 }
 
 fn request() -> FetchRequest {
@@ -59,42 +57,11 @@ fn record(disposition: &str) -> Value {
 
 /// A valid result finding: not published in the file (live threads decide).
 fn finding(fp: &str, disposition: &str, priors: &[&str], reopening: Option<&str>) -> Value {
-    json!({
-        "id": format!("rg_{fp}"),
-        "semantic_fingerprint": fp,
-        "disposition": disposition,
-        "severity": "P2",
-        "confidence": 0.8,
-        "classification": "defect",
-        "blocking_reason": null,
-        "path": "src/lib.rs",
-        "line": 10,
-        "claim": "A claim.",
-        "causal_evidence": null,
-        "evidence": [],
-        "reproduction": null,
-        "suggested_fix": "Fix it.",
-        "thread_id": null,
-        "thread_status": "not_published",
-        "thread_transition": "not_published",
-        "thread_outdated": false,
-        "reopening_evidence": reopening,
-        "prior_dispositions": priors.iter().map(|d| record(d)).collect::<Vec<_>>()
-    })
+    fake_github::finding(fp, disposition, priors.iter().map(|d| record(d)).collect(), reopening)
 }
 
 fn result_json(repo: &str, pr: u64, sha: &str, findings: Vec<Value>) -> Vec<u8> {
-    let doc = json!({
-        "schema_version": "reviewgate-agent-result/v1",
-        "scope": { "kind": "pull_request", "repository": repo, "pull_request_number": pr },
-        "status": "needs_changes",
-        "score": 3,
-        "reviewed_sha": sha,
-        "angle_errors": [],
-        "costs": { "estimated_total_usd": 0.01, "summary": null },
-        "findings": findings
-    });
-    serde_json::to_vec_pretty(&doc).expect("json")
+    fake_github::result_json(repo, pr, sha, findings)
 }
 
 fn simple_result(repo: &str, pr: u64, sha: &str) -> Vec<u8> {
@@ -356,18 +323,7 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     assert!(matches!(e, FetchError::HeadMoved { .. }), "{e}");
 }
 
-/// ReviewGate's marker encoding (INTEROP.md section 3).
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
+use fake_github::enc;
 
 fn thread_node(fp: &str, author: &str, resolved: bool, outdated: bool, replies: u64) -> Value {
     let body = format!(

@@ -2,6 +2,9 @@
 //! body and order of every request, the outbox around it, and the command
 //! line (exit codes, no token anywhere).
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "github_submit/cli.rs"]
 mod cli;
 #[path = "github_submit/client.rs"]

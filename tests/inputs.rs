@@ -3,6 +3,9 @@
 //! never more than a format's cap, and a valid disposition payload given to
 //! `list` is named as what it is.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use assert_cmd::Command;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,9 @@
 //! same verdict, model and problems; large generated documents load valid,
 //! and a fault in them is found and named.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 #[path = "../benches/synth/mod.rs"]
 mod synth;
 

@@ -3,6 +3,9 @@
 //! input names at least one problem, each with a known kind of rule id and a
 //! JSON pointer into the document; a valid one has its model.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::Path;

@@ -3,6 +3,9 @@
 //! outcome, projected fingerprints, status, score, per-finding fingerprints
 //! and (where published) its byte-exact canonical projection.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use triage::model::load::{Loaded, load_path_keeping_value};

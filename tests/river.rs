@@ -2,6 +2,9 @@
 //! decisions land in River's files in exactly River's shapes, under locks,
 //! without losing or disturbing other entries.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! code rule decides is rejected by the schema alone. Only the schemas are used
 //! here (files that are not JSON at all count as rejected).
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use triage::model::review::Format;

@@ -2,31 +2,17 @@
 //! readable file and a missing terminal each say so on stderr in one line
 //! and exit 2, without drawing anything on stdout.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+#[path = "support/binary.rs"]
+mod binary;
+
+use binary::Run;
 use std::path::Path;
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
 fn triage(args: &[&str], dir: &Path) -> Run {
-    let out = assert_cmd::Command::cargo_bin("triage")
-        .expect("binary")
-        .args(args)
-        .env_clear()
-        .env("PATH", "/nonexistent")
-        .env("HOME", dir)
-        .env("TRIAGE_STATE_DIR", dir.join("state"))
-        .env("NO_COLOR", "1")
-        .current_dir(dir)
-        .output()
-        .expect("run");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    binary::run(args, dir, Some(dir))
 }
 
 fn tempdir() -> tempfile::TempDir {

@@ -2,11 +2,15 @@
 //! titles, wide-character and deep paths (the file name and `:line` always
 //! stay), the confidence column, zoom and a resized split.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::tui::app::App;
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::update::{Msg, update};
 use triage::tui::view;
 

@@ -1,11 +1,15 @@
 //! Snapshots of the progress header: decided/remaining of the current view,
 //! as decisions go out and with the undecided filter on.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::tui::app::{App, SubmitState};
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::update::{Msg, update};
 use triage::tui::view;
 

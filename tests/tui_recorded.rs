@@ -2,6 +2,9 @@
 //! detail timeline of recorded decisions, an unreadable ledger, and the
 //! question before superseding a recorded decision.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -13,7 +16,8 @@ use triage::model::ledger::{
 use triage::tui::app::{App, Mode, SubmitState};
 use triage::tui::decision_state::Question;
 use triage::tui::effect::Effect;
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::recorded::{self, LedgerView, RowMark};
 use triage::tui::update::{Msg, SubmitOutcome, update};
 use triage::tui::view;

@@ -1,6 +1,9 @@
 //! Whole-screen snapshots of every screen state on a fixed-size TestBackend,
 //! a few cell-style checks, and proof that hostile text never reaches a cell.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -14,7 +17,8 @@ use triage::model::review::ReviewSet;
 use triage::outbox::{Entry, LastOutcome, OutcomeKind};
 use triage::tui::app::{App, Document, Source, SubmitState};
 use triage::tui::decision_state::Receipt;
-use triage::tui::fixture;
+#[path = "support/fixture.rs"]
+mod fixture;
 use triage::tui::live::RefreshOutcome;
 use triage::tui::theme::Theme;
 use triage::tui::update::{Msg, SubmitOutcome, update};

@@ -21,12 +21,12 @@ use crate::river_store::gate::{GateInput, GateWarning, warnings};
 use crate::river_store::lifecycle::{FindingIds, expiry_millis};
 use crate::river_store::root::{RootSource, resolve_root};
 use crate::river_store::store::existing;
-use crate::river_store::time::{UnixMillis, iso_millis, now_millis};
 use crate::river_store::{
     DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, Note, Recorded, Revoked, RiverPaths, StoreError,
     record, revoke,
 };
 use crate::sanitize::clean_line;
+use crate::time::{UnixMillis, iso_millis, now_millis};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -5,23 +5,25 @@
 //! has its GraphQL endpoint at `https://HOST/api/graphql`.
 
 use super::error::GhError;
-use http::Uri;
+use url::Url;
 
 /// The public GitHub API.
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
 
-/// A parsed API base: scheme, host (with port) and an optional path prefix.
+/// A parsed API base: scheme, host (with port) and an optional path prefix,
+/// kept as a [`Url`] so origins and links are built by `url`, not by text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiBase {
-    scheme: String,
-    authority: String,
+    /// The base URL (no credentials, query or fragment).
+    base: Url,
     /// Path prefix without a trailing slash (`""` or `/api/v3`).
     prefix: String,
 }
 
 impl ApiBase {
     /// Parses an `http(s)://host[:port][/path]` URL. Credentials, queries and
-    /// fragments are refused.
+    /// fragments are refused. The host is case-folded and a default port
+    /// dropped (`url`'s normal form).
     pub fn parse(url: &str) -> Result<ApiBase, GhError> {
         let shown = redact_credentials(url);
         let bad = |why: &str| GhError::Config {
@@ -30,26 +32,23 @@ impl ApiBase {
                 true => format!("API URL (not shown, it contains '@'): {why}"),
             },
         };
-        let uri: Uri = url.trim().parse().map_err(|_| bad("not a URL"))?;
-        let scheme = match uri.scheme_str() {
-            Some(s @ ("http" | "https")) => s.to_owned(),
-            _ => return Err(bad("must start with https:// (or http://)")),
-        };
-        let authority = uri.authority().ok_or_else(|| bad("has no host"))?;
+        let base = Url::parse(url.trim()).map_err(|_| bad("not a URL"))?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(bad("must start with https:// (or http://)"));
+        }
         // Any `@` is refused, not only one in the authority as parsed:
         // `https://u:pa/ss@h` would otherwise hide a password in the path.
         if url.contains('@') {
             return Err(bad("must not contain credentials"));
         }
-        if uri.query().is_some() || url.contains('#') {
+        if base.query().is_some() || url.contains('#') {
             return Err(bad("must not have a query or fragment"));
         }
-        let prefix = uri.path().trim_end_matches('/').to_owned();
-        Ok(ApiBase {
-            scheme,
-            authority: authority.as_str().to_ascii_lowercase(),
-            prefix,
-        })
+        if base.host_str().is_none_or(str::is_empty) {
+            return Err(bad("has no host"));
+        }
+        let prefix = base.path().trim_end_matches('/').to_owned();
+        Ok(ApiBase { base, prefix })
     }
 
     /// The base chosen by `--api-url`, else `GITHUB_API_URL`, else the public API.
@@ -66,9 +65,10 @@ impl ApiBase {
         Self::parse(chosen)
     }
 
-    /// `scheme://host[:port]`, without the path prefix.
+    /// `scheme://host[:port]`, without the path prefix (the serialisation of
+    /// `url`'s origin: a default port is not written).
     pub fn origin(&self) -> String {
-        format!("{}://{}", self.scheme, self.authority)
+        self.base.origin().ascii_serialization()
     }
 
     /// The path prefix every REST route is joined to (`""` or `/api/v3`).
@@ -78,32 +78,25 @@ impl ApiBase {
 
     /// The full base URL as given (normalised, no trailing slash).
     pub fn url(&self) -> String {
-        format!("{}{}", self.origin(), self.prefix)
+        self.on_this_host(&self.prefix)
     }
 
     /// The web host for links: `https://github.com` for the public API,
     /// `https://HOST` for `https://HOST/api/v3`, otherwise the API origin.
     pub fn web_base(&self) -> String {
-        if self.authority == "api.github.com" {
+        if self.is_public() {
             return "https://github.com".to_owned();
         }
-        match self.prefix.strip_suffix("/api/v3") {
-            Some(rest) => format!("{}{}", self.origin(), rest),
-            None => self.origin(),
-        }
+        self.on_this_host(self.prefix.strip_suffix("/api/v3").unwrap_or(""))
     }
 
     /// The host the GitHub CLI knows this server by: `None` for the public
     /// API (its default), else the web host without port.
     pub fn gh_hostname(&self) -> Option<String> {
-        if self.authority == "api.github.com" {
+        if self.is_public() {
             return None;
         }
-        let host = self
-            .authority
-            .rsplit_once(':')
-            .map_or(self.authority.as_str(), |(h, _)| h);
-        Some(host.to_owned())
+        self.base.host_str().map(str::to_owned)
     }
 
     /// The GraphQL path: `/graphql` on the public API (and any other base,
@@ -113,6 +106,18 @@ impl ApiBase {
             Some(rest) => format!("{rest}/api/graphql"),
             None => format!("{}/graphql", self.prefix),
         }
+    }
+
+    /// `api.github.com` on its default port.
+    fn is_public(&self) -> bool {
+        self.base.host_str() == Some("api.github.com") && self.base.port().is_none()
+    }
+
+    /// This base's origin with `path` (no trailing slash; `""` is the origin).
+    fn on_this_host(&self, path: &str) -> String {
+        let mut url = self.base.clone();
+        url.set_path(path);
+        url.as_str().trim_end_matches('/').to_owned()
     }
 }
 
@@ -167,6 +172,24 @@ mod tests {
         let port = ApiBase::parse("http://127.0.0.1:8080").unwrap();
         assert_eq!(port.web_base(), "http://127.0.0.1:8080");
         assert_eq!(port.graphql_path(), "/graphql");
+    }
+
+    #[test]
+    fn url_normalises_case_and_default_ports() {
+        let public = ApiBase::parse("https://API.GitHub.com:443/").unwrap();
+        assert_eq!(
+            (public.origin(), public.web_base()),
+            ("https://api.github.com".into(), "https://github.com".into())
+        );
+        let plain = ApiBase::parse(" HTTP://Host.Example:80/x/ ").unwrap();
+        assert_eq!(
+            (plain.origin(), plain.url()),
+            ("http://host.example".into(), "http://host.example/x".into())
+        );
+        assert_eq!(plain.web_base(), "http://host.example");
+        let ghe = ApiBase::parse("https://ghe.example:8443/api/v3/").unwrap();
+        assert_eq!(ghe.web_base(), "https://ghe.example:8443");
+        assert_eq!(ghe.gh_hostname().as_deref(), Some("ghe.example"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! Messages quoted from GitHub are untrusted text: print them through
 //! `crate::sanitize` like any other.
 
-use super::time::{epoch_seconds, rfc3339};
+use crate::time::{rfc3339, until};
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
@@ -79,9 +79,8 @@ impl fmt::Display for ResetText {
         match self.0 {
             None => write!(f, "the reset time was not given; try again later"),
             Some(at) => {
-                let now = epoch_seconds(SystemTime::now());
-                let wait = epoch_seconds(at).saturating_sub(now);
-                write!(f, "it resets at {} (in {} min)", rfc3339(at), wait.div_ceil(60))
+                let minutes = until(at, SystemTime::now()).as_nanos().div_ceil(60_000_000_000);
+                write!(f, "it resets at {} (in {minutes} min)", rfc3339(at))
             }
         }
     }
@@ -90,7 +89,7 @@ impl fmt::Display for ResetText {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::github::time::from_epoch_seconds;
+    use crate::time::from_epoch_seconds;
 
     #[test]
     fn rate_limit_message_names_the_reset_time() {

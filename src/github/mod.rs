@@ -27,7 +27,6 @@ pub mod route;
 pub mod thread_action;
 pub mod thread_send;
 pub mod threads;
-pub mod time;
 pub mod token;
 pub mod wire;
 

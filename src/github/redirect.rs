@@ -46,20 +46,20 @@ pub struct Hop {
     pub same_origin: bool,
 }
 
-/// `scheme://host:port`, lowercase, with the default port written out, so
-/// `https://H` and `https://h:443` compare equal.
+/// The origin of `uri` as `url` reads it (scheme, host case-folded, port),
+/// written `scheme://host:port` with the default port written out, so
+/// `https://H` and `https://h:443` compare equal. `None` for a URI with
+/// credentials, without a host, or of a scheme with no default port.
 pub fn origin_of(uri: &Uri) -> Option<String> {
-    let scheme = uri.scheme_str()?.to_ascii_lowercase();
-    let authority = uri.authority()?;
-    if authority.as_str().contains('@') {
+    if uri.authority()?.as_str().contains('@') {
         return None;
     }
-    let port = authority.port_u16().or(match scheme.as_str() {
-        "https" => Some(443),
-        "http" => Some(80),
-        _ => None,
-    })?;
-    Some(format!("{scheme}://{}:{port}", authority.host().to_ascii_lowercase()))
+    let url = url::Url::parse(&uri.to_string()).ok()?;
+    let port = url.port_or_known_default()?;
+    match url.origin() {
+        url::Origin::Tuple(scheme, host, _) => Some(format!("{scheme}://{host}:{port}")),
+        url::Origin::Opaque(_) => None,
+    }
 }
 
 /// Where a redirect answer points, or `None` when `status` is not a

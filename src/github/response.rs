@@ -1,7 +1,7 @@
 //! Reading an HTTP answer: statuses to [`GhError`], JSON bodies to types.
 
 use super::error::GhError;
-use super::time::from_epoch_seconds;
+use crate::time::from_epoch_seconds;
 use http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -117,7 +117,7 @@ pub fn graphql_data<T: DeserializeOwned>(raw: Raw) -> Result<T, GhError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::github::time::epoch_seconds;
+    use crate::time::epoch_seconds;
 
     fn raw(status: u16, headers: &[(&'static str, &str)], body: &str) -> Raw {
         let mut map = HeaderMap::new();

@@ -4,7 +4,20 @@
 //! variable part goes through [`Route::new`], which percent-encodes it, so a
 //! value cannot add path segments, a query or another host.
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use std::fmt;
+
+/// What a path segment keeps raw: RFC 3986's unreserved `A-Z a-z 0-9 - _ . ~`
+/// (so no `/`, `?`, `#` or `%` of a value survives into the route).
+const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
+/// A segment that is only dots (`.`, `..`) would move up the path once a
+/// server resolves it, so every byte of it is escaped: nothing stays raw.
+const DOT_SEGMENT: &AsciiSet = NON_ALPHANUMERIC;
+
+/// What a query key or value keeps raw: the unreserved bytes, as in a path
+/// segment (no `&`, `=` or `+` of a value survives).
+const QUERY_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
 /// A REST route relative to the API base (`/repos/o/r/pulls/1?per_page=100`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,9 +67,9 @@ impl Route {
         let mut out = self.path.clone();
         for (i, (k, v)) in self.query.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
-            out.push_str(&encode_component(k));
+            out.extend(utf8_percent_encode(k, QUERY_COMPONENT));
             out.push('=');
-            out.push_str(&encode_component(v));
+            out.extend(utf8_percent_encode(v, QUERY_COMPONENT));
         }
         out
     }
@@ -68,23 +81,13 @@ impl fmt::Display for Route {
     }
 }
 
-fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 fn encode_segment(s: &str) -> String {
-    if s.is_empty() || s.bytes().all(|b| b == b'.') {
-        return s.bytes().map(|b| format!("%{b:02X}")).collect();
-    }
-    encode_component(s)
+    let set = if s.bytes().all(|b| b == b'.') {
+        DOT_SEGMENT
+    } else {
+        PATH_SEGMENT
+    };
+    utf8_percent_encode(s, set).to_string()
 }
 
 /// A repository `OWNER/NAME` whose parts GitHub could actually have: owner of
@@ -163,6 +166,10 @@ mod tests {
         assert_eq!(r.path(), "/repos/a%2Fb/%2E%2E/c%3Fd%23e/x%20y/%C3%A9");
         let q = Route::new(["user"]).query("per_page", 100).query("a&b", "c=d");
         assert_eq!(q.path_and_query(), "/user?per_page=100&a%26b=c%3Dd");
+        let kept = Route::new(["A-z_0.9~", ".x", "...", "", "%41"]);
+        assert_eq!(kept.path(), "/A-z_0.9~/.x/%2E%2E%2E//%2541");
+        let plus = Route::new(["s"]).query("q", "a+b c~%/?");
+        assert_eq!(plus.path_and_query(), "/s?q=a%2Bb%20c~%25%2F%3F");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! Inputs are the producer's raw strings; nothing is trimmed or normalized
 //! before these functions see it.
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 
@@ -170,18 +171,14 @@ pub fn river_fingerprint(
     hex(&digest[..8])
 }
 
+/// The bytes a thread-marker value keeps raw (INTEROP §3): RFC 3986's
+/// unreserved `A-Z a-z 0-9 - _ . ~`; every other byte is escaped.
+pub const MARKER: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
 /// Percent-encodes a thread-marker id or fingerprint (INTEROP §3): bytes
-/// `A-Z a-z 0-9 - _ . ~` stay, every other byte becomes `%XX` (uppercase hex).
+/// outside [`MARKER`]'s unreserved ones become `%XX` (uppercase hex).
 pub fn marker_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
+    utf8_percent_encode(s, MARKER).to_string()
 }
 
 /// Why a marker value could not be decoded.
@@ -197,25 +194,16 @@ pub enum MarkerDecodeError {
 
 /// Decodes [`marker_encode`] output. `%XX` escapes (either hex case) become
 /// bytes; other characters pass through; the result must be UTF-8.
+/// A malformed escape is an error here, where the crate's decoder would
+/// pass it through unchanged, so it is looked for first.
 pub fn marker_decode(s: &str) -> Result<String, MarkerDecodeError> {
     let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hi = bytes.get(i + 1).and_then(|&b| (b as char).to_digit(16));
-            let lo = bytes.get(i + 2).and_then(|&b| (b as char).to_digit(16));
-            match (hi, lo) {
-                (Some(hi), Some(lo)) => out.push((hi * 16 + lo) as u8),
-                _ => return Err(MarkerDecodeError::BadEscape(i)),
-            }
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
+    if let Some(at) = (0..bytes.len()).find(|&i| bytes[i] == b'%' && !(hex(i + 1) && hex(i + 2))) {
+        return Err(MarkerDecodeError::BadEscape(at));
     }
-    String::from_utf8(out).map_err(|_| MarkerDecodeError::NotUtf8)
+    let decoded = percent_decode_str(s).collect::<Vec<u8>>();
+    String::from_utf8(decoded).map_err(|_| MarkerDecodeError::NotUtf8)
 }
 
 /// Lowercase hex of a byte string.

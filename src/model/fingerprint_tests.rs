@@ -200,6 +200,18 @@ fn marker_encoding_round_trips() {
     assert_eq!(marker_decode("%4"), Err(MarkerDecodeError::BadEscape(0)));
     assert_eq!(marker_decode("ab%G1"), Err(MarkerDecodeError::BadEscape(2)));
     assert_eq!(marker_decode("%FF"), Err(MarkerDecodeError::NotUtf8));
+    assert_eq!(marker_decode("%25%"), Err(MarkerDecodeError::BadEscape(3)));
+    assert_eq!(marker_decode("a%2"), Err(MarkerDecodeError::BadEscape(1)));
+}
+
+#[test]
+fn the_marker_set_keeps_exactly_the_unreserved_ascii() {
+    for b in 0u8..128 {
+        let c = char::from(b);
+        let kept = b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~');
+        let expected = if kept { c.to_string() } else { format!("%{b:02X}") };
+        assert_eq!(marker_encode(&c.to_string()), expected, "byte {b:#04x}");
+    }
 }
 
 fn conformance_dir() -> PathBuf {

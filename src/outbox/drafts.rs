@@ -8,11 +8,10 @@
 //! readable by the owner only. A draft holds no credential of any kind.
 
 use super::OutboxError;
-use super::store::{io, sync_dir, write_atomic};
-use crate::github::time::now_rfc3339;
+use super::json_dir::JsonDir;
+use crate::time::now_rfc3339;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The review a draft belongs to.
@@ -86,20 +85,15 @@ pub struct DraftListing {
 /// A drafts directory.
 #[derive(Debug, Clone)]
 pub struct DraftStore {
-    dir: PathBuf,
+    files: JsonDir,
 }
 
 impl DraftStore {
     /// Opens (creating it, owner-only) the drafts directory at `dir`.
     pub fn open(dir: impl Into<PathBuf>) -> Result<DraftStore, OutboxError> {
-        let dir = dir.into();
-        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).map_err(io("protect", &dir))?;
-        }
-        Ok(DraftStore { dir })
+        Ok(DraftStore {
+            files: JsonDir::open(dir, is_draft_id)?,
+        })
     }
 
     /// Opens `drafts/` under the state directory.
@@ -109,65 +103,32 @@ impl DraftStore {
 
     /// The directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    fn path_of(&self, id: &str) -> Result<PathBuf, OutboxError> {
-        if !is_draft_id(id) {
-            return Err(OutboxError::BadId { id: id.to_owned() });
-        }
-        Ok(self.dir.join(format!("{id}.json")))
+        self.files.dir()
     }
 
     /// Writes a draft atomically, stamped with the current time.
     pub fn put(&self, draft: &StoredDraft) -> Result<(), OutboxError> {
-        let path = self.path_of(&draft.id)?;
         let stamped = StoredDraft {
             updated_at: Some(now_rfc3339()),
             ..draft.clone()
         };
-        let mut bytes = serde_json::to_vec_pretty(&stamped).map_err(|e| OutboxError::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        bytes.push(b'\n');
-        write_atomic(&self.dir, &path, &bytes)
+        self.files.put(&draft.id, &stamped)
     }
 
     /// Removes a draft; false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
-        let path = self.path_of(id)?;
-        match fs::remove_file(&path) {
-            Ok(()) => {
-                sync_dir(&self.dir);
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(io("remove", &path)(e)),
-        }
+        self.files.remove(id)
     }
 
     /// Every readable draft; damaged or foreign files are counted, not read.
     pub fn list(&self) -> Result<DraftListing, OutboxError> {
-        let mut listing = DraftListing::default();
-        for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
-            let path = item.map_err(io("list", &self.dir))?.path();
-            let stem = path.file_stem().and_then(|s| s.to_str());
-            let is_draft = path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_draft_id);
-            if !is_draft {
-                continue;
-            }
-            let parsed = fs::read(&path)
-                .ok()
-                .and_then(|b| serde_json::from_slice::<StoredDraft>(&b).ok())
-                .filter(|d| Some(d.id.as_str()) == stem);
-            match parsed {
-                Some(d) => listing.drafts.push(d),
-                None => listing.unreadable += 1,
-            }
-        }
-        listing.drafts.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok(listing)
+        let found = self.files.list(|d: &StoredDraft| &d.id)?;
+        let mut drafts = found.values;
+        drafts.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(DraftListing {
+            drafts,
+            unreadable: found.unreadable.len(),
+        })
     }
 }
 
@@ -175,6 +136,7 @@ impl DraftStore {
 mod tests {
     use super::*;
     use std::ffi::OsString;
+    use std::fs;
 
     fn draft(evidence: &str) -> StoredDraft {
         let origin = DraftOrigin::PullRequest {

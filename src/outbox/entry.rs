@@ -3,8 +3,8 @@
 use crate::decision::decide::Step;
 use crate::decision::draft::{Draft, LocalProblem};
 use crate::decision::outcome::Outcome;
-use crate::github::time::now_rfc3339;
 use crate::model::review::{ReviewSet, Scope};
+use crate::time::now_rfc3339;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

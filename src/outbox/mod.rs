@@ -11,6 +11,7 @@
 
 pub mod drafts;
 pub mod entry;
+mod json_dir;
 mod store;
 pub mod thread_actions;
 

@@ -1,10 +1,10 @@
-//! The outbox directory: atomic writes, listing, removal, claims.
+//! The outbox directory: entries in a [`JsonDir`], listing, removal, claims.
 
 use super::entry::{Entry, LastOutcome, is_entry_id};
+use super::json_dir::JsonDir;
 use crate::decision::outcome::Outcome;
-use crate::github::time::now_rfc3339;
+use crate::time::now_rfc3339;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// How often a held claim lock is tried before it counts as held elsewhere.
@@ -50,7 +50,7 @@ pub struct Listing {
 /// An outbox directory.
 #[derive(Debug, Clone)]
 pub struct Outbox {
-    dir: PathBuf,
+    files: JsonDir,
 }
 
 /// An exclusive claim on one entry while it is being submitted (an
@@ -63,14 +63,9 @@ pub struct Claim {
 impl Outbox {
     /// Opens (creating it, owner-only) the outbox at `dir`.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Outbox, OutboxError> {
-        let dir = dir.into();
-        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).map_err(io("protect", &dir))?;
-        }
-        Ok(Outbox { dir })
+        Ok(Outbox {
+            files: JsonDir::open(dir, is_entry_id)?,
+        })
     }
 
     /// Opens the default outbox (see the module documentation).
@@ -80,73 +75,37 @@ impl Outbox {
 
     /// The directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    fn path_of(&self, id: &str) -> Result<PathBuf, OutboxError> {
-        if !is_entry_id(id) {
-            return Err(OutboxError::BadId { id: id.to_owned() });
-        }
-        Ok(self.dir.join(format!("{id}.json")))
+        self.files.dir()
     }
 
     /// Writes an entry atomically (replacing one with the same id).
     pub fn put(&self, entry: &Entry) -> Result<(), OutboxError> {
-        let path = self.path_of(&entry.id)?;
-        let mut bytes = serde_json::to_vec_pretty(entry).map_err(|e| OutboxError::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        bytes.push(b'\n');
-        write_atomic(&self.dir, &path, &bytes)
+        self.files.put(&entry.id, entry)
     }
 
     /// Reads one entry; `None` when there is none with that id.
     pub fn get(&self, id: &str) -> Result<Option<Entry>, OutboxError> {
-        let path = self.path_of(id)?;
-        match fs::read(&path) {
-            Ok(bytes) => parse(&path, &bytes).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io("read", &path)(e)),
-        }
+        self.files.get(id, entry_id)
     }
 
     /// Every entry, oldest first (damaged files are reported, not dropped).
     pub fn list(&self) -> Result<Listing, OutboxError> {
-        let mut listing = Listing::default();
-        for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
-            let path = item.map_err(io("list", &self.dir))?.path();
-            let is_entry = path.extension().is_some_and(|e| e == "json")
-                && path.file_stem().and_then(|s| s.to_str()).is_some_and(is_entry_id);
-            if !is_entry {
-                continue;
-            }
-            match fs::read(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| parse(&path, &b).map_err(|e| e.to_string()))
-            {
-                Ok(entry) => listing.entries.push(entry),
-                Err(reason) => listing.unreadable.push((path, reason)),
-            }
-        }
-        listing
-            .entries
-            .sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
-        Ok(listing)
+        let found = self.files.list(entry_id)?;
+        let mut entries = found.values;
+        entries.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+        Ok(Listing {
+            entries,
+            unreadable: found.unreadable,
+        })
     }
 
-    /// Removes an entry; false when there was none.
+    /// Removes an entry (and its claim file); false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
-        let path = self.path_of(id)?;
-        match fs::remove_file(&path) {
-            Ok(()) => {
-                let _ = fs::remove_file(path.with_extension("lock"));
-                sync_dir(&self.dir);
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(io("remove", &path)(e)),
+        let removed = self.files.remove(id)?;
+        if removed {
+            let _ = fs::remove_file(self.files.path_of(id)?.with_extension("lock"));
         }
+        Ok(removed)
     }
 
     /// Counts an attempt and stores its outcome; returns the updated entry.
@@ -189,7 +148,7 @@ impl Outbox {
     /// Claims an entry for one submission, so that two processes never send
     /// the same decision at once. [`OutboxError::Busy`] when already claimed.
     pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
-        let path = self.path_of(id)?.with_extension("lock");
+        let path = self.files.path_of(id)?.with_extension("lock");
         let mut options = OpenOptions::new();
         options.create(true).truncate(false).write(true);
         #[cfg(unix)]
@@ -214,59 +173,13 @@ impl Outbox {
     }
 }
 
-fn parse(path: &Path, bytes: &[u8]) -> Result<Entry, OutboxError> {
-    let entry: Entry = serde_json::from_slice(bytes).map_err(|e| OutboxError::Corrupt {
-        path: path.to_owned(),
-        message: e.to_string(),
-    })?;
-    let named = path.file_stem().and_then(|s| s.to_str());
-    if named != Some(entry.id.as_str()) {
-        return Err(OutboxError::Corrupt {
-            path: path.to_owned(),
-            message: "the id inside does not match the file name".into(),
-        });
-    }
-    Ok(entry)
+fn entry_id(entry: &Entry) -> &str {
+    &entry.id
 }
 
 pub(super) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> OutboxError + use<> {
     let path = path.to_owned();
     move |source| OutboxError::Io { action, path, source }
-}
-
-/// Temporary file in the same directory, written and fsynced, renamed over
-/// the target, then the directory fsynced: readers see the old or the new
-/// file, never a part.
-pub(super) fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), OutboxError> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("entry");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut options = OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options.open(&tmp).map_err(io("write", &tmp))?;
-        file.write_all(bytes).map_err(io("write", &tmp))?;
-        file.sync_all().map_err(io("sync", &tmp))?;
-        fs::rename(&tmp, path).map_err(io("rename", path))?;
-        sync_dir(dir);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Fsyncs a directory so a rename or removal survives a crash (best effort:
-/// not every platform can open a directory).
-pub(super) fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
 }
 
 #[cfg(test)]
@@ -353,6 +266,28 @@ mod tests {
         let listing = outbox.list().unwrap();
         assert!(listing.entries.is_empty());
         assert_eq!(listing.unreadable.len(), 1);
+    }
+
+    #[test]
+    fn threads_saving_one_entry_at_once_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::open(dir.path()).unwrap();
+        let e = entry("saved from four threads");
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..25 {
+                        outbox.put(&e).expect("each write has its own temporary file");
+                    }
+                });
+            }
+        });
+        assert_eq!(outbox.get(&e.id).unwrap(), Some(e.clone()));
+        let names: Vec<_> = fs::read_dir(outbox.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from(format!("{}.json", e.id))]);
     }
 
     #[test]

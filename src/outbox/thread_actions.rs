@@ -7,12 +7,12 @@
 //! same action (same id) looks for an earlier reply before posting one.
 
 use super::entry::is_entry_id;
-use super::store::{OutboxError, io, sync_dir, write_atomic};
+use super::json_dir::JsonDir;
+use super::store::OutboxError;
 use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
-use crate::github::time::now_rfc3339;
+use crate::time::now_rfc3339;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// One kept thread action. Never holds a token.
@@ -56,20 +56,15 @@ pub fn thread_entry_id(request: &ThreadRequest) -> String {
 /// The thread-action directory.
 #[derive(Debug, Clone)]
 pub struct ThreadStore {
-    dir: PathBuf,
+    files: JsonDir,
 }
 
 impl ThreadStore {
     /// Opens (creating it, owner-only) the store at `dir`.
     pub fn open(dir: impl Into<PathBuf>) -> Result<ThreadStore, OutboxError> {
-        let dir = dir.into();
-        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).map_err(io("protect", &dir))?;
-        }
-        Ok(ThreadStore { dir })
+        Ok(ThreadStore {
+            files: JsonDir::open(dir, is_entry_id)?,
+        })
     }
 
     /// Opens `outbox/threads/` under the state directory.
@@ -79,14 +74,7 @@ impl ThreadStore {
 
     /// The directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    fn path_of(&self, id: &str) -> Result<PathBuf, OutboxError> {
-        if !is_entry_id(id) {
-            return Err(OutboxError::BadId { id: id.to_owned() });
-        }
-        Ok(self.dir.join(format!("{id}.json")))
+        self.files.dir()
     }
 
     /// Keeps `request`: the entry already there for the same action (with
@@ -102,50 +90,21 @@ impl ThreadStore {
 
     /// Writes an entry atomically.
     pub fn put(&self, entry: &ThreadEntry) -> Result<(), OutboxError> {
-        let path = self.path_of(&entry.id)?;
-        let mut bytes = serde_json::to_vec_pretty(entry).map_err(|e| OutboxError::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        bytes.push(b'\n');
-        write_atomic(&self.dir, &path, &bytes)
+        self.files.put(&entry.id, entry)
     }
 
-    /// Reads one entry; `None` when there is none with that id.
+    /// Reads one entry; `None` when there is none with that id (a file whose
+    /// id inside differs from its name is [`OutboxError::Corrupt`]).
     pub fn get(&self, id: &str) -> Result<Option<ThreadEntry>, OutboxError> {
-        let path = self.path_of(id)?;
-        match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map(Some)
-                .map_err(|e| OutboxError::Corrupt {
-                    path: path.clone(),
-                    message: e.to_string(),
-                }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io("read", &path)(e)),
-        }
+        self.files.get(id, |e: &ThreadEntry| &e.id)
     }
 
     /// Every readable entry, oldest first; the number of damaged files.
     pub fn list(&self) -> Result<(Vec<ThreadEntry>, usize), OutboxError> {
-        let mut entries = Vec::new();
-        let mut unreadable = 0;
-        for item in fs::read_dir(&self.dir).map_err(io("list", &self.dir))? {
-            let path = item.map_err(io("list", &self.dir))?.path();
-            let stem = path.file_stem().and_then(|s| s.to_str());
-            if !(path.extension().is_some_and(|e| e == "json") && stem.is_some_and(is_entry_id)) {
-                continue;
-            }
-            match fs::read(&path)
-                .ok()
-                .and_then(|b| serde_json::from_slice::<ThreadEntry>(&b).ok())
-            {
-                Some(e) if Some(e.id.as_str()) == stem => entries.push(e),
-                _ => unreadable += 1,
-            }
-        }
+        let found = self.files.list(|e: &ThreadEntry| &e.id)?;
+        let mut entries = found.values;
         entries.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
-        Ok((entries, unreadable))
+        Ok((entries, found.unreadable.len()))
     }
 
     /// Stores how an attempt ended: done or refused removes the entry (a
@@ -164,15 +123,7 @@ impl ThreadStore {
 
     /// Removes an entry; false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
-        let path = self.path_of(id)?;
-        match fs::remove_file(&path) {
-            Ok(()) => {
-                sync_dir(&self.dir);
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(io("remove", &path)(e)),
-        }
+        self.files.remove(id)
     }
 }
 

@@ -3,9 +3,9 @@
 use super::StoreError;
 use super::entries::{FeedbackEntry, FingerprintAlgo, Note, SuppressionFacts, feedback_entry};
 use super::status::{DecisionStatus, SuppressionType};
-use super::time::UnixMillis;
 use crate::model::finding::{FindingKey, RiverSeverity};
 use crate::model::review::ReviewSet;
+use crate::time::UnixMillis;
 use std::fmt;
 
 /// The facts about one River finding a decision needs.

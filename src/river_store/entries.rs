@@ -3,8 +3,8 @@
 //! members in River's order.
 
 use super::status::{FeedbackType, SuppressionType};
-use super::time::{UnixMillis, iso_millis};
 use crate::model::finding::RiverSeverity;
+use crate::time::{UnixMillis, iso_millis};
 use serde::Serialize;
 
 /// The `trigger` of every feedback line `triage` writes: a human reviewer's

@@ -8,10 +8,10 @@
 //! the log file it appends to, and an index update locks the directory
 //! `.river/memory/` itself (the index file cannot carry the lock, because it
 //! is replaced by a rename and a lock on the old file would not guard the new
-//! one). The index is replaced atomically: a temporary file in the same
-//! directory is written, flushed to disk and renamed over the old one, so a
-//! reader sees the old or the new index, never half of one.
+//! one). The index is replaced atomically ([`crate::atomic_write`]), so a reader
+//! sees the old or the new index, never half of one.
 
+use crate::atomic_write::Access;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -79,56 +79,15 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-/// Replaces `path` with `bytes` atomically (temporary file in the same
-/// directory, fsync, rename, fsync of the directory). Keeps the permissions
-/// of the file it replaces.
+/// Replaces `path` with `bytes` atomically through
+/// [`crate::atomic_write`], creating its directory first. Keeps the
+/// permissions of the file it replaces.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::other("the index path has no directory"))?;
     fs::create_dir_all(dir)?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("index.json");
-    let (tmp_path, mut tmp) = create_temp(dir, name)?;
-    let result = (|| {
-        tmp.write_all(bytes)?;
-        if let Ok(meta) = fs::metadata(path) {
-            tmp.set_permissions(meta.permissions())?;
-        }
-        tmp.sync_all()?;
-        drop(tmp);
-        fs::rename(&tmp_path, path)?;
-        sync_dir(dir);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp_path);
-    }
-    result
-}
-
-/// A new temporary file next to the target (never an existing one).
-fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
-    let pid = std::process::id();
-    let mut attempt: u32 = 0;
-    loop {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let path = dir.join(format!(".{name}.{pid}.{nanos}.{attempt}.tmp"));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(file) => return Ok((path, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// Flushes a directory entry change to disk (best effort; not every platform
-/// can open a directory).
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    crate::atomic_write::write_atomic(path, bytes, Access::KeepExisting)
 }
 
 /// Appends one line (a newline is added) to `path` in a single write, first

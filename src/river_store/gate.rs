@@ -14,7 +14,7 @@
 use super::config::SuppressionSetting;
 use super::entries::FingerprintAlgo;
 use super::lifecycle::expiry_millis;
-use super::time::UnixMillis;
+use crate::time::UnixMillis;
 use std::fmt;
 use std::path::PathBuf;
 

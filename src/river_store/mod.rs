@@ -33,7 +33,6 @@ pub mod ordered;
 pub mod root;
 pub mod status;
 pub mod store;
-pub mod time;
 
 use std::path::PathBuf;
 

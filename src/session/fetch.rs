@@ -189,28 +189,10 @@ fn fetch_on_own_runtime(pr: &PrTarget, live: Option<LiveReads>) -> anyhow::Resul
     })
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory
-/// and a rename, so readers never see a half-written result.
+/// Writes `bytes` to `path` atomically ([`crate::atomic_write`]), so
+/// readers never see a half-written result.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "result".into());
-    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    crate::atomic_write::write_atomic(path, bytes, crate::atomic_write::Access::Ordinary)
 }
 
 #[cfg(test)]

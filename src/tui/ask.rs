@@ -72,12 +72,7 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
             ]
         }
         Question::Supersede { finding } => {
-            let fp = app
-                .doc
-                .findings()
-                .get(finding)
-                .map(|f| clean_line(f.key.as_str()))
-                .unwrap_or_default();
+            let fp = fingerprint_shown(app, finding);
             let why = match app.submit.get(finding) {
                 Some(SubmitState::Rejected { reason }) => clean_line(reason),
                 _ => String::new(),
@@ -90,18 +85,23 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
             ]
         }
         Question::Undo { finding } => {
-            let fp = app
-                .doc
-                .findings()
-                .get(finding)
-                .map(|f| clean_line(f.key.as_str()))
-                .unwrap_or_default();
+            let fp = fingerprint_shown(app, finding);
             vec![
                 format!("Revoke the River suppression of {fp}?"),
                 "A resurface entry is appended and the suppression marked inactive. y = revoke, n / esc = keep".into(),
             ]
         }
     }
+}
+
+/// The fingerprint of finding `finding`, sanitised for a question's line
+/// (empty when there is no such finding).
+fn fingerprint_shown(app: &App, finding: usize) -> String {
+    app.doc
+        .findings()
+        .get(finding)
+        .map(|f| clean_line(f.key.as_str()))
+        .unwrap_or_default()
 }
 
 /// The first line of the thread reply input.

@@ -4,8 +4,13 @@
 //! command. So text with control, C1 or bidi characters is refused, with the
 //! reason; it is never copied raw and never silently altered (a cleaned
 //! fingerprint would be another fingerprint).
+//!
+//! The sequence itself is crossterm's (`CopyToClipboard`, the system
+//! clipboard selection `c`, ended by ST).
 
 use crate::sanitize::is_forbidden;
+use crossterm::clipboard::CopyToClipboard;
+use std::io::Write;
 
 /// Whether line breaks and tabs are part of the text (an escalation packet)
 /// or not (a fingerprint).
@@ -30,9 +35,33 @@ pub fn check(what: &str, text: &str, shape: Shape) -> Result<(), String> {
     }
 }
 
+/// Puts `text` on the terminal's clipboard through `out` (the terminal),
+/// after [`check`] with [`Shape::Lines`]: the refusal sentence, or the write error's.
+pub fn copy(out: &mut impl Write, text: &str) -> Result<(), String> {
+    check("text", text, Shape::Lines)?;
+    crossterm::execute!(out, CopyToClipboard::to_clipboard_from(text)).map_err(|e| format!("Could not copy: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sequence_carries_the_text_base64_encoded() {
+        use base64::Engine;
+        let mut out = Vec::new();
+        copy(&mut out, "defect:a\n\tb é").expect("copied");
+        let seq = String::from_utf8(out).expect("ascii");
+        let body = seq
+            .strip_prefix("\u{1b}]52;c;")
+            .and_then(|s| s.strip_suffix("\u{1b}\\"));
+        let decoded = body.and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
+        assert_eq!(decoded.as_deref(), Some("defect:a\n\tb é".as_bytes()), "{seq:?}");
+        let mut refused = Vec::new();
+        let why = copy(&mut refused, "x\u{7}\u{1b}]0;y").expect_err("a BEL and an ESC are refused");
+        assert!(why.contains("U+0007"), "{why}");
+        assert!(refused.is_empty(), "nothing at all is written for refused text");
+    }
 
     #[test]
     fn control_characters_are_refused_with_the_reason() {

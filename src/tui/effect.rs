@@ -16,7 +16,6 @@ use crate::outbox::drafts::StoredDraft;
 use crate::river_store::{DecisionStatus, FindingFacts};
 use crate::session::PrTarget;
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -355,14 +354,8 @@ impl Runner {
 
     fn copy(&self, text: &str) {
         // The last door: `update` already refused such text with a reason.
-        if let Err(why) = super::clipboard::check("text", text, super::clipboard::Shape::Lines) {
+        if let Err(why) = super::clipboard::copy(&mut std::io::stdout(), text) {
             self.send(Msg::Notice(Level::Warning, why));
-            return;
-        }
-        let mut out = std::io::stdout();
-        let written = out.write_all(osc52(text).as_bytes()).and_then(|()| out.flush());
-        if let Err(e) = written {
-            self.send(Msg::Notice(Level::Warning, format!("Could not copy: {e}")));
         }
     }
 }
@@ -399,30 +392,9 @@ fn editor_args(program: &str, file: &Path, line: Option<u32>) -> Vec<OsString> {
     }
 }
 
-/// The OSC 52 sequence that puts `text` on the clipboard (base64, so the
-/// text itself cannot end the sequence or inject another).
-pub fn osc52(text: &str) -> String {
-    use base64::Engine;
-    format!(
-        "\u{1b}]52;c;{}\u{7}",
-        base64::engine::general_purpose::STANDARD.encode(text.as_bytes())
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn osc52_encodes_the_text() {
-        let seq = osc52("defect:a\u{7}\u{1b}]0;x");
-        assert!(seq.starts_with("\u{1b}]52;c;") && seq.ends_with('\u{7}'));
-        let body = &seq[7..seq.len() - 1];
-        assert!(
-            body.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-        );
-    }
 
     #[test]
     fn editor_line_arguments() {

@@ -14,6 +14,15 @@
 
 use crate::model::finding::Finding;
 use crate::model::review::{ReviewSet, Scope};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use url::Url;
+
+/// The web host every link goes to.
+const GITHUB_WEB: &str = "https://github.com/";
+
+/// What a file-path segment of a blob link keeps raw: RFC 3986's unreserved
+/// `A-Z a-z 0-9 - _ . ~`; a space, `#`, `?`, `%` or any non-ASCII byte is escaped.
+const BLOB_PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
 /// Why no link could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -75,20 +84,21 @@ pub fn relative_segments(path: &str) -> Result<Vec<&str>, LinkError> {
     Ok(segments)
 }
 
-fn encode_segment(segment: &str, out: &mut String) {
-    for b in segment.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
+/// A page on GitHub's web host from path segments that are already safe
+/// (validated names, or [`BLOB_PATH_SEGMENT`]-encoded text) and an optional
+/// fragment. `url` only joins them: it escapes nothing in such segments.
+fn github_page(segments: &[&str], fragment: Option<&str>) -> Result<String, LinkError> {
+    let mut url = Url::parse(GITHUB_WEB).map_err(|_| LinkError::BadRepository)?;
+    url.set_path(&segments.join("/"));
+    url.set_fragment(fragment);
+    Ok(url.into())
 }
 
 /// The GitHub page of a finding (see the module docs for the forms).
 pub fn finding_url(set: &ReviewSet, finding: &Finding) -> Result<String, LinkError> {
     let (repo, number) = repository(&set.scope)?;
-    let files = format!("https://github.com/{repo}/pull/{number}/files");
+    let number = number.to_string();
+    let files = github_page(&[repo, "pull", &number, "files"], None)?;
     let (Some(path), Some(sha)) = (finding.path.as_deref(), set.reviewed_sha.as_deref()) else {
         return Ok(files);
     };
@@ -98,15 +108,14 @@ pub fn finding_url(set: &ReviewSet, finding: &Finding) -> Result<String, LinkErr
     let Ok(segments) = relative_segments(path) else {
         return Ok(files);
     };
-    let mut url = format!("https://github.com/{repo}/blob/{sha}");
-    for s in segments {
-        url.push('/');
-        encode_segment(s, &mut url);
-    }
-    if let Some(line) = finding.line {
-        url.push_str(&format!("#L{line}"));
-    }
-    Ok(url)
+    let encoded: Vec<String> = segments
+        .iter()
+        .map(|s| utf8_percent_encode(s, BLOB_PATH_SEGMENT).to_string())
+        .collect();
+    let mut parts = vec![repo, "blob", sha.as_str()];
+    parts.extend(encoded.iter().map(String::as_str));
+    let line = finding.line.map(|l| format!("L{l}"));
+    github_page(&parts, line.as_deref())
 }
 
 #[cfg(test)]
@@ -134,6 +143,14 @@ mod tests {
         f.path = Some("src/a b#?.rs".to_string());
         let url = finding_url(&set, &f).unwrap_or_default();
         assert!(url.ends_with("/src/a%20b%23%3F.rs#L88"), "{url}");
+        f.path = Some("d~i-r_/50%.é+;=@:".to_string());
+        f.line = None;
+        let url = finding_url(&set, &f).unwrap_or_default();
+        assert!(
+            url.ends_with(&format!("/blob/{}/d~i-r_/50%25.%C3%A9%2B%3B%3D%40%3A", fixture::SHA)),
+            "{url}"
+        );
+        f.line = Some(88);
         for bad in ["../etc/passwd", "/abs", "a//b", "a/\u{1b}]8;;x", "a\\b"] {
             f.path = Some(bad.to_string());
             let url = finding_url(&set, &f).unwrap_or_default();

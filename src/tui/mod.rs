@@ -22,6 +22,8 @@ pub mod effect;
 pub mod escalate;
 pub mod evidence_state;
 pub mod filter;
+#[cfg(test)]
+#[path = "../../tests/support/fixture.rs"]
 pub mod fixture;
 pub mod fuzzy;
 pub mod highlight;

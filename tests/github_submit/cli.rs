@@ -15,6 +15,15 @@ pub struct Run {
 
 /// Runs the binary with a private HOME/state dir and the fake API.
 pub async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
+    run_binary(args, api, home, "off").await
+}
+
+/// [`triage`] with `TRIAGE_LOG=trace`: the log file lands in the state dir.
+pub async fn triage_logged(args: Vec<String>, api: &str, home: &Path) -> Run {
+    run_binary(args, api, home, "trace").await
+}
+
+async fn run_binary(args: Vec<String>, api: &str, home: &Path, log: &'static str) -> Run {
     let api = api.to_owned();
     let home = home.to_owned();
     tokio::task::spawn_blocking(move || {
@@ -29,6 +38,7 @@ pub async fn triage(args: Vec<String>, api: &str, home: &Path) -> Run {
             .env("GH_TOKEN", TOKEN)
             .env("TRIAGE_HTTP_TIMEOUT", "10")
             .env("RUST_LOG", "trace")
+            .env("TRIAGE_LOG", log)
             .env("NO_COLOR", "1")
             .output()
             .unwrap();
@@ -130,7 +140,7 @@ async fn cli_records_the_conformance_body_and_exits_0() {
     mount_read_back(&server).await;
     let mut args = result_args(EVIDENCE);
     args.extend(["--format".into(), "json".into()]);
-    let run = triage(args, &server.uri(), home.path()).await;
+    let run = triage_logged(args, &server.uri(), home.path()).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let kept = kept_at_first_request.seen.lock().unwrap().clone();
     assert_eq!(
@@ -150,6 +160,13 @@ async fn cli_records_the_conformance_body_and_exits_0() {
         files_under(&home.path().join("state/outbox"))
             .iter()
             .all(|(p, _)| !p.to_string_lossy().ends_with(".json"))
+    );
+    let log = std::fs::read_to_string(home.path().join("state/triage.log")).unwrap_or_default();
+    assert!(log.contains("log started"), "TRIAGE_LOG writes the log file: {log}");
+    assert!(log.contains(PULL), "the client's requests are in it: {log}");
+    assert!(
+        !run.stderr.contains("log started"),
+        "nothing of the log on the terminal"
     );
     assert_no_token(&[&run], home.path());
 }

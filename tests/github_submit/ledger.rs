@@ -22,6 +22,12 @@ fn with(mut args: Vec<String>, more: &[&str]) -> Vec<String> {
     args
 }
 
+/// `triage decisions RESULT --format json` against the fake API.
+async fn decisions(api: &str, home: &std::path::Path) -> super::cli::Run {
+    let args = ["decisions", &result_file(), "--format", "json"];
+    triage(args.map(String::from).to_vec(), api, home).await
+}
+
 fn result_file() -> String {
     fixtures()
         .join("agent-result/valid-scope-pull-request.json")
@@ -39,14 +45,7 @@ async fn what_one_process_records_the_next_sees_and_never_posts_twice() {
     assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
     assert_eq!(posts(&sequence(&server).await), 2);
 
-    let ledger = triage(
-        ["decisions", &result_file(), "--format", "json"]
-            .map(String::from)
-            .to_vec(),
-        &api,
-        home.path(),
-    )
-    .await;
+    let ledger = decisions(&api, home.path()).await;
     assert_eq!(ledger.code, 0, "{}", ledger.stderr);
     let entries = lines(&ledger.stdout);
     assert_eq!(entries.len(), 1, "{}", ledger.stdout);
@@ -111,14 +110,7 @@ async fn what_one_process_records_the_next_sees_and_never_posts_twice() {
     let superseded = triage(with(fixed, &["--supersede"]), &api, home.path()).await;
     assert_eq!(superseded.code, 0, "{}\n{}", superseded.stdout, superseded.stderr);
     assert_eq!(fake.comments().len(), 2);
-    let ledger = triage(
-        ["decisions", &result_file(), "--format", "json"]
-            .map(String::from)
-            .to_vec(),
-        &api,
-        home.path(),
-    )
-    .await;
+    let ledger = decisions(&api, home.path()).await;
     let entries = lines(&ledger.stdout);
     let kinds: Vec<(&Value, &Value)> = entries.iter().map(|e| (&e["disposition"], &e["authorised"])).collect();
     assert_eq!(
@@ -207,14 +199,7 @@ async fn an_unreadable_ledger_is_unknown_with_its_reason_never_empty() {
     let home = tempfile::tempdir().unwrap();
     let (server, fake) = fake().await;
     fake.fault("GET", "/issues/48/comments", Fault::Status(404));
-    let run = triage(
-        ["decisions", &result_file(), "--format", "json"]
-            .map(String::from)
-            .to_vec(),
-        &server.uri(),
-        home.path(),
-    )
-    .await;
+    let run = decisions(&server.uri(), home.path()).await;
     assert_eq!(run.code, 4, "{}", run.stderr);
     let entries = lines(&run.stdout);
     assert_eq!(entries.len(), 1);

@@ -2,6 +2,7 @@
 //! thread action, the screen's job sends it to the fake GitHub (requests
 //! checked in order), and its outcome comes back to the screen.
 
+use super::fixture;
 use super::support::*;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
@@ -10,7 +11,6 @@ use triage::github::{ApiBase, ClientConfig, RetryPolicy, Token};
 use triage::outbox::thread_actions::ThreadStore;
 use triage::tui::app::{App, Mode};
 use triage::tui::effect::Effect;
-use triage::tui::fixture;
 use triage::tui::jobs::thread::run_with;
 use triage::tui::update::{Msg, update};
 use wiremock::matchers::{method, path};

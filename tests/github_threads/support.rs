@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
+use crate::fake_github;
 use serde_json::{Value, json};
-use std::time::Duration;
-use triage::github::{ApiBase, Client, ClientConfig, RetryPolicy, Token};
+use triage::github::Client;
 
 pub const TOKEN: &str = "ghp_THREADtokenNEVERprinted0123456789";
 pub const REPO: &str = "octo/app";
@@ -13,30 +13,10 @@ pub const PR: u64 = 5;
 pub const HEAD: &str = "1234567890abcdef1234567890abcdef12345678";
 
 pub fn client(api: &str) -> Client {
-    let mut config = ClientConfig::new(
-        ApiBase::parse(api).expect("api base"),
-        Token::new(TOKEN).expect("token"),
-    );
-    config.retry = RetryPolicy {
-        max_attempts: 1,
-        first_delay: Duration::ZERO,
-        max_delay: Duration::ZERO,
-    };
-    Client::new(config).expect("client")
+    fake_github::client(api, TOKEN)
 }
 
-/// ReviewGate's marker encoding.
-pub fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
+pub use crate::fake_github::enc;
 
 /// The body ReviewGate writes for a finding's inline comment.
 pub fn marker_body(id: &str, fp: &str) -> String {
@@ -71,43 +51,12 @@ pub fn page(nodes: Vec<Value>, next: Option<&str>) -> Value {
 
 /// A valid agent-result finding with no thread in the file (live threads decide).
 pub fn finding(fp: &str, disposition: &str) -> Value {
-    json!({
-        "id": format!("rg_{fp}"),
-        "semantic_fingerprint": fp,
-        "disposition": disposition,
-        "severity": "P2",
-        "confidence": 0.8,
-        "classification": "defect",
-        "blocking_reason": null,
-        "path": "src/lib.rs",
-        "line": 10,
-        "claim": "A claim.",
-        "causal_evidence": null,
-        "evidence": [],
-        "reproduction": null,
-        "suggested_fix": "Fix it.",
-        "thread_id": null,
-        "thread_status": "not_published",
-        "thread_transition": "not_published",
-        "thread_outdated": false,
-        "reopening_evidence": null,
-        "prior_dispositions": []
-    })
+    fake_github::finding(fp, disposition, Vec::new(), None)
 }
 
 /// A pull-request agent result for [`REPO`]#[`PR`] at [`HEAD`].
 pub fn result_json(findings: Vec<Value>) -> Vec<u8> {
-    let doc = json!({
-        "schema_version": "reviewgate-agent-result/v1",
-        "scope": { "kind": "pull_request", "repository": REPO, "pull_request_number": PR },
-        "status": "needs_changes",
-        "score": 3,
-        "reviewed_sha": HEAD,
-        "angle_errors": [],
-        "costs": { "estimated_total_usd": 0.01, "summary": null },
-        "findings": findings
-    });
-    serde_json::to_vec_pretty(&doc).expect("json")
+    fake_github::result_json(REPO, PR, HEAD, findings)
 }
 
 /// The GraphQL documents and variables the server saw, in order.

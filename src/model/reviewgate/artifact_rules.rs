@@ -7,6 +7,7 @@ use super::finding_rules;
 use super::policy::{compute_score, status_for_score};
 use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::VerificationState;
+use crate::model::review::ReviewStatus;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
@@ -62,6 +63,51 @@ pub(crate) fn check(report: &mut Report, a: &Artifact<'_>) {
     angles(report, a, &ids);
 }
 
+/// The era whose A4 score check runs: which score the status must follow,
+/// and the wording of a mismatch (each era's messages are pinned by tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ScoreEra {
+    /// The current artifact: the status follows the score as written.
+    Artifact,
+    /// Legacy v2 outputs: the status follows the score derived from the findings.
+    Legacy,
+}
+
+/// A4 for a review that is not a `review_error`: it has a score, the score
+/// is `derived` (the findings' score), and the status is the one its era's
+/// score gives (`passed` at or above the target score, else `needs_changes`).
+pub(super) fn score_and_status(
+    report: &mut Report,
+    era: ScoreEra,
+    status: ReviewStatus,
+    score: Option<u8>,
+    derived: u8,
+) {
+    let Some(score) = score else {
+        report.push("A4", "/score", format!("a {} review needs a score", status.as_str()));
+        return;
+    };
+    if score != derived {
+        let message = match era {
+            ScoreEra::Artifact => format!("score is {score} but the findings give {derived}"),
+            ScoreEra::Legacy => format!("score {score} does not match the score derived from the findings, {derived}"),
+        };
+        report.push("A4", "/score", message);
+    }
+    let basis = if era == ScoreEra::Artifact { score } else { derived };
+    let expected = status_for_score(basis).model();
+    if status != expected {
+        let (expected, status) = (expected.as_str(), status.as_str());
+        let message = match era {
+            ScoreEra::Artifact => format!("score {score} means status {expected}, not {status}"),
+            ScoreEra::Legacy => {
+                format!("status {status} does not match the status derived from the findings, {expected}")
+            }
+        };
+        report.push("A4", "/status", message);
+    }
+}
+
 /// A3 and A4: status, score, angle errors and the derived score agree.
 fn status_rules(report: &mut Report, a: &Artifact<'_>) {
     if a.status == RgStatus::ReviewError {
@@ -99,30 +145,13 @@ fn status_rules(report: &mut Report, a: &Artifact<'_>) {
             );
         }
     }
-    let Some(score) = a.score else {
-        report.push("A4", "/score", format!("a {} review needs a score", a.status.as_str()));
-        return;
-    };
-    let derived = compute_score(&a.findings);
-    if score != derived {
-        report.push(
-            "A4",
-            "/score",
-            format!("score is {score} but the findings give {derived}"),
-        );
-    }
-    let status = status_for_score(score);
-    if a.status != status {
-        report.push(
-            "A4",
-            "/status",
-            format!(
-                "score {score} means status {}, not {}",
-                status.as_str(),
-                a.status.as_str()
-            ),
-        );
-    }
+    score_and_status(
+        report,
+        ScoreEra::Artifact,
+        a.status.model(),
+        a.score,
+        compute_score(&a.findings),
+    );
 }
 
 /// A7 and A8.

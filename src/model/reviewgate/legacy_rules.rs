@@ -19,6 +19,7 @@
 //!
 //! Upstream stopped at the first fault; here every fault is reported.
 
+use super::artifact_rules::{ScoreEra, score_and_status};
 use super::legacy::{Era, LegacyArtifact, LegacyFinding, LegacyStatus};
 use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::Severity;
@@ -135,30 +136,8 @@ fn status_rules(report: &mut Report, a: &LegacyArtifact<'_>) {
             format!("a {} review has no angle errors", a.status.as_str()),
         );
     }
-    let Some(score) = a.score else {
-        report.push("A4", "/score", format!("a {} review needs a score", a.status.as_str()));
-        return;
-    };
     let derived = derived_score(&a.findings);
-    if score != derived {
-        report.push(
-            "A4",
-            "/score",
-            format!("score {score} does not match the score derived from the findings, {derived}"),
-        );
-    }
-    let status = derived_status(derived);
-    if a.status != status {
-        report.push(
-            "A4",
-            "/status",
-            format!(
-                "status {} does not match the status derived from the findings, {}",
-                a.status.as_str(),
-                status.as_str()
-            ),
-        );
-    }
+    score_and_status(report, ScoreEra::Legacy, a.status.model(), a.score, derived);
 }
 
 /// A17 and A19–A22 (v2): ids, ownership and each angle's derived outcome.

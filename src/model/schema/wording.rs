@@ -8,6 +8,7 @@ use super::{Problem, SCHEMA_RULE};
 use crate::model::problem::push_pointer;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
+use percent_encoding::percent_decode_str;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -229,23 +230,10 @@ impl KeywordSite {
     }
 }
 
-/// Decodes `%XX` escapes (keyword locations are URI fragments).
+/// Decodes `%XX` escapes (keyword locations are URI fragments); anything
+/// that is not an escape stays as it is, bytes that are not UTF-8 become U+FFFD.
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(byte) = text.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
 /// Names the value at a pointer: "`confidence`", "`models` item 2", "the document".
@@ -344,4 +332,17 @@ fn clip(text: &str) -> String {
     let mut out: String = text.chars().take(MAX_SHOWN).collect();
     out.push('…');
     out
+}
+
+#[cfg(test)]
+mod decode_tests {
+    use super::percent_decode;
+
+    #[test]
+    fn fragments_decode_escapes_and_keep_the_rest() {
+        assert_eq!(percent_decode("/properties/a%20b/%7E0x"), "/properties/a b/~0x");
+        assert_eq!(percent_decode("%C3%A9%c3%a9"), "éé");
+        assert_eq!(percent_decode("50%/%4/%zz/%"), "50%/%4/%zz/%");
+        assert_eq!(percent_decode("%FF"), "\u{fffd}");
+    }
 }

@@ -1,10 +1,10 @@
 //! File work for the screen: the outbox listing and drops, the evidence in
 //! $EDITOR (through a private temporary file), and escalation packet files.
 
+use crate::atomic_write::{Access, write_atomic};
 use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::sanitize::clean_line;
-use crate::session::write_atomic;
 use crate::tui::app::Level;
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
@@ -82,7 +82,7 @@ pub fn write_file(name: &str, text: &str) -> Msg {
         }
     };
     let shown = clean_line(&path.display().to_string());
-    match write_atomic(&path, text.as_bytes()) {
+    match write_atomic(&path, text.as_bytes(), Access::Ordinary) {
         Ok(()) => Msg::Notice(Level::Info, format!("Escalation packet written to {shown}")),
         Err(e) => Msg::Notice(Level::Warning, format!("Could not write {shown}: {e}")),
     }

@@ -5,8 +5,8 @@
 use crate::river_store::config;
 use crate::river_store::lifecycle::FindingIds;
 use crate::river_store::root::resolve_root;
-use crate::river_store::time::now_millis;
 use crate::river_store::{DecisionInput, FingerprintAlgo, Note, Recorded, RiverPaths, StoreError, record, revoke};
+use crate::time::now_millis;
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
 use crate::tui::update::{Msg, SubmitOutcome};

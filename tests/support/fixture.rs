@@ -1,12 +1,17 @@
 //! Review sets built in code, without the loader: the test suite's screens and
 //! the benchmark's inputs. Deterministic; every thread state appears.
+//!
+//! Not part of the library: the crate's unit tests include this file as
+//! `tui::fixture` (under `cfg(test)`), the integration tests and benchmarks
+//! as a module of their own, all reaching the crate as `triage`.
+#![allow(dead_code)]
 
-use crate::model::finding::{
+use triage::model::finding::{
     BlockingReason, Classification, Disposition, Evidence, Finding, FindingKey, HistoryRecord, Origin,
     ReviewGateFields, RiverFields, RiverSeverity, RiverStatus, Severity, Side, SubmittedDisposition, Thread,
     ThreadStatus, ThreadTransition, Verification, VerificationState,
 };
-use crate::model::review::{AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated};
+use triage::model::review::{AngleError, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated};
 
 /// The reviewed commit of the sample sets.
 pub const SHA: &str = "9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b13";
@@ -349,8 +354,8 @@ pub fn scaled(n: usize) -> ReviewSet {
 }
 
 /// A screen on `set` (file source, built-in keys, coloured theme) at a size.
-pub fn app(set: ReviewSet, size: (u16, u16)) -> crate::tui::app::App {
-    use crate::tui::app::{Document, Source};
+pub fn app(set: ReviewSet, size: (u16, u16)) -> triage::tui::app::App {
+    use triage::tui::app::{Document, Source};
     let doc = Document::new(
         Source::File("review.json".to_string()),
         Some(set.format),
@@ -361,14 +366,14 @@ pub fn app(set: ReviewSet, size: (u16, u16)) -> crate::tui::app::App {
 }
 
 /// A screen on a document (built-in keys, coloured theme) at a size.
-pub fn app_on(doc: crate::tui::app::Document, size: (u16, u16)) -> crate::tui::app::App {
-    use crate::tui::app::{App, Settings};
+pub fn app_on(doc: triage::tui::app::Document, size: (u16, u16)) -> triage::tui::app::App {
+    use triage::tui::app::{App, Settings};
     let settings = Settings {
-        keymap: crate::tui::keymap::Keymap::builtin().unwrap_or_default(),
-        theme: crate::tui::theme::Theme::colored(),
+        keymap: triage::tui::keymap::Keymap::builtin().unwrap_or_default(),
+        theme: triage::tui::theme::Theme::colored(),
         color: true,
     };
     let mut app = App::new(doc, settings, size);
-    crate::tui::update::update(&mut app, crate::tui::update::Msg::Resize(size.0, size.1));
+    triage::tui::update::update(&mut app, triage::tui::update::Msg::Resize(size.0, size.1));
     app
 }
