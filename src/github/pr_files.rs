@@ -141,10 +141,9 @@ mod tests {
 
     #[test]
     fn a_renamed_file_answers_to_both_paths() {
-        let f: ChangedFile = serde_json::from_str(
-            r#"{"filename":"b.rs","status":"renamed","previous_filename":"a.rs","additions":1}"#,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let f: ChangedFile =
+            serde_json::from_str(r#"{"filename":"b.rs","status":"renamed","previous_filename":"a.rs","additions":1}"#)
+                .unwrap_or_else(|e| panic!("{e}"));
         assert!(f.is("a.rs") && f.is("b.rs") && !f.is("c.rs"));
         assert_eq!(f.patch, None, "binary or huge: no patch");
     }

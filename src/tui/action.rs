@@ -289,7 +289,6 @@ impl Action {
             Action::StartSearch => "search",
             Action::ToggleMark => "mark",
             Action::OpenInBrowser => "github",
-            Action::ShowDiff => "diff",
             Action::OpenInEditor => "edit",
             Action::CopyFingerprint => "copy",
             Action::ToggleFilter => "toggle",

@@ -154,7 +154,11 @@ pub fn open(app: &mut App) -> Vec<Effect> {
     };
     let evidence = super::river_evidence::items(f).into_owned();
     if evidence.is_empty() {
-        flash(app, Level::Info, "This finding has no evidence lines to show a change for.");
+        flash(
+            app,
+            Level::Info,
+            "This finding has no evidence lines to show a change for.",
+        );
         return Vec::new();
     }
     let set = app.doc.set.as_ref();

@@ -120,7 +120,9 @@ pub async fn from_github(
         })
         .collect();
     Ok(DiffReport {
-        origin: clean_line(&format!("GitHub: pull request {repository}#{number}, its files' patches")),
+        origin: clean_line(&format!(
+            "GitHub: pull request {repository}#{number}, its files' patches"
+        )),
         items: evidence.iter().map(|e| item(e, &diffs, Some(&no_patch))).collect(),
     })
 }

@@ -34,16 +34,15 @@ fn line<'a>(row: &'a Row, app: &App, color: bool) -> Line<'a> {
     let fg = |c: Color| if color { Style::new().fg(c) } else { Style::new() };
     let text = || row.text.iter().map(|(style, t)| Span::styled(t.as_str(), *style));
     match &row.kind {
-        RowKind::Heading => Line::from(text().map(|s| s.style(fg(Color::Cyan).add_modifier(Modifier::BOLD))).collect::<Vec<_>>()),
+        RowKind::Heading => Line::from(
+            text()
+                .map(|s| s.style(fg(Color::Cyan).add_modifier(Modifier::BOLD)))
+                .collect::<Vec<_>>(),
+        ),
         RowKind::Note => Line::from(text().map(|s| s.style(theme.dim)).collect::<Vec<_>>()),
         RowKind::Section => Line::from(text().map(|s| s.style(fg(Color::Magenta))).collect::<Vec<_>>()),
         RowKind::Blank => Line::default(),
-        RowKind::Line {
-            kind,
-            old,
-            new,
-            marked,
-        } => {
+        RowKind::Line { kind, old, new, marked } => {
             let (sign, sign_style) = match kind {
                 LineKind::Added => ("+", fg(Color::Green).add_modifier(Modifier::BOLD)),
                 LineKind::Removed => ("-", fg(Color::Red).add_modifier(Modifier::BOLD)),
@@ -56,8 +55,17 @@ fn line<'a>(row: &'a Row, app: &App, color: bool) -> Line<'a> {
             } else {
                 theme.dim
             };
-            let mut spans = vec![Span::styled(gutter, gutter_style), Span::styled(format!("{sign} "), sign_style)];
-            let code = text().map(|s| if *marked { s.patch_style(Style::new().add_modifier(Modifier::BOLD)) } else { s });
+            let mut spans = vec![
+                Span::styled(gutter, gutter_style),
+                Span::styled(format!("{sign} "), sign_style),
+            ];
+            let code = text().map(|s| {
+                if *marked {
+                    s.patch_style(Style::new().add_modifier(Modifier::BOLD))
+                } else {
+                    s
+                }
+            });
             spans.extend(code);
             Line::from(spans)
         }
