@@ -316,3 +316,94 @@ fn item_rows(hl: Option<&Highlighter>, item: &ItemDiff, out: &mut Vec<Row>, wait
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkout::diff::DiffLine;
+    use crate::tui::highlight::ThemeChoice;
+    use std::sync::Arc;
+
+    fn report() -> DiffReport {
+        let line = |kind, old, new, text: &str| DiffLine {
+            kind,
+            old,
+            new,
+            text: text.to_string(),
+            no_newline: false,
+        };
+        DiffReport {
+            origin: "local repository".into(),
+            items: vec![ItemDiff {
+                path: "src/lib.rs".into(),
+                renamed_from: None,
+                side: Side::New,
+                lines: (2, 2),
+                truncated: false,
+                change: ItemChange::Hunk(Hunk {
+                    old_start: 1,
+                    old_len: 2,
+                    new_start: 1,
+                    new_len: 2,
+                    section: String::new(),
+                    lines: vec![
+                        line(LineKind::Context, Some(1), Some(1), "fn a() {}"),
+                        line(LineKind::Removed, Some(2), None, "let x = 1;"),
+                        line(LineKind::Added, None, Some(2), "let x = \"two\"; // changed"),
+                    ],
+                }),
+            }],
+        }
+    }
+
+    #[test]
+    fn rows_are_plain_until_the_hunk_is_highlighted_then_styled() {
+        let mut app = crate::tui::fixture::app(crate::tui::fixture::sample_set(), (100, 30));
+        let hl = Arc::new(Highlighter::new(ThemeChoice::Ansi));
+        app.evidence.highlighter = Some(Arc::clone(&hl));
+        open(&mut app);
+        let DiffView::Loading { generation, .. } = app.diff else {
+            panic!("loading");
+        };
+        loaded(&mut app, generation + 1, Ok(report()));
+        assert!(
+            matches!(app.diff, DiffView::Loading { .. }),
+            "a stale answer is dropped"
+        );
+        loaded(&mut app, generation, Ok(report()));
+        let styles = |app: &App| -> usize {
+            let set: HashSet<_> = app
+                .diff
+                .rows()
+                .iter()
+                .flat_map(|r| r.text.iter().map(|(s, _)| *s))
+                .collect();
+            set.len()
+        };
+        let marked: Vec<bool> = app
+            .diff
+            .rows()
+            .iter()
+            .filter_map(|r| match r.kind {
+                RowKind::Line { marked, .. } => Some(marked),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(marked, vec![false, false, true], "only the new-side line 2 is evidence");
+        assert_eq!(styles(&app), 1, "plain first");
+        let DiffView::Shown { waiting, .. } = &app.diff else {
+            panic!("shown");
+        };
+        let key = *waiting.iter().next().unwrap_or_else(|| panic!("waits for the hunk"));
+        let lines = vec![
+            "fn a() {}".to_string(),
+            "let x = 1;".into(),
+            "let x = \"two\"; // changed".into(),
+        ];
+        hl.highlight("src/lib.rs", &lines);
+        highlighted(&mut app, key);
+        assert!(styles(&app) >= 3, "keywords, strings and comments styled");
+        close(&mut app);
+        assert_eq!(app.diff, DiffView::Closed);
+    }
+}
