@@ -11,6 +11,9 @@
 use super::{Checkout, CheckoutError, FileText, OldUnavailable, Revision, file_text, short, valid_sha};
 use crate::model::finding::Side;
 
+/// Fetches a checked path at a validated commit id from GitHub.
+pub type RemoteFile<'a> = &'a dyn Fn(&str, &str) -> Result<Vec<u8>, String>;
+
 /// One place context may be read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContextSource {
@@ -68,7 +71,7 @@ pub fn not_local(e: &CheckoutError) -> bool {
 /// is binary or too large) ends the search; only "cannot answer here" moves on.
 pub fn read_context(
     checkout: Option<&Checkout>,
-    github: Option<&dyn Fn(&str, &str) -> Result<Vec<u8>, String>>,
+    github: Option<RemoteFile<'_>>,
     path: &str,
     side: Side,
     reviewed_sha: Option<&str>,

@@ -4,7 +4,7 @@
 //! ([`crate::checkout::source`] decides the order). GitHub is connected to
 //! only when an item needs it, once per job.
 
-use crate::checkout::source::read_context;
+use crate::checkout::source::{RemoteFile, read_context};
 use crate::checkout::{Checkout, inspect_text};
 use crate::github::Client;
 use crate::github::pr_files::file_at;
@@ -65,7 +65,7 @@ pub fn load(
                 .block_on(file_at(client, repo, path, sha))
                 .map_err(|e| e.to_string())
         };
-        let github: Option<&dyn Fn(&str, &str) -> Result<Vec<u8>, String>> = request.pull.as_ref().map(|_| &fetch as _);
+        let github: Option<RemoteFile<'_>> = request.pull.as_ref().map(|_| &fetch as _);
         let sha = request.reviewed_sha.as_deref();
         let items: Vec<LocalResult> = request
             .evidence
