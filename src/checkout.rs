@@ -11,37 +11,59 @@
 //!   after `--end-of-options`;
 //! - reads stop at [`MAX_FILE_BYTES`].
 //!
-//! Side `new` reads the working tree (which may not be the reviewed commit:
-//! [`Checkout::is_reviewed_head`] says so). Side `old` reads the file from
-//! the first parent of the reviewed commit when that commit is available
-//! locally; for a pull request of several commits that parent is not the
-//! merge base, so an old-side excerpt can honestly come out "not found".
+//! Side `new` reads the file at the reviewed commit when that commit is in
+//! the local repository, whatever the working tree holds; only when it is not
+//! (or the review names none) does it read the working tree, which may differ
+//! from what was reviewed ([`Revision::WorkingTree`] says so on screen). Side
+//! `old` reads the file from the first parent of the reviewed commit when
+//! that commit is available locally; for a pull request of several commits
+//! that parent is not the merge base, so an old-side excerpt can honestly
+//! come out "not found". Git objects are read through one long-lived
+//! `git cat-file --batch` per checkout ([`blob`]). [`source`] orders the
+//! places context may come from, GitHub's copy of the reviewed commit among
+//! them, and [`diff`] reads unified diffs.
 
+pub mod blob;
+pub mod diff;
 mod excerpt;
 mod git;
+pub mod local_diff;
 mod path;
+pub mod source;
 #[cfg(test)]
 mod tests;
 
 pub use excerpt::{ContextWindow, ExcerptMatch, context, context_block, excerpt_lines, locate_excerpt, same_text};
-pub use path::PathProblem;
+pub use path::{PathProblem, check as check_path};
 
 use crate::model::finding::{Evidence, Side};
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean};
+use blob::{BlobReader, Object};
 use std::fmt;
 use std::io::Read;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The largest file (working tree or git object) that is read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// A local working tree the evidence can be checked against.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Checkout {
     /// Canonical (symlink-free, absolute) root directory.
     root: PathBuf,
+    /// The session's one object reader (shared by clones).
+    objects: Arc<BlobReader>,
 }
+
+impl PartialEq for Checkout {
+    fn eq(&self, other: &Checkout) -> bool {
+        self.root == other.root
+    }
+}
+
+impl Eq for Checkout {}
 
 /// How the checkout's HEAD relates to the reviewed commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,10 +94,26 @@ impl HeadMatch {
 /// Where a file's text was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Revision {
-    /// The working tree (side `new`).
+    /// The working tree (side `new`, when the reviewed commit is not local).
     WorkingTree,
     /// A commit (full id), e.g. the reviewed commit's parent for side `old`.
     Commit(String),
+    /// The reviewed commit itself (full id), read from the local repository.
+    Reviewed(String),
+    /// GitHub's copy of the file at the reviewed commit (the id as reviewed).
+    GitHub(String),
+}
+
+impl Revision {
+    /// Where the context came from, as the evidence pane says it.
+    pub fn origin(&self) -> String {
+        match self {
+            Revision::WorkingTree => "from the working tree \u{2014} may differ from what was reviewed".to_string(),
+            Revision::Commit(sha) => format!("from commit {}", short(sha)),
+            Revision::Reviewed(sha) => format!("from the reviewed commit {}", short(sha)),
+            Revision::GitHub(sha) => format!("from GitHub at {}", short(sha)),
+        }
+    }
 }
 
 impl fmt::Display for Revision {
@@ -83,6 +121,8 @@ impl fmt::Display for Revision {
         match self {
             Revision::WorkingTree => f.write_str("the working tree"),
             Revision::Commit(sha) => write!(f, "commit {}", short(sha)),
+            Revision::Reviewed(sha) => write!(f, "the reviewed commit {}", short(sha)),
+            Revision::GitHub(sha) => write!(f, "GitHub's copy at {}", short(sha)),
         }
     }
 }
@@ -197,7 +237,15 @@ impl Checkout {
             None => PathBuf::from(git::toplevel(cwd)?),
         };
         let root = root.canonicalize().ok()?;
-        root.is_dir().then_some(Checkout { root })
+        root.is_dir().then(|| Checkout {
+            objects: Arc::new(BlobReader::new(&root)),
+            root,
+        })
+    }
+
+    /// The session's object reader (one `git cat-file --batch`).
+    pub fn objects(&self) -> &BlobReader {
+        &self.objects
     }
 
     /// The canonical root directory.
@@ -215,26 +263,86 @@ impl Checkout {
         HeadMatch::compare(self.head_sha().as_deref(), reviewed_sha)
     }
 
-    /// Reads `path` (untrusted) on `side`: the working tree for `new`, the
-    /// parent of `reviewed_sha` for `old`.
+    /// Reads `path` (untrusted) on `side`: for `new` the reviewed commit
+    /// when it is local, else the working tree; for `old` the parent of
+    /// `reviewed_sha`.
     pub fn read_file(&self, path: &str, side: Side, reviewed_sha: Option<&str>) -> Result<FileText, CheckoutError> {
-        let clean_path = path::check(path).map_err(|problem| CheckoutError::UnsafePath {
-            path: path.to_string(),
-            problem,
-        })?;
-        let (revision, bytes) = match side {
-            Side::New => (Revision::WorkingTree, self.read_working(&clean_path)?),
-            Side::Old => self.read_old(&clean_path, reviewed_sha)?,
-        };
-        if bytes.contains(&0) {
-            return Err(CheckoutError::Binary { path: clean_path });
+        match self.read_committed(path, side, reviewed_sha) {
+            Err(e) if side == Side::New && source::not_local(&e) => self.read_working_file(path),
+            other => other,
         }
-        Ok(FileText {
-            lines: split_file(&bytes),
-            path: clean_path,
-            side,
-            revision,
-        })
+    }
+
+    /// Reads `path` (untrusted) from the local repository only: the reviewed
+    /// commit for `new`, its first parent for `old`. When the commit is not
+    /// local the error says so ([`CheckoutError::OldSideUnavailable`], whose
+    /// reasons hold for either side).
+    pub fn read_committed(
+        &self,
+        path: &str,
+        side: Side,
+        reviewed_sha: Option<&str>,
+    ) -> Result<FileText, CheckoutError> {
+        let clean_path = checked(path)?;
+        let commit = self.reviewed_commit(reviewed_sha)?;
+        let (revision, bytes) = match side {
+            Side::New => {
+                let bytes = self.read_blob(&commit, &clean_path, &Revision::Reviewed(commit.clone()))?;
+                (Revision::Reviewed(commit), bytes)
+            }
+            Side::Old => {
+                let Some(parent) = self.resolve_commit(&format!("{commit}^1^{{commit}}"))? else {
+                    return Err(CheckoutError::OldSideUnavailable(OldUnavailable::NoParent {
+                        sha: commit,
+                    }));
+                };
+                let revision = Revision::Commit(parent.clone());
+                (revision.clone(), self.read_blob(&parent, &clean_path, &revision)?)
+            }
+        };
+        file_text(clean_path, side, revision, bytes)
+    }
+
+    /// Reads `path` (untrusted) from the working tree.
+    pub fn read_working_file(&self, path: &str) -> Result<FileText, CheckoutError> {
+        let clean_path = checked(path)?;
+        let bytes = self.read_working(&clean_path)?;
+        file_text(clean_path, Side::New, Revision::WorkingTree, bytes)
+    }
+
+    /// The full id of the reviewed commit (untrusted id) when it is local.
+    pub fn reviewed_commit(&self, reviewed_sha: Option<&str>) -> Result<String, CheckoutError> {
+        let unavailable = CheckoutError::OldSideUnavailable;
+        let raw = reviewed_sha.ok_or(unavailable(OldUnavailable::NoReviewedSha))?;
+        let sha = valid_sha(raw).ok_or_else(|| CheckoutError::InvalidSha(raw.to_string()))?;
+        if git::toplevel(&self.root).is_none() {
+            return Err(unavailable(OldUnavailable::NotARepository));
+        }
+        self.resolve_commit(&format!("{sha}^{{commit}}"))?
+            .ok_or(unavailable(OldUnavailable::CommitNotLocal { sha }))
+    }
+
+    /// Resolves a revision built from validated parts to a full commit id
+    /// through the object reader (`None`: no such commit here).
+    fn resolve_commit(&self, rev: &str) -> Result<Option<String>, CheckoutError> {
+        match self.objects.read(rev, MAX_FILE_BYTES)? {
+            Object::Found { oid, kind, .. } if kind == "commit" => Ok(Some(oid)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The bytes of `rel` at `commit` (a full id), bounded.
+    fn read_blob(&self, commit: &str, rel: &str, revision: &Revision) -> Result<Vec<u8>, CheckoutError> {
+        // `./` makes git resolve the path from the checkout root, as the
+        // working-tree read does, even when the root is a subdirectory.
+        match self.objects.read(&format!("{commit}:./{rel}"), MAX_FILE_BYTES)? {
+            Object::Found { kind, bytes, .. } if kind == "blob" => Ok(bytes),
+            Object::TooLarge { .. } => Err(too_large(rel)),
+            _ => Err(CheckoutError::NotFound {
+                path: rel.to_string(),
+                revision: revision.clone(),
+            }),
+        }
     }
 
     /// Reads a working-tree file, refusing symlinks that leave the root.
@@ -275,35 +383,6 @@ impl Checkout {
         Ok(bytes)
     }
 
-    /// Reads `rel` from the first parent of the reviewed commit.
-    fn read_old(&self, rel: &str, reviewed_sha: Option<&str>) -> Result<(Revision, Vec<u8>), CheckoutError> {
-        let unavailable = CheckoutError::OldSideUnavailable;
-        let raw = reviewed_sha.ok_or(unavailable(OldUnavailable::NoReviewedSha))?;
-        let sha = valid_sha(raw).ok_or_else(|| CheckoutError::InvalidSha(raw.to_string()))?;
-        if git::toplevel(&self.root).is_none() {
-            return Err(unavailable(OldUnavailable::NotARepository));
-        }
-        let Some(commit) = git::rev_parse(&self.root, &format!("{sha}^{{commit}}")) else {
-            return Err(unavailable(OldUnavailable::CommitNotLocal { sha }));
-        };
-        let Some(parent) = git::rev_parse(&self.root, &format!("{commit}^1^{{commit}}")) else {
-            return Err(unavailable(OldUnavailable::NoParent { sha: commit }));
-        };
-        // `./` makes git resolve the path from the checkout root, as the
-        // working-tree read does, even when the root is a subdirectory.
-        let object = format!("{parent}:./{rel}");
-        let revision = Revision::Commit(parent);
-        let size = git::blob_size(&self.root, &object).ok_or_else(|| CheckoutError::NotFound {
-            path: rel.to_string(),
-            revision: revision.clone(),
-        })?;
-        if size > MAX_FILE_BYTES {
-            return Err(too_large(rel));
-        }
-        let bytes = git::blob(&self.root, &object)?;
-        Ok((revision, bytes))
-    }
-
     /// Reads the file of one evidence item and checks its excerpt, keeping
     /// `n` lines of context around the match (or the stated line).
     pub fn inspect(
@@ -313,26 +392,53 @@ impl Checkout {
         n: usize,
     ) -> Result<LocalEvidence, CheckoutError> {
         let file = self.read_file(&evidence.path, evidence.side, reviewed_sha)?;
-        let stated = evidence.line as usize;
-        let found = locate_excerpt(&file.lines, &evidence.excerpt, stated);
-        let block_len = excerpt_lines(&evidence.excerpt).len().max(1);
-        let marked = match found {
-            ExcerptMatch::AtLine(at) | ExcerptMatch::Moved { to: at, .. } => at..=at + block_len - 1,
-            ExcerptMatch::NotFound => stated..=stated,
-        };
-        let window = context_block(&file.lines, *marked.start(), block_len, n);
-        Ok(LocalEvidence {
-            revision: file.revision,
-            found,
-            first_line: window.first_line,
-            lines: window
-                .lines
-                .iter()
-                .map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned())
-                .collect(),
-            marked,
-        })
+        Ok(inspect_text(&file, evidence, n))
     }
+}
+
+/// Checks the excerpt of one evidence item against a file's text, keeping
+/// `n` lines of context around the match (or the stated line).
+pub fn inspect_text(file: &FileText, evidence: &Evidence, n: usize) -> LocalEvidence {
+    let stated = evidence.line as usize;
+    let found = locate_excerpt(&file.lines, &evidence.excerpt, stated);
+    let block_len = excerpt_lines(&evidence.excerpt).len().max(1);
+    let marked = match found {
+        ExcerptMatch::AtLine(at) | ExcerptMatch::Moved { to: at, .. } => at..=at + block_len - 1,
+        ExcerptMatch::NotFound => stated..=stated,
+    };
+    let window = context_block(&file.lines, *marked.start(), block_len, n);
+    LocalEvidence {
+        revision: file.revision.clone(),
+        found,
+        first_line: window.first_line,
+        lines: window
+            .lines
+            .iter()
+            .map(|l| clean(l, DEFAULT_TAB_WIDTH).into_owned())
+            .collect(),
+        marked,
+    }
+}
+
+/// Checks an untrusted path (see [`path::check`]) into the error type.
+fn checked(path: &str) -> Result<String, CheckoutError> {
+    path::check(path).map_err(|problem| CheckoutError::UnsafePath {
+        path: path.to_string(),
+        problem,
+    })
+}
+
+/// File bytes as text, refusing binary content.
+pub fn file_text(path: String, side: Side, revision: Revision, bytes: Vec<u8>) -> Result<FileText, CheckoutError> {
+    if bytes.contains(&0) {
+        return Err(CheckoutError::Binary { path });
+    }
+    Ok(FileText {
+        lines: split_file(&bytes),
+        path,
+        side,
+        revision,
+    })
 }
 
 fn too_large(path: &str) -> CheckoutError {
@@ -354,3 +460,5 @@ fn split_file(bytes: &[u8]) -> Vec<String> {
         .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
         .collect()
 }
+#[cfg(test)]
+mod source_tests;

@@ -1,7 +1,6 @@
 //! The few `git` commands the checkout needs, each run without a shell and
 //! with every value as its own argument.
 
-use super::CheckoutError;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -41,21 +40,42 @@ pub(super) fn rev_parse(dir: &Path, rev: &str) -> Option<String> {
     sha.bytes().all(|b| b.is_ascii_hexdigit()).then_some(sha)
 }
 
-/// The size of the blob `object` (`<sha>:./<path>`), if it exists.
-pub(super) fn blob_size(dir: &Path, object: &str) -> Option<u64> {
-    let output = run(dir, ["cat-file", "-t", object]).ok()?;
-    if !output.status.success() || output.stdout.trim_ascii() != b"blob" {
-        return None;
-    }
-    first_line(run(dir, ["cat-file", "-s", object]))?.parse().ok()
+/// The best common ancestor of two validated commit ids or fixed ref names.
+pub(super) fn merge_base(dir: &Path, a: &str, b: &str) -> Option<String> {
+    let sha = first_line(run(dir, ["merge-base", "--end-of-options", a, b]))?;
+    sha.bytes().all(|b| b.is_ascii_hexdigit()).then_some(sha)
 }
 
-/// The raw bytes of the blob `object` (no filters, no text conversion).
-pub(super) fn blob(dir: &Path, object: &str) -> Result<Vec<u8>, CheckoutError> {
-    let output = run(dir, ["cat-file", "blob", object]).map_err(|e| CheckoutError::Git(e.to_string()))?;
-    if !output.status.success() {
-        let message = String::from_utf8_lossy(&output.stderr);
-        return Err(CheckoutError::Git(message.trim().to_string()));
+/// Runs `git -C dir args..` and keeps at most `limit` bytes of stdout; the
+/// process is stopped once more arrives. Returns the bytes and whether they
+/// were cut, or git's complaint when it failed.
+pub(super) fn bounded_stdout(dir: &Path, args: &[&OsStr], limit: usize) -> Result<(Vec<u8>, bool), String> {
+    use std::io::Read;
+    let mut child = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start git: {e}"))?;
+    let mut bytes = Vec::new();
+    let read = match child.stdout.take() {
+        Some(out) => out.take(limit as u64 + 1).read_to_end(&mut bytes).map(|_| ()),
+        None => Ok(()),
+    };
+    let cut = bytes.len() > limit;
+    if cut {
+        bytes.truncate(limit);
+        let _ = child.kill();
     }
-    Ok(output.stdout)
+    let status = child.wait().map_err(|e| format!("git did not finish: {e}"))?;
+    read.map_err(|e| format!("cannot read git's output: {e}"))?;
+    if !cut && !status.success() {
+        return Err(format!("git exited with {status}"));
+    }
+    Ok((bytes, cut))
 }

@@ -8,6 +8,7 @@
 //!   ReviewGate (local checks, pure decisions, the request sequence).
 //! - [`fetch`], [`artifact_zip`]: the newest exact-head result of a pull request.
 //! - [`ledger`]: the decisions a pull request already holds (read side).
+//! - [`pr_files`]: the pull request's changed files (patches) and a file at a commit.
 //! - [`threads`], [`graphql`]: live review-thread state.
 //! - [`thread_action`], [`thread_send`]: reply to, resolve and reopen a thread.
 
@@ -20,6 +21,7 @@ pub mod error;
 pub mod fetch;
 pub mod graphql;
 pub mod ledger;
+pub mod pr_files;
 pub mod protocol;
 pub mod redirect;
 pub mod response;

@@ -117,6 +117,8 @@ pub enum Action {
     DropEntry,
     /// Outbox: re-confirm a stale decision against the current result.
     RebindEntry,
+    /// Show the pull request's change (old and new side) around each evidence line.
+    ShowDiff,
     /// Act on the selected finding's GitHub thread (reply, resolve, reopen; remedies when resolved externally).
     ThreadActions,
     /// Thread: type a reply.
@@ -131,7 +133,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 59] = [
+    pub const ALL: [Action; 60] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -158,6 +160,7 @@ impl Action {
         Action::MarkAllVisible,
         Action::Decide,
         Action::OpenInBrowser,
+        Action::ShowDiff,
         Action::OpenInEditor,
         Action::CopyFingerprint,
         Action::Retry,
@@ -221,6 +224,7 @@ impl Action {
             Action::ToggleMark => "mark / unmark",
             Action::MarkAllVisible => "mark all visible (again: unmark)",
             Action::OpenInBrowser => "open on GitHub",
+            Action::ShowDiff => "the pull request's change around each evidence line (old and new side)",
             Action::OpenInEditor => "open $EDITOR at path:line",
             Action::CopyFingerprint => "copy fingerprint (OSC 52)",
             Action::ShowProblems => "all validation problems / angle errors",

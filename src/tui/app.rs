@@ -101,6 +101,8 @@ pub enum Mode {
     Ask(Question),
     /// Typing a reply to the thread of this finding.
     ThreadReply { finding: usize },
+    /// The pull request's change around the evidence (`D`), scrolled.
+    Diff { scroll: usize },
 }
 
 impl Mode {
@@ -110,7 +112,7 @@ impl Mode {
             Mode::Normal => KeyMode::Normal,
             Mode::Search | Mode::PathInput { .. } | Mode::ThreadReply { .. } => KeyMode::Input,
             Mode::Filter { .. } => KeyMode::Filter,
-            Mode::Help { .. } | Mode::Problems { .. } => KeyMode::Overlay,
+            Mode::Help { .. } | Mode::Problems { .. } | Mode::Diff { .. } => KeyMode::Overlay,
             Mode::Compose(Stage::Status { .. }) => KeyMode::StatusPicker,
             Mode::Compose(Stage::Evidence) => KeyMode::Editor,
             Mode::Compose(Stage::Confirm { .. }) => KeyMode::Confirm,
@@ -255,6 +257,8 @@ pub struct App {
     pub decide: Decisions,
     /// The pull request behind the result: refresh, stale head, thread state.
     pub live: Live,
+    /// The pull request's change around the selected finding's evidence (`D`).
+    pub diff: super::diff::DiffView,
 }
 
 impl App {
@@ -275,6 +279,7 @@ impl App {
             evidence: EvidenceState::default(),
             decide: Decisions::default(),
             live: Live::default(),
+            diff: Default::default(),
         };
         app.ui.lower = Pane::Detail;
         app.refilter();

@@ -2,12 +2,11 @@
 //! that carries them out and reports back as messages.
 
 use super::app::Level;
-use super::evidence_state::LocalResult;
 use super::highlight::{HighlightJob, Highlighter};
 use super::jobs;
 use super::terminal::TerminalGuard;
 use super::update::Msg;
-use super::view::evidence::{HeadLine, context_job, excerpt_job};
+use super::view::evidence::{HeadLine, excerpt_job};
 use crate::checkout::Checkout;
 use crate::github::draft::Draft;
 use crate::model::finding::Evidence;
@@ -63,6 +62,8 @@ pub enum Effect {
         finding: usize,
         evidence: Vec<Evidence>,
         reviewed_sha: Option<String>,
+        /// The pull request, when GitHub may serve the reviewed commit's files.
+        pull: Option<super::diff::PullRef>,
     },
     /// Keep every decision in the outbox, then send them one after another;
     /// each outcome comes back tagged with this generation.
@@ -125,6 +126,12 @@ pub enum Effect {
         generation: u64,
         target: super::recorded::LedgerTarget,
     },
+    /// Read the pull request's change around a finding's evidence (local
+    /// repository first, else GitHub); the answer carries this generation.
+    LoadDiff {
+        generation: u64,
+        request: super::diff::DiffRequest,
+    },
     /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
     /// [`super::autosave::IDLE`] (a later timer replaces this one).
     DraftTimer { generation: u64 },
@@ -171,7 +178,20 @@ impl Runner {
                 finding,
                 evidence,
                 reviewed_sha,
-            } => self.load_evidence(finding, evidence, reviewed_sha),
+                pull,
+            } => jobs::context::load(
+                self.checkout.clone(),
+                self.highlighter.clone(),
+                self.context.pr.api_url.clone(),
+                jobs::context::ContextRequest {
+                    finding,
+                    evidence,
+                    reviewed_sha,
+                    pull,
+                    lines: CONTEXT_LINES,
+                },
+                self.tx.clone(),
+            ),
             Effect::Submit {
                 generation,
                 items,
@@ -226,6 +246,16 @@ impl Runner {
                 jobs::ledger::load(&self.context, generation, target, self.tx.clone())
             }
             Effect::DraftTimer { generation } => self.timer.set(generation, &self.tx),
+            Effect::LoadDiff { generation, request } => jobs::diff::start(
+                jobs::diff::Means {
+                    checkout: self.checkout.clone(),
+                    highlighter: self.highlighter.clone(),
+                    api_url: self.context.pr.api_url.clone(),
+                },
+                generation,
+                request,
+                self.tx.clone(),
+            ),
         }
     }
 
@@ -286,32 +316,6 @@ impl Runner {
             let _ = tx.send(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)));
         });
         HeadLine::Pending
-    }
-
-    fn load_evidence(&self, finding: usize, evidence: Vec<Evidence>, reviewed_sha: Option<String>) {
-        let Some(checkout) = self.checkout.clone() else {
-            return;
-        };
-        let (hl, tx) = (self.highlighter.clone(), self.tx.clone());
-        std::thread::spawn(move || {
-            let sha = reviewed_sha.as_deref();
-            let items: Vec<LocalResult> = evidence
-                .iter()
-                .map(|e| checkout.inspect(e, sha, CONTEXT_LINES).map_err(|err| err.to_string()))
-                .collect();
-            let jobs: Vec<HighlightJob> = evidence
-                .iter()
-                .zip(&items)
-                .filter_map(|(e, r)| r.as_ref().ok().map(|local| context_job(&e.path, local)))
-                .collect();
-            let _ = tx.send(Msg::EvidenceLoaded { finding, items });
-            if let Some(hl) = hl {
-                for job in jobs {
-                    hl.highlight(&job.path, &job.lines);
-                    let _ = tx.send(Msg::Highlighted(hl.key(&job.path, &job.lines)));
-                }
-            }
-        });
     }
 
     fn root(&self) -> PathBuf {

@@ -25,7 +25,8 @@ pub type LocalResult = Result<LocalEvidence, String>;
 /// lines. Highlighting results for blocks outside the window change nothing.
 #[derive(Debug, Clone, Default)]
 pub struct EvidenceState {
-    /// A local checkout was found (otherwise nothing is ever requested).
+    /// Context can be read: a local checkout was found, or GitHub holds the
+    /// reviewed pull request (otherwise nothing is ever requested).
     pub checkout: bool,
     /// The checkout HEAD against the reviewed commit.
     pub head: HeadLine,

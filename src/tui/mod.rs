@@ -16,6 +16,7 @@ pub mod config;
 pub mod decide;
 pub mod decision_state;
 pub mod detail_text;
+pub mod diff;
 pub mod drafts;
 pub mod drift;
 pub mod effect;
@@ -145,7 +146,8 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     };
     let mut app = App::new(doc, settings, (80, 24));
     app.decide.result_path = result_path(&args);
-    app.evidence.checkout = runner.checkout.is_some();
+    // Context comes from the checkout, or from GitHub for a pull request.
+    app.evidence.checkout = runner.checkout.is_some() || diff::pull_of(&app).is_some();
     app.evidence.highlighter = runner.highlighter.clone();
     app.evidence.head = runner.start(app.doc.set.as_ref());
     app.live.pr = args.pr.pr.is_some();

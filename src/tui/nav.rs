@@ -52,6 +52,12 @@ pub fn movement(app: &mut App, action: Action) {
                 scroll: step(scroll, problems::lines(&app.doc).len(), action, page),
             };
         }
+        Mode::Diff { scroll } => {
+            let page = usize::from(Areas::inner(super::view::diff::area(app)).height);
+            app.ui.mode = Mode::Diff {
+                scroll: step(scroll, app.diff.rows().len(), action, page),
+            };
+        }
         Mode::Normal if app.ui.focus == Pane::Detail => {
             let page = usize::from(Areas::inner(areas.detail).height);
             app.ui.detail_scroll = step(app.ui.detail_scroll, app.detail.lines.len(), action, page);
@@ -175,6 +181,7 @@ fn request_evidence(app: &mut App) -> Vec<Effect> {
         finding: i,
         evidence,
         reviewed_sha: app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone()),
+        pull: super::diff::pull_of(app),
     };
     app.evidence.requested.insert(i);
     vec![effect]

@@ -100,6 +100,11 @@ pub enum Msg {
     DraftIdle(u64),
     /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
     Terminate,
+    /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
+    DiffLoaded {
+        generation: u64,
+        report: Result<super::diff::DiffReport, String>,
+    },
 }
 
 /// Applies one message; returns the effects the runtime must run.
@@ -163,6 +168,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Highlighted(key) => {
             app.evidence.highlighted(key);
+            super::diff::highlighted(app, key);
+            Vec::new()
+        }
+        Msg::DiffLoaded { generation, report } => {
+            super::diff::loaded(app, generation, report);
             Vec::new()
         }
         Msg::DraftIdle(generation) => super::autosave::idle(app, generation),
@@ -281,6 +291,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Escalate => ask::escalate(app),
         Action::ShowOutbox => return offer::show(app),
         Action::ThreadActions => super::thread_act::open(app),
+        Action::ShowDiff => return super::diff::open(app),
         _ => {}
     }
     Vec::new()
@@ -311,6 +322,7 @@ fn back(app: &mut App) -> Vec<Effect> {
         Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
         Mode::ThreadReply { .. } => app.ui.mode = Mode::Normal,
         Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
+        Mode::Diff { .. } => super::diff::close(app),
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
     Vec::new()

@@ -8,8 +8,12 @@
 //! - [`refresh`]: re-fetch a `--pr` result and its threads;
 //! - [`thread`]: keep a thread action on disk and send it;
 //! - [`suspend`]: job control (`ctrl-z`), run on the screen's thread;
+//! - [`context`]: evidence context (reviewed commit, GitHub, working tree);
+//! - [`diff`]: the pull request's change around the evidence (`D`);
 //! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files.
 
+pub mod context;
+pub mod diff;
 pub mod files;
 pub mod github;
 pub mod ledger;

@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod banner;
 pub mod detail;
+pub mod diff;
 pub mod evidence;
 pub mod filter_menu;
 pub mod header;
@@ -54,6 +55,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
         Mode::Ask(q) => ask::render(frame, app, q),
         Mode::ThreadReply { .. } => ask::render_reply(frame, app),
+        Mode::Diff { scroll } => diff::render(frame, app, scroll),
         Mode::Normal | Mode::Search => {}
     }
 }

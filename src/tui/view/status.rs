@@ -30,6 +30,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Mode::Outbox { .. } => " OUTBOX ",
         Mode::Ask(_) => " ASK ",
         Mode::ThreadReply { .. } => " REPLY ",
+        Mode::Diff { .. } => " DIFF ",
     };
     let mut spans = vec![
         Span::styled(mode, theme.focus.add_modifier(ratatui::style::Modifier::REVERSED)),

@@ -20,11 +20,12 @@ fn head_style(head: &HeadLine, s: &Styles) -> Style {
     }
 }
 
-/// Where the file was read from, in words.
+/// Where the context was read from, in words (the working tree is flagged
+/// as possibly not what was reviewed).
 fn revision_words(revision: &Revision, side: Side) -> String {
     match (revision, side) {
-        (Revision::Commit(_), Side::Old) => format!("{revision} (parent of the reviewed commit)"),
-        _ => revision.to_string(),
+        (Revision::Commit(_), Side::Old) => format!("{} (parent of the reviewed commit)", revision.origin()),
+        _ => revision.origin(),
     }
 }
 
@@ -32,18 +33,18 @@ fn revision_words(revision: &Revision, side: Side) -> String {
 fn verdict<'a>(item: &ExcerptView, s: &Styles) -> Option<Line<'a>> {
     let (text, style) = match &item.local {
         LocalView::NoCheckout => return None,
-        LocalView::Pending => ("… reading the local file".to_string(), s.dim()),
+        LocalView::Pending => ("… reading the file".to_string(), s.dim()),
         LocalView::Unavailable(why) => (format!("! not checked: {}", clean(why, DEFAULT_TAB_WIDTH)), s.warn()),
         LocalView::Checked(c) => {
             let place = revision_words(&c.revision, item.side);
             match c.found {
-                ExcerptMatch::AtLine(n) => (format!("✓ excerpt matches {place} at line {n}"), s.good()),
+                ExcerptMatch::AtLine(n) => (format!("✓ excerpt matches at line {n} · {place}"), s.good()),
                 ExcerptMatch::Moved { from, to } => (
-                    format!("↪ excerpt moved: found at line {to} of {place}, not at line {from}"),
+                    format!("↪ excerpt moved: found at line {to}, not at line {from} · {place}"),
                     s.warn(),
                 ),
                 ExcerptMatch::NotFound => (
-                    format!("✗ excerpt not found in {place} (white space ignored); stated line marked"),
+                    format!("✗ excerpt not found (white space ignored); stated line marked · {place}"),
                     s.bad(),
                 ),
             }

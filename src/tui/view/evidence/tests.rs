@@ -113,9 +113,9 @@ fn each_outcome_is_shown_in_words_and_glyphs() {
         "! checkout HEAD abc1234 differs from reviewed def5678",
         "src/retry.rs:3  new side",
         "the loop never ends",
-        "✓ excerpt matches the working tree at line 3",
-        "↪ excerpt moved: found at line 12 of the working tree, not at line 10",
-        "✗ excerpt not found in the working tree (white space ignored); stated line marked",
+        "✓ excerpt matches at line 3 · from the working tree \u{2014} may differ from what was",
+        "↪ excerpt moved: found at line 12, not at line 10 · from the working tree",
+        "✗ excerpt not found (white space ignored); stated line marked",
         "▶    3 │     if attempts > max {",
         "     3 ┃ if attempts > max {",
         "     2 │     loop {",
@@ -158,7 +158,7 @@ fn pending_unavailable_and_no_checkout() {
     };
     let text = rows(&draw(&data, 90, 30)).join("\n");
     assert!(text.contains("· no local checkout"));
-    assert!(text.contains("… reading the local file"));
+    assert!(text.contains("… reading the file"));
     assert!(text.contains("! not checked: old side not available: the review names no reviewed commit"));
     let empty = rows(&draw(&EvidenceView::default(), 60, 6)).join("\n");
     assert!(empty.contains("No evidence excerpts for this finding."));

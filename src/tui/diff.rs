@@ -1,0 +1,409 @@
+//! `D`: the pull request's hunk around each evidence line, old and new side,
+//! with the evidence lines marked. The change is read in the background
+//! ([`Effect::LoadDiff`], answered by [`Msg::DiffLoaded`]): from the local
+//! repository when it has the commits, otherwise from GitHub. This module
+//! holds the request, the answer and the rows the view draws; the rows are
+//! rebuilt here (never while drawing) when highlighting arrives.
+
+use super::app::{App, Level, Mode};
+use super::effect::Effect;
+use super::highlight::{HighlightKey, Highlighter, StyledLine, plain_lines};
+use super::update::flash;
+use crate::checkout::diff::{Hunk, LineKind};
+use crate::model::finding::{Evidence, Side};
+use crate::model::review::Scope;
+use std::collections::HashSet;
+
+/// The pull request a review is about (for GitHub's copy of the change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullRef {
+    /// `owner/name` as the review states it (checked before any request).
+    pub repository: String,
+    pub number: u64,
+}
+
+/// The pull request of the loaded review, when GitHub may be asked about
+/// it: a pull-request result that is not the bundled demo.
+pub fn pull_of(app: &App) -> Option<PullRef> {
+    if app.doc.source == super::app::Source::Demo {
+        return None;
+    }
+    match &app.doc.set.as_ref()?.scope {
+        Scope::PullRequest {
+            repository,
+            pull_request_number,
+        } => Some(PullRef {
+            repository: repository.clone(),
+            number: *pull_request_number,
+        }),
+        Scope::Local => None,
+    }
+}
+
+/// What the diff job is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffRequest {
+    pub finding: usize,
+    pub evidence: Vec<Evidence>,
+    pub reviewed_sha: Option<String>,
+    /// The pull request's base commit when the review states one (River's merge base).
+    pub base_sha: Option<String>,
+    pub pull: Option<PullRef>,
+}
+
+/// The job's answer for one evidence item. All text is sanitised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemChange {
+    /// The hunk whose range on the evidence's side holds the line.
+    Hunk(Hunk),
+    /// The file changed, but not at this line (how many hunks it has).
+    Unchanged { hunks: usize },
+    /// The pull request does not change this file.
+    NotInChange,
+    /// A binary file: no lines to show.
+    Binary,
+    /// No patch for the file (GitHub leaves out binary files and very large diffs).
+    NoPatch,
+    /// This item could not be looked up (the reason).
+    Failed(String),
+}
+
+/// One evidence item with its change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemDiff {
+    /// The evidence path (sanitised).
+    pub path: String,
+    /// The path before a rename, when the file was renamed (sanitised).
+    pub renamed_from: Option<String>,
+    pub side: Side,
+    /// The evidence lines on `side` (first and last, 1-based).
+    pub lines: (u32, u32),
+    /// The patch was cut at its size limit.
+    pub truncated: bool,
+    pub change: ItemChange,
+}
+
+/// What the job found: where the change came from, and one entry per item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffReport {
+    /// Where the diff came from, in words (sanitised).
+    pub origin: String,
+    pub items: Vec<ItemDiff>,
+}
+
+/// A drawn line of the view.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RowKind {
+    /// The item's path and side.
+    Heading,
+    /// A remark (no hunk, renamed, cut).
+    Note,
+    /// The hunk header.
+    Section,
+    /// A hunk line; `marked` when it is an evidence line.
+    Line {
+        kind: LineKind,
+        old: Option<u32>,
+        new: Option<u32>,
+        marked: bool,
+    },
+    /// Empty separator.
+    Blank,
+}
+
+/// One row: what it is and its (sanitised, maybe highlighted) text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub kind: RowKind,
+    pub text: StyledLine,
+}
+
+/// The diff view's state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum DiffView {
+    /// Nothing asked for.
+    #[default]
+    Closed,
+    /// Being read (this generation, for this finding).
+    Loading { generation: u64, finding: usize },
+    /// Read: the report (or why there is none) and its rows.
+    Shown {
+        finding: usize,
+        report: Result<DiffReport, String>,
+        rows: Vec<Row>,
+        /// Hunks still shown plain, waiting for highlighting.
+        waiting: HashSet<HighlightKey>,
+    },
+}
+
+impl DiffView {
+    /// Rows to draw (none while loading).
+    pub fn rows(&self) -> &[Row] {
+        match self {
+            DiffView::Shown { rows, .. } => rows,
+            _ => &[],
+        }
+    }
+}
+
+/// `D`: opens the view and asks for the selected finding's change.
+pub fn open(app: &mut App) -> Vec<Effect> {
+    let Some((finding, f)) = app.selected().zip(app.selected_finding()) else {
+        flash(app, Level::Warning, "No finding selected.");
+        return Vec::new();
+    };
+    let evidence = super::river_evidence::items(f).into_owned();
+    if evidence.is_empty() {
+        flash(
+            app,
+            Level::Info,
+            "This finding has no evidence lines to show a change for.",
+        );
+        return Vec::new();
+    }
+    let set = app.doc.set.as_ref();
+    let request = DiffRequest {
+        finding,
+        evidence,
+        reviewed_sha: set.and_then(|s| s.reviewed_sha.clone()),
+        base_sha: set.and_then(|s| s.river.as_ref()).and_then(|r| r.merge_base.clone()),
+        pull: pull_of(app),
+    };
+    let generation = app.next_generation;
+    app.next_generation += 1;
+    app.diff = DiffView::Loading { generation, finding };
+    app.ui.mode = Mode::Diff { scroll: 0 };
+    vec![Effect::LoadDiff { generation, request }]
+}
+
+/// The job answered; a stale generation (the view was closed or reopened) is dropped.
+pub fn loaded(app: &mut App, generation: u64, report: Result<DiffReport, String>) {
+    let DiffView::Loading { generation: g, finding } = app.diff else {
+        return;
+    };
+    if g != generation {
+        return;
+    }
+    let (rows, waiting) = rows(app.evidence.highlighter.as_deref(), &report);
+    app.diff = DiffView::Shown {
+        finding,
+        report,
+        rows,
+        waiting,
+    };
+}
+
+/// A highlighted block is ready: rebuild the rows if they wait for it.
+pub fn highlighted(app: &mut App, key: HighlightKey) {
+    let hl = app.evidence.highlighter.clone();
+    if let DiffView::Shown {
+        report, rows, waiting, ..
+    } = &mut app.diff
+        && waiting.contains(&key)
+    {
+        (*rows, *waiting) = self::rows(hl.as_deref(), report);
+    }
+}
+
+/// Esc: closes the view (a late answer is then dropped).
+pub fn close(app: &mut App) {
+    app.diff = DiffView::Closed;
+    app.ui.mode = Mode::Normal;
+}
+
+/// The code lines of a hunk, for highlighting (already sanitised).
+pub fn hunk_lines(hunk: &Hunk) -> Vec<String> {
+    hunk.lines.iter().map(|l| l.text.clone()).collect()
+}
+
+/// Builds the rows of a report, using highlighting already in the cache.
+fn rows(hl: Option<&Highlighter>, report: &Result<DiffReport, String>) -> (Vec<Row>, HashSet<HighlightKey>) {
+    let mut out = Vec::new();
+    let mut waiting = HashSet::new();
+    let note = |text: String| Row {
+        kind: RowKind::Note,
+        text: vec![(Default::default(), text)],
+    };
+    let report = match report {
+        Ok(r) => r,
+        Err(why) => {
+            out.push(note(format!("No change to show: {why}")));
+            return (out, waiting);
+        }
+    };
+    out.push(note(report.origin.clone()));
+    for item in &report.items {
+        out.push(Row {
+            kind: RowKind::Blank,
+            text: Vec::new(),
+        });
+        item_rows(hl, item, &mut out, &mut waiting);
+    }
+    (out, waiting)
+}
+
+fn item_rows(hl: Option<&Highlighter>, item: &ItemDiff, out: &mut Vec<Row>, waiting: &mut HashSet<HighlightKey>) {
+    let side = match item.side {
+        Side::New => "new",
+        Side::Old => "old",
+    };
+    let (first, last) = item.lines;
+    let at = if first == last {
+        format!("{first}")
+    } else {
+        format!("{first}-{last}")
+    };
+    let plain = |kind: RowKind, text: String| Row {
+        kind,
+        text: vec![(Default::default(), text)],
+    };
+    out.push(plain(RowKind::Heading, format!("{}:{at}  {side} side", item.path)));
+    if let Some(from) = &item.renamed_from {
+        out.push(plain(RowKind::Note, format!("renamed from {from}")));
+    }
+    let remark = match &item.change {
+        ItemChange::Hunk(_) => None,
+        ItemChange::Unchanged { hunks } => Some(format!(
+            "line {at} is outside the change of this file ({hunks} hunk{})",
+            if *hunks == 1 { "" } else { "s" }
+        )),
+        ItemChange::NotInChange => Some("the pull request does not change this file".to_string()),
+        ItemChange::Binary => Some("binary file: no lines to show".to_string()),
+        ItemChange::NoPatch => Some("GitHub sends no patch for this file (binary or too large)".to_string()),
+        ItemChange::Failed(why) => Some(format!("not available: {why}")),
+    };
+    if let Some(text) = remark {
+        out.push(plain(RowKind::Note, text));
+    }
+    if item.truncated {
+        out.push(plain(RowKind::Note, "the patch is cut at its size limit".to_string()));
+    }
+    let ItemChange::Hunk(hunk) = &item.change else {
+        return;
+    };
+    let header = format!(
+        "@@ -{},{} +{},{} @@ {}",
+        hunk.old_start, hunk.old_len, hunk.new_start, hunk.new_len, hunk.section
+    );
+    out.push(plain(RowKind::Section, header.trim_end().to_string()));
+    let lines = hunk_lines(hunk);
+    let styled = match hl.and_then(|h| h.cached(&item.path, &lines)) {
+        Some(done) => done.as_ref().clone(),
+        None => {
+            if let Some(h) = hl.filter(|h| h.is_styled()) {
+                waiting.insert(h.key(&item.path, &lines));
+            }
+            plain_lines(&lines)
+        }
+    };
+    for (line, text) in hunk.lines.iter().zip(styled) {
+        let number = match item.side {
+            Side::New => line.new,
+            Side::Old => line.old,
+        };
+        let marked = number.is_some_and(|n| (first..=last).contains(&n));
+        out.push(Row {
+            kind: RowKind::Line {
+                kind: line.kind,
+                old: line.old,
+                new: line.new,
+                marked,
+            },
+            text,
+        });
+        if line.no_newline {
+            out.push(plain(RowKind::Note, "\\ no newline at end of file".to_string()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkout::diff::DiffLine;
+    use crate::tui::highlight::ThemeChoice;
+    use std::sync::Arc;
+
+    fn report() -> DiffReport {
+        let line = |kind, old, new, text: &str| DiffLine {
+            kind,
+            old,
+            new,
+            text: text.to_string(),
+            no_newline: false,
+        };
+        DiffReport {
+            origin: "local repository".into(),
+            items: vec![ItemDiff {
+                path: "src/lib.rs".into(),
+                renamed_from: None,
+                side: Side::New,
+                lines: (2, 2),
+                truncated: false,
+                change: ItemChange::Hunk(Hunk {
+                    old_start: 1,
+                    old_len: 2,
+                    new_start: 1,
+                    new_len: 2,
+                    section: String::new(),
+                    lines: vec![
+                        line(LineKind::Context, Some(1), Some(1), "fn a() {}"),
+                        line(LineKind::Removed, Some(2), None, "let x = 1;"),
+                        line(LineKind::Added, None, Some(2), "let x = \"two\"; // changed"),
+                    ],
+                }),
+            }],
+        }
+    }
+
+    #[test]
+    fn rows_are_plain_until_the_hunk_is_highlighted_then_styled() {
+        let mut app = crate::tui::fixture::app(crate::tui::fixture::sample_set(), (100, 30));
+        let hl = Arc::new(Highlighter::new(ThemeChoice::Ansi));
+        app.evidence.highlighter = Some(Arc::clone(&hl));
+        open(&mut app);
+        let DiffView::Loading { generation, .. } = app.diff else {
+            panic!("loading");
+        };
+        loaded(&mut app, generation + 1, Ok(report()));
+        assert!(
+            matches!(app.diff, DiffView::Loading { .. }),
+            "a stale answer is dropped"
+        );
+        loaded(&mut app, generation, Ok(report()));
+        let styles = |app: &App| -> usize {
+            let set: HashSet<_> = app
+                .diff
+                .rows()
+                .iter()
+                .flat_map(|r| r.text.iter().map(|(s, _)| *s))
+                .collect();
+            set.len()
+        };
+        let marked: Vec<bool> = app
+            .diff
+            .rows()
+            .iter()
+            .filter_map(|r| match r.kind {
+                RowKind::Line { marked, .. } => Some(marked),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(marked, vec![false, false, true], "only the new-side line 2 is evidence");
+        assert_eq!(styles(&app), 1, "plain first");
+        let DiffView::Shown { waiting, .. } = &app.diff else {
+            panic!("shown");
+        };
+        let key = *waiting.iter().next().unwrap_or_else(|| panic!("waits for the hunk"));
+        let lines = vec![
+            "fn a() {}".to_string(),
+            "let x = 1;".into(),
+            "let x = \"two\"; // changed".into(),
+        ];
+        hl.highlight("src/lib.rs", &lines);
+        highlighted(&mut app, key);
+        assert!(styles(&app) >= 3, "keywords, strings and comments styled");
+        close(&mut app);
+        assert_eq!(app.diff, DiffView::Closed);
+    }
+}
