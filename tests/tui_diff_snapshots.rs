@@ -18,12 +18,14 @@ use triage::model::finding::{Evidence, Side};
 use triage::tui::app::{App, Mode};
 use triage::tui::diff::{DiffView, PullRef};
 use triage::tui::effect::Effect;
-use triage::tui::fixture;
 use triage::tui::jobs;
 use triage::tui::update::{Msg, update};
 use triage::tui::view;
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
+
+#[path = "support/fixture.rs"]
+mod fixture;
 
 fn draw(app: &App) -> String {
     let (w, h) = app.ui.size;

@@ -12,7 +12,7 @@ use crate::github::ledger::read_ledger;
 use crate::github::{ApiBase, Client, ClientConfig, RepoName, Token};
 use crate::model::threads::apply_threads;
 use anyhow::Context as _;
-use std::io::Write as _;
+
 use std::path::Path;
 
 pub use crate::github::fetch::{FetchedResult, Progress, current_head};
