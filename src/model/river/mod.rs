@@ -85,8 +85,14 @@ pub fn name_infinities(problems: &mut [super::problem::Problem], infinite: &[Inf
             } else {
                 ("Infinity", format!("{}", f64::MAX))
             };
+            // Rust's and JavaScript's exponent forms (`e308`, `e+308`).
             let exp = format!("{:e}", if i.negative { -f64::MAX } else { f64::MAX });
-            p.message = p.message.replace(&digits, shown).replace(&exp, shown);
+            let js_exp = exp.replace("e308", "e+308");
+            p.message = p
+                .message
+                .replace(&digits, shown)
+                .replace(&js_exp, shown)
+                .replace(&exp, shown);
         }
     }
 }
