@@ -232,7 +232,12 @@ async fn cli_rejection_exits_3_and_drop_discards_it() {
         home.path(),
     )
     .await;
-    let entries: Value = serde_json::from_str(listed.stdout.trim()).unwrap();
+    let entries: Vec<Value> = listed
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries.len(), 1, "{}", listed.stdout);
     let id = entries[0]["id"].as_str().unwrap().to_owned();
     assert_eq!(entries[0]["last_outcome"]["stale_head"], true);
     let dropped = triage(
