@@ -286,3 +286,34 @@ fn the_readme_screen_sample_is_the_snapshot() {
         "the README's screen sample differs from the snapshot: run UPDATE_README=1 cargo test --test cli_frictions"
     );
 }
+
+#[test]
+fn long_fingerprints_go_on_their_own_line_when_they_do_not_fit() {
+    let dir = tempfile::tempdir().expect("dir");
+    let demo = Path::new("assets/demo-agent-result.json");
+    let tsv = triage(
+        &["list", "--all", "--format", "tsv", "assets/demo-agent-result.json"],
+        dir.path(),
+    );
+    let fingerprints: Vec<&str> = tsv.stdout.lines().map(|l| l.split('\t').nth(1).unwrap()).collect();
+    assert!(fingerprints.len() > 3, "{}", tsv.stdout);
+    let narrow = list_table(demo, Some("80"), dir.path());
+    assert_eq!(narrow.code, Some(0), "{}", narrow.stderr);
+    let lines: Vec<&str> = narrow.stdout.lines().collect();
+    assert!(!lines[0].contains("FINGERPRINT"), "{}", lines[0]);
+    // Every row fits; a fingerprint line is as long as its fingerprint.
+    for line in lines.iter().filter(|l| !l.starts_with("    ")) {
+        assert!(cells(line) <= 80, "{line:?} is {} cells", cells(line));
+    }
+    let own: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("    ")).collect();
+    assert_eq!(own, fingerprints, "{}", narrow.stdout);
+    // Wide enough: one row per finding, the fingerprint last and whole.
+    let wide = list_table(demo, Some("240"), dir.path());
+    let lines: Vec<&str> = wide.stdout.lines().collect();
+    assert!(lines[0].ends_with("FINGERPRINT"), "{}", lines[0]);
+    assert_eq!(lines.len(), fingerprints.len() + 1, "{}", wide.stdout);
+    for (line, fp) in lines[1..].iter().zip(&fingerprints) {
+        assert!(line.ends_with(fp), "{line}");
+        assert!(cells(line) <= 240);
+    }
+}

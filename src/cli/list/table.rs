@@ -5,8 +5,14 @@
 //! when a row has them: not for River Review), `WHERE`, `TITLE` and
 //! `FINGERPRINT`. The short columns take the width their longest
 //! value needs (`resolved_intentional_contract`, River's `critical`), so no
-//! value spills into its neighbour. `FINGERPRINT` comes last and is never
+//! value spills into its neighbour; only when the width cannot hold them do
+//! `THREAD`, then `DISPOSITION`, give up cells (down to 12), their values cut
+//! with `…` (the TSV and JSON outputs keep them whole). `FINGERPRINT` comes last and is never
 //! cut: it is what `submit --finding` takes, so it must be copyable whole.
+//! When it does not fit beside the other columns (ReviewGate's semantic
+//! fingerprints are often 60 to 100 characters), the header leaves it out
+//! and each row is followed by its fingerprint on a line of its own,
+//! indented by four spaces.
 //! `WHERE` and `TITLE` share what is left: a path is shortened from the
 //! middle so its file name and `:line` stay (`WHERE` is never narrower than
 //! the widest `…/name:line`), a title is cut with `…`. When
@@ -26,6 +32,8 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 pub const DEFAULT_WIDTH: usize = 120;
 /// The fewest cells `WHERE` is given (room for `…/name.rs:12`).
 const MIN_WHERE: usize = 14;
+/// The fewest cells a cut `DISPOSITION` or `THREAD` column keeps.
+const MIN_CODE: usize = 12;
 /// The fewest cells `TITLE` is given.
 const MIN_TITLE: usize = 10;
 /// The share of the free room `WHERE` gets when both cannot be whole, in fifths.
@@ -85,23 +93,44 @@ struct Widths {
     thread: Option<usize>,
     place: usize,
     title: usize,
+    /// The fingerprint is the last column; `false`: it does not fit beside
+    /// the others, so it goes on a line of its own under each row.
+    fingerprint_inline: bool,
 }
+
+/// The indent of a fingerprint on its own line.
+const FINGERPRINT_INDENT: &str = "    ";
 
 fn widths(rows: &[Row], total: usize) -> Widths {
     let max = |header: &str, cell: &dyn Fn(&Row) -> usize| rows.iter().map(cell).fold(header.width(), usize::max);
     let reviewgate = rows.iter().any(|r| r.disposition != "-" || r.thread != "-");
     let sev = max("SEV", &|r| r.sev.width());
-    let disposition = reviewgate.then(|| max("DISPOSITION", &|r| r.disposition.width()));
-    let thread = reviewgate.then(|| max("THREAD", &|r| r.thread.width()));
+    let mut disposition = reviewgate.then(|| max("DISPOSITION", &|r| r.disposition.width()));
+    let mut thread = reviewgate.then(|| max("THREAD", &|r| r.thread.width()));
     let place_need = max("WHERE", &|r| r.place().width());
     let title_need = max("TITLE", &|r| r.title.width());
     // `…/name:line`: the least a path may be shortened to.
     let tail_need = rows.iter().map(|r| tail_width(r) + 2).fold(MIN_WHERE, usize::max);
+    // Too narrow for the codes at full length: the thread, then the
+    // disposition column give up cells down to MIN_CODE (cut with `…`).
+    let least = |d: Option<usize>, t: Option<usize>| {
+        sev + 3 + d.map_or(0, |w| w + 1) + t.map_or(0, |w| w + 1) + 1 + tail_need.min(place_need) + MIN_TITLE
+    };
+    let excess = least(disposition, thread).saturating_sub(total);
+    if let Some(t) = thread.as_mut() {
+        *t -= excess.min(t.saturating_sub(MIN_CODE));
+    }
+    let excess = least(disposition, thread).saturating_sub(total);
+    if let Some(d) = disposition.as_mut() {
+        *d -= excess.min(d.saturating_sub(MIN_CODE));
+    }
     let fingerprint = max("FINGERPRINT", &|r| r.fingerprint.width());
     // Single-space separators; B is one cell and the fingerprint, last, is
     // not padded.
     let optional = disposition.map_or(0, |w| w + 1) + thread.map_or(0, |w| w + 1);
-    let fixed = sev + 3 + optional + fingerprint + 2;
+    let without_fingerprint = sev + 3 + optional + 1;
+    let fingerprint_inline = without_fingerprint + fingerprint + 1 + tail_need.min(place_need) + MIN_TITLE <= total;
+    let fixed = without_fingerprint + if fingerprint_inline { fingerprint + 1 } else { 0 };
     let room = total.saturating_sub(fixed);
     let (place, title) = if place_need + title_need <= room {
         (place_need, title_need)
@@ -116,6 +145,7 @@ fn widths(rows: &[Row], total: usize) -> Widths {
         thread,
         place,
         title,
+        fingerprint_inline,
     }
 }
 
@@ -137,10 +167,22 @@ pub fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize], total
                 line.push(' ');
             }
         }
-        line.push_str(&format!("{} {} {fp}", pad(place, w.place), pad(title, w.title)));
+        line.push_str(&format!("{} {}", pad(place, w.place), pad(title, w.title)));
+        if w.fingerprint_inline {
+            line.push(' ');
+            line.push_str(fp);
+        }
         line
     };
-    let header = cells("SEV", "B", "DISPOSITION", "THREAD", "WHERE", "TITLE", "FINGERPRINT");
+    let header = cells(
+        "SEV",
+        "B",
+        &truncate_end("DISPOSITION", w.disposition.unwrap_or(0)),
+        "THREAD",
+        "WHERE",
+        "TITLE",
+        "FINGERPRINT",
+    );
     writeln!(out, "{}", header.trim_end())?;
     for r in &rows {
         let place = match &r.path {
@@ -148,16 +190,13 @@ pub fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize], total
             None => "PR".to_owned(),
         };
         let title = truncate_end(&r.title, w.title);
-        let line = cells(
-            r.sev,
-            r.blocking,
-            r.disposition,
-            r.thread,
-            &place,
-            &title,
-            &r.fingerprint,
-        );
+        let disposition = truncate_end(r.disposition, w.disposition.unwrap_or(0));
+        let thread = truncate_end(r.thread, w.thread.unwrap_or(0));
+        let line = cells(r.sev, r.blocking, &disposition, &thread, &place, &title, &r.fingerprint);
         writeln!(out, "{}", line.trim_end())?;
+        if !w.fingerprint_inline {
+            writeln!(out, "{FINGERPRINT_INDENT}{}", r.fingerprint)?;
+        }
     }
     if order.is_empty() {
         writeln!(out, "(no findings selected; try --all)")?;
