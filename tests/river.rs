@@ -915,3 +915,215 @@ fn json_outputs_carry_the_river_verdict_and_whether_it_was_derived() {
     let first: Value = serde_json::from_str(list.lines().next().unwrap()).unwrap();
     assert_eq!(&first["river_run"], river);
 }
+
+/// An artifact whose one finding has the raw `line` text given.
+fn artifact_with_line(line: &str) -> Vec<u8> {
+    format!(
+        r#"{{"version": "1", "timestamp": "2026-11-29T19:36:17.758Z", "phase": "midstream", "status": "ok",
+        "findings": [{{"id": "rr-1", "ruleId": "rr-x", "title": "t", "message": "m", "severity": "minor",
+        "phase": "midstream", "file": "src/a.js", "line": {line}}}]}}"#
+    )
+    .into_bytes()
+}
+
+#[test]
+fn line_numbers_are_read_as_javascript_reads_them() {
+    for ok in ["4294967296", "1e20", "1e400", "1E+400", "12"] {
+        let loaded = load_bytes(&artifact_with_line(ok), None);
+        assert_eq!(loaded.format, Some(Format::RiverArtifact), "{ok}");
+        assert!(loaded.is_valid(), "{ok}: {:?}", loaded.problems);
+    }
+    // 1e400 is Infinity to JavaScript: not an integer to `Number.isInteger`,
+    // so the v2 fingerprint hashes L0, as it does for an absent line.
+    let infinite = load_bytes(&artifact_with_line("1e400"), None).set.expect("set");
+    let river = infinite.findings[0].river().expect("river");
+    assert_eq!(river.v2_line, "0");
+    assert_eq!(infinite.findings[0].line, None);
+    let huge = load_bytes(&artifact_with_line("1e20"), None).set.expect("set");
+    assert_eq!(
+        huge.findings[0].river().expect("river").v2_line,
+        "100000000000000000000"
+    );
+
+    let negative = load_bytes(&artifact_with_line("-1e400"), None);
+    assert!(!negative.is_valid());
+    for p in &negative.problems {
+        assert_eq!(p.path, "/findings/0/line", "{p:?}");
+        assert!(p.message.contains("-Infinity"), "{p:?}");
+        assert!(!p.message.contains("1.797"), "the placeholder shows: {p:?}");
+    }
+    assert!(
+        negative
+            .problems
+            .iter()
+            .any(|p| p.rule == "river-range" && p.message == "-Infinity is below the minimum 1"),
+        "{:?}",
+        negative.problems
+    );
+    let zero = load_bytes(&artifact_with_line("0"), None);
+    assert!(
+        zero.problems.iter().any(|p| p.message == "0 is below the minimum 1"),
+        "{:?}",
+        zero.problems
+    );
+
+    // ReviewGate keeps the strict rule P9.
+    let rg = br#"{"schema_version": "reviewgate-agent-result/v1", "score": 1e400}"#;
+    let loaded = load_bytes(rg, None);
+    assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+    assert_eq!(loaded.problems[0].rule, "P9");
+}
+
+/// A River finding spanning `line..lineEnd`: its evidence string found two
+/// lines lower is inside the span, so it is at its place, and the whole span
+/// is marked as a ReviewGate excerpt's lines are.
+#[test]
+fn river_evidence_marks_the_whole_span() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use triage::checkout::{ExcerptMatch, LocalEvidence, Revision};
+    use triage::model::finding::Origin;
+    use triage::tui::update::{Msg, update};
+    use triage::tui::view::evidence::HeadLine;
+
+    let mut set = triage::tui::fixture::river_set();
+    if let Origin::River(r) = &mut set.findings[0].origin {
+        r.line_end = Some(13);
+    }
+    let mut app = triage::tui::fixture::app(set, (120, 50));
+    app.evidence.checkout = true;
+    update(&mut app, Msg::Head(HeadLine::NoReviewedSha));
+    let i = app.selected().unwrap_or_default();
+    let local = LocalEvidence {
+        revision: Revision::WorkingTree,
+        found: ExcerptMatch::Moved { from: 10, to: 12 },
+        first_line: 8,
+        lines: [
+            "import fs from 'node:fs';",
+            "",
+            "// configuration",
+            "export const region = 'eu';",
+            "const KEY = \"sk-live\"",
+            "export default { KEY };",
+            "",
+        ]
+        .map(String::from)
+        .to_vec(),
+        marked: 12..=12,
+    };
+    update(
+        &mut app,
+        Msg::EvidenceLoaded {
+            finding: i,
+            items: vec![Ok(local)],
+        },
+    );
+    for _ in 0..2 {
+        update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)));
+    }
+    let mut terminal = Terminal::new(TestBackend::new(120, 50)).expect("terminal");
+    terminal.draw(|f| triage::tui::view::draw(f, &app)).expect("draw");
+    let text = terminal.backend().to_string();
+    assert!(text.contains("src/config.mjs:10"), "{text}");
+    assert!(!text.contains("moved"), "inside the span is not moved: {text}");
+    // Lines 10 to 13 (the span) are marked; 8, 9 and 14 are not.
+    for n in 10..=13 {
+        assert!(text.contains(&format!("▶   {n} │")), "{n} marked: {text}");
+    }
+    for n in [8, 9, 14] {
+        assert!(!text.contains(&format!("▶ {n:>4} │")), "{n} unmarked: {text}");
+    }
+    insta::assert_snapshot!(terminal.backend());
+}
+
+mod composer_options {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use triage::tui::app::App;
+    use triage::tui::update::{Msg, update};
+
+    fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+        update(app, Msg::Key(KeyEvent::new(code, modifiers)));
+    }
+
+    fn keys(app: &mut App, text: &str) {
+        for c in text.chars() {
+            press(app, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+    }
+
+    fn screen(app: &App) -> Terminal<TestBackend> {
+        let (w, h) = app.ui.size;
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+        terminal.draw(|f| triage::tui::view::draw(f, app)).expect("draw");
+        terminal
+    }
+
+    /// The preview of a River decision on the second (minor) finding.
+    fn preview(set: triage::model::review::ReviewSet) -> App {
+        let mut app = triage::tui::fixture::app(set, (120, 40));
+        keys(&mut app, "2j");
+        keys(&mut app, "dj");
+        press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+        if let Some(c) = app.decide.composer.as_mut() {
+            c.editor.set_text("");
+        }
+        update(
+            &mut app,
+            Msg::Paste("The handler logs and rethrows; nothing is swallowed.".into()),
+        );
+        press(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+        app
+    }
+
+    #[test]
+    fn the_preview_offers_v1_and_no_expiry_by_default() {
+        let app = preview(triage::tui::fixture::river_set());
+        let text = screen(&app).backend().to_string();
+        assert!(text.contains("fingerprint: v1"), "{text}");
+        assert!(text.contains("expiry: none"), "{text}");
+        insta::assert_snapshot!(screen(&app).backend());
+    }
+
+    #[test]
+    fn f_and_x_choose_v2_and_an_expiry_shown_in_the_preview() {
+        let mut set = triage::tui::fixture::river_set();
+        if let triage::model::finding::Origin::River(r) = &mut set.findings[1].origin {
+            r.fingerprint_v2 = "e4f01f9ff5fe618b".into();
+            r.v2_line = "11".into();
+        }
+        let mut app = preview(set);
+        keys(&mut app, "fxx");
+        let c = app.decide.composer.as_ref().expect("composer");
+        assert_eq!(c.river.algo, triage::river_store::FingerprintAlgo::V2);
+        assert_eq!(c.river.expiry, triage::tui::composer::river_options::Expiry::Days(30));
+        let text = screen(&app).backend().to_string();
+        assert!(text.contains("fingerprint: v2"), "{text}");
+        assert!(
+            text.contains("fingerprint v2") && text.contains("e4f01f9ff5fe618b"),
+            "{text}"
+        );
+        assert!(text.contains("expiry: 30 days after it is written"), "{text}");
+        insta::assert_snapshot!(screen(&app).backend());
+    }
+
+    #[test]
+    fn v2_without_a_line_is_refused_with_the_reason() {
+        let mut set = triage::tui::fixture::river_set();
+        if let triage::model::finding::Origin::River(r) = &mut set.findings[1].origin {
+            r.fingerprint_v2.clear();
+            r.v2_line = "0".into();
+        }
+        let mut app = preview(set);
+        let before = screen(&app).backend().to_string();
+        assert!(before.contains("v2 unavailable: v2 is line-anchored"), "{before}");
+        keys(&mut app, "f");
+        let c = app.decide.composer.as_ref().expect("composer");
+        assert_eq!(c.river.algo, triage::river_store::FingerprintAlgo::V1);
+        let text = screen(&app).backend().to_string();
+        assert!(text.contains("has no line"), "{text}");
+        insta::assert_snapshot!(screen(&app).backend());
+    }
+}

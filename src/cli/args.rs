@@ -265,7 +265,7 @@ pub struct OutboxArgs {
 pub enum OutboxCommand {
     /// List kept decisions.
     List {
-        /// Output: `text` for people, `json` for scripts.
+        /// Output: `text` for people, `json` for scripts (one entry object per line, as `list --format json`).
         #[arg(long, value_enum, default_value_t)]
         format: TextOrJson,
     },

@@ -11,6 +11,8 @@ use serde_json::json;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
+mod table;
+
 /// Which findings to list.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -142,7 +144,12 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
             }
             write_json(&mut out, set, &order, &recorded, terminal)?
         }
-        ListFormat::Table => write_table(&mut out, set, &order)?,
+        ListFormat::Table => {
+            let columns = std::env::var("COLUMNS").ok();
+            let size = terminal.then(|| crossterm::terminal::size().ok()).flatten();
+            let width = table::table_width(columns.as_deref(), size.map(|(cols, _)| cols));
+            table::write_table(&mut out, set, &order, width)?
+        }
     }
     out.flush()?;
     drop(out);
@@ -304,50 +311,6 @@ fn write_json(
         out.write_all(b"\n")?;
     }
     Ok(())
-}
-
-fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{:<4} {:<1} {:<22} {:<20} {:<32} TITLE",
-        "SEV", "B", "DISPOSITION", "THREAD", "WHERE"
-    )?;
-    for &i in order {
-        let f = &set.findings[i];
-        let rg = f.reviewgate();
-        let blocking = if f.in_repair_set() { "!" } else { " " };
-        let disposition = rg.map_or("-", |r| r.disposition.as_str());
-        let thread = rg.map_or("-", |r| r.thread.transition.as_str());
-        let place = match (&f.path, f.line) {
-            (Some(p), Some(l)) => format!("{}:{l}", clean_line(p)),
-            (Some(p), None) => clean_line(p),
-            (None, _) => "PR".to_string(),
-        };
-        writeln!(
-            out,
-            "{:<4} {:<1} {:<22} {:<20} {:<32} {}",
-            f.severity_label(),
-            blocking,
-            disposition,
-            thread,
-            truncate(&place, 32),
-            truncate(&clean_line(f.headline()), 100)
-        )?;
-    }
-    if order.is_empty() {
-        writeln!(out, "(no findings selected; try --all)")?;
-    }
-    Ok(())
-}
-
-/// Cuts a display string to at most `max` characters, marking the cut.
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    t.push('…');
-    t
 }
 
 #[cfg(test)]

@@ -11,6 +11,20 @@ use std::process::ExitCode;
 
 /// Runs the subcommand.
 pub fn run(args: &OutboxArgs) -> anyhow::Result<ExitCode> {
+    if let OutboxCommand::List { format } = &args.command {
+        // Reading only: an outbox that was never written to is empty, and
+        // listing it must not create the state directory.
+        let dir = crate::outbox::default_dir()?;
+        return match Outbox::existing(&dir) {
+            Some(outbox) => list(&outbox, *format),
+            None => {
+                if *format == TextOrJson::Text {
+                    println!("the outbox is empty ({})", clean_line(&dir.display().to_string()));
+                }
+                Ok(ExitCode::from(exit::OK))
+            }
+        };
+    }
     let outbox = Outbox::open_default()?;
     match &args.command {
         OutboxCommand::List { format } => list(&outbox, *format),
@@ -44,7 +58,12 @@ fn list(outbox: &Outbox, format: TextOrJson) -> anyhow::Result<ExitCode> {
         );
     }
     match format {
-        TextOrJson::Json => println!("{}", serde_json::to_string(&listing.entries)?),
+        // JSON lines, like `list --format json`: one entry object per line.
+        TextOrJson::Json => {
+            for e in &listing.entries {
+                println!("{}", serde_json::to_string(e)?);
+            }
+        }
         TextOrJson::Text if listing.entries.is_empty() => println!("the outbox is empty ({})", outbox.dir().display()),
         TextOrJson::Text => {
             for e in &listing.entries {

@@ -5,7 +5,7 @@
 //! the format is told from it, and the schema and the format's rules read
 //! that value and word every problem they find.
 
-use super::json::{ReadLimits, read_strict};
+use super::json::{Infinite, ReadLimits, read_javascript_numbers, read_strict};
 use super::problem::Problem;
 use super::review::{Checked, Format, ReviewSet};
 use serde_json::Value;
@@ -119,7 +119,7 @@ pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> 
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
     let raw_len = bytes.len();
     match parse_and_detect(bytes, forced) {
-        Ok((value, format)) => check(value, raw_len, format, false),
+        Ok((value, format, infinite)) => check(value, raw_len, format, false, &infinite),
         Err(failed) => *failed,
     }
 }
@@ -130,20 +130,33 @@ fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loade
     let parsed = parse_and_detect(&bytes, forced);
     drop(bytes);
     match parsed {
-        Ok((value, format)) => check(value, raw_len, format, keep_value),
+        Ok((value, format, infinite)) => check(value, raw_len, format, keep_value, &infinite),
         Err(failed) => *failed,
     }
 }
 
 /// Parses and tells the format, or says why neither could be done.
-fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Format), Box<Loaded>> {
+///
+/// A number beyond a double's range fails the strict reading (P9); River
+/// Review reads its files with `JSON.parse`, which makes it an infinity, so a
+/// document that is a River format is read again that way (and the
+/// infinities' pointers come along). Every other format keeps P9.
+fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Format, Vec<Infinite>), Box<Loaded>> {
     let limits = ReadLimits {
         max_bytes: MAX_INPUT_BYTES,
         ..ReadLimits::default()
     };
-    let value = read_strict(bytes, &limits).map_err(|problem| Box::new(Loaded::failed(forced, problem)))?;
+    let is_river = |f: Option<Format>| matches!(f, Some(Format::RiverArtifact | Format::RiverRun));
+    let (value, infinite) = match read_strict(bytes, &limits) {
+        Ok(value) => (value, Vec::new()),
+        Err(problem) if problem.rule == "P9" => match read_javascript_numbers(bytes, &limits) {
+            Ok((value, infinite)) if is_river(forced.or_else(|| detect(&value))) => (value, infinite),
+            _ => return Err(Box::new(Loaded::failed(forced, problem))),
+        },
+        Err(problem) => return Err(Box::new(Loaded::failed(forced, problem))),
+    };
     match forced.or_else(|| detect(&value)) {
-        Some(format) => Ok((value, format)),
+        Some(format) => Ok((value, format, infinite)),
         None => Err(Box::new(Loaded::failed(
             None,
             Problem::new(
@@ -157,9 +170,10 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Form
 }
 
 /// Runs the schema and the rules on the parsed value.
-fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Loaded {
+fn check(value: Value, raw_len: usize, format: Format, keep_value: bool, infinite: &[Infinite]) -> Loaded {
     let mut problems = super::schema::check(format, &value);
-    let checked = check_format(format, &value, raw_len);
+    super::river::name_infinities(&mut problems, infinite);
+    let checked = check_format(format, &value, raw_len, infinite);
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
     Loaded {
@@ -170,7 +184,7 @@ fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Load
     }
 }
 
-fn check_format(format: Format, value: &Value, raw_len: usize) -> Checked {
+fn check_format(format: Format, value: &Value, raw_len: usize, infinite: &[Infinite]) -> Checked {
     use super::{reviewgate, river};
     match format {
         Format::AgentResult => reviewgate::check_agent_result(value, raw_len),
@@ -180,8 +194,8 @@ fn check_format(format: Format, value: &Value, raw_len: usize) -> Checked {
             Ok(_) => Checked::default(),
             Err(problems) => Checked { set: None, problems },
         },
-        Format::RiverArtifact => river::check_artifact(value),
-        Format::RiverRun => river::check_run_output(value),
+        Format::RiverArtifact => river::check_artifact_read(value, infinite),
+        Format::RiverRun => river::check_run_output_read(value, infinite),
     }
 }
 

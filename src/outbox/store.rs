@@ -73,6 +73,13 @@ impl Outbox {
         Outbox::open(super::default_dir()?)
     }
 
+    /// The outbox at `dir` for reading only: nothing is created or changed on
+    /// disk, and `None` when the directory does not exist (an empty outbox).
+    pub fn existing(dir: impl Into<PathBuf>) -> Option<Outbox> {
+        let dir = dir.into();
+        dir.is_dir().then_some(Outbox { dir })
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         self.files.dir()

@@ -10,6 +10,7 @@ use super::files::{self, Lock, RiverPaths};
 use super::index::{self, Malformed};
 use super::lifecycle::{self, FindingIds, SuppressionView};
 use super::ordered::Json;
+use crate::model::river::memory_formats::memory_entry_format_problems;
 use crate::model::schema::{RiverEntrySchema, check_river_entry};
 use crate::time::{UnixMillis, month_of};
 use serde::Serialize;
@@ -80,6 +81,7 @@ fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> R
         details: e.to_string(),
     })?;
     let mut problems = check_river_entry(RiverEntrySchema::MemoryEntry, &value);
+    problems.extend(memory_entry_format_problems(&value, ""));
     if suppression {
         let context = value.get("context").cloned().unwrap_or_default();
         problems.extend(check_river_entry(RiverEntrySchema::SuppressionContext, &context));

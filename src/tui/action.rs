@@ -107,6 +107,10 @@ pub enum Action {
     AnswerNo,
     /// Switch the highlighted answer between No and Yes.
     ToggleAnswer,
+    /// River: switch the suppression between the v1 and the line-anchored v2 fingerprint.
+    CycleFingerprint,
+    /// River: the next expiry for the suppression (none, 7, 30, 90 days).
+    CycleExpiry,
     /// Escalation packet: put it on the clipboard (OSC 52).
     ToClipboard,
     /// Escalation packet: write it to a file in the current directory.
@@ -133,7 +137,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 60] = [
+    pub const ALL: [Action; 62] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -181,6 +185,8 @@ impl Action {
         Action::AnswerYes,
         Action::AnswerNo,
         Action::ToggleAnswer,
+        Action::CycleFingerprint,
+        Action::CycleExpiry,
         Action::ToClipboard,
         Action::ToFile,
         Action::RetryEntry,
@@ -254,6 +260,8 @@ impl Action {
             Action::AnswerYes => "yes",
             Action::AnswerNo => "no",
             Action::ToggleAnswer => "switch between No and Yes",
+            Action::CycleFingerprint => "River: suppression fingerprint v1 / v2 (v2 needs a line)",
+            Action::CycleExpiry => "River: suppression expiry (none, 7, 30, 90 days)",
             Action::ToClipboard => "to the clipboard (OSC 52)",
             Action::ToFile => "to a file in the current directory",
             Action::RetryEntry => "send this kept decision again",

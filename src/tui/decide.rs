@@ -100,6 +100,7 @@ fn items(app: &App, c: &Composer) -> Result<Items, String> {
                     facts,
                     status,
                     evidence: evidence.clone(),
+                    options: c.river,
                 };
                 out.push(RiverItem { finding, decision });
             }

@@ -39,6 +39,8 @@ pub struct RiverDecision {
     pub facts: FindingFacts,
     pub status: DecisionStatus,
     pub evidence: String,
+    /// The suppression's fingerprint algorithm and expiry.
+    pub options: super::composer::river_options::RiverOptions,
 }
 
 /// One River decision to write, for a finding (index).

@@ -162,6 +162,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::EvidenceLoaded { finding, items } => {
+            let items = match app.doc.findings().get(finding) {
+                Some(f) => super::river_evidence::within_span(f, items),
+                None => items,
+            };
             app.evidence.local.insert(finding, items);
             app.evidence.dirty |= app.selected() == Some(finding);
             Vec::new()

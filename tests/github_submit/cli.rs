@@ -190,8 +190,14 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
     )
     .await;
     assert_eq!(listed.code, 0);
-    let entries: Value = serde_json::from_str(listed.stdout.trim()).unwrap();
-    assert_eq!(entries.as_array().unwrap().len(), 1);
+    // JSON lines: one entry object per line.
+    let entries: Vec<Value> = listed
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries.len(), 1);
+    assert!(entries[0].is_object());
     assert_eq!(entries[0]["evidence"], EVIDENCE);
     assert_eq!(entries[0]["attempts"], 1);
     let id = entries[0]["id"].as_str().unwrap().to_owned();
@@ -243,7 +249,12 @@ async fn cli_rejection_exits_3_and_drop_discards_it() {
         home.path(),
     )
     .await;
-    let entries: Value = serde_json::from_str(listed.stdout.trim()).unwrap();
+    let entries: Vec<Value> = listed
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries.len(), 1, "{}", listed.stdout);
     let id = entries[0]["id"].as_str().unwrap().to_owned();
     assert_eq!(entries[0]["last_outcome"]["stale_head"], true);
     let dropped = triage(

@@ -84,6 +84,35 @@ pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> 
         .map_err(|fail| fail_problem(text, *fail))
 }
 
+/// A number literal beyond a double's range, read in JavaScript-number mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Infinite {
+    /// The JSON pointer of the number.
+    pub pointer: String,
+    /// `-Infinity` rather than `Infinity`.
+    pub negative: bool,
+}
+
+/// [`read_strict`] with one difference, for formats read by JavaScript
+/// (River Review): a number literal beyond a double's range is not a P9
+/// failure but the infinity `JSON.parse` makes of it. The value holds
+/// `±f64::MAX` there as a placeholder (a `serde_json::Value` cannot hold an
+/// infinity), and each such number's pointer is returned beside it, so a
+/// reader can judge it as the infinity it is. Every other rule is the same.
+pub fn read_javascript_numbers(bytes: &[u8], limits: &ReadLimits) -> Result<(Value, Vec<Infinite>), Problem> {
+    if bytes.len() > limits.max_bytes {
+        return read_strict(bytes, limits).map(|v| (v, Vec::new()));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) if !text.starts_with('\u{FEFF}') => text,
+        _ => return read_strict(bytes, limits).map(|v| (v, Vec::new())),
+    };
+    let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
+    let mut reader = Reader::javascript_numbers(text, depth);
+    let value = reader.document().map_err(|fail| fail_problem(text, *fail))?;
+    Ok((value, reader.infinities()))
+}
+
 fn utf8_problem(bytes: &[u8], offset: usize) -> Problem {
     let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
     let (line, column) = line_column(valid, offset);

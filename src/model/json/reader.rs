@@ -9,8 +9,9 @@
 mod fail;
 mod strings;
 
-use super::number::{Parsed, scan_number};
+use super::number::{NumberError, Parsed, scan_number};
 use super::scan::skip_ws;
+use crate::model::problem::push_pointer;
 pub(crate) use fail::Fail;
 use fail::{fail, number_fail, within};
 use serde_json::{Map, Number, Value};
@@ -24,6 +25,16 @@ pub(crate) struct Reader<'a> {
     pos: usize,
     depth_left: usize,
     depth_limit: usize,
+    /// Set in JavaScript-number mode only (see [`super::read_javascript_numbers`]).
+    js: Option<JsNumbers>,
+}
+
+/// The JavaScript-number mode's state: the pointer tokens of the value being
+/// read, and each literal beyond a double's range found so far.
+#[derive(Default)]
+struct JsNumbers {
+    tokens: Vec<String>,
+    found: Vec<super::Infinite>,
 }
 
 impl<'a> Reader<'a> {
@@ -35,11 +46,57 @@ impl<'a> Reader<'a> {
             pos: 0,
             depth_left: depth_limit,
             depth_limit,
+            js: None,
         }
     }
 
+    /// A reader that reads a literal beyond a double's range as JavaScript's
+    /// `JSON.parse` does (an infinity), recording where.
+    pub(crate) fn javascript_numbers(text: &'a str, depth_limit: usize) -> Self {
+        Reader {
+            js: Some(JsNumbers::default()),
+            ..Reader::new(text, depth_limit)
+        }
+    }
+
+    /// The infinities found (JavaScript-number mode).
+    pub(crate) fn infinities(&mut self) -> Vec<super::Infinite> {
+        self.js.take().map(|js| js.found).unwrap_or_default()
+    }
+
+    fn js_enter(&mut self, token: impl FnOnce() -> String) {
+        if let Some(js) = &mut self.js {
+            js.tokens.push(token());
+        }
+    }
+
+    fn js_leave(&mut self) {
+        if let Some(js) = &mut self.js {
+            js.tokens.pop();
+        }
+    }
+
+    /// In JavaScript-number mode, an out-of-range literal at `start` is an
+    /// infinity: returns the offset past it and the placeholder to keep.
+    fn js_infinity(&mut self, start: usize) -> Option<(usize, f64)> {
+        let js = self.js.as_mut()?;
+        let len = self.bytes[start..]
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+            .unwrap_or(self.bytes.len() - start);
+        let literal = self.text.get(start..start + len)?;
+        let x: f64 = literal.parse().ok()?;
+        if x.is_finite() {
+            return None;
+        }
+        let pointer = js.tokens.iter().fold(String::new(), |p, t| push_pointer(&p, t));
+        let negative = x.is_sign_negative();
+        js.found.push(super::Infinite { pointer, negative });
+        Some((start + len, if negative { -f64::MAX } else { f64::MAX }))
+    }
+
     /// Reads exactly one value surrounded only by JSON white space (P3).
-    pub(crate) fn document(mut self) -> Res<Value> {
+    pub(crate) fn document(&mut self) -> Res<Value> {
         self.pos = skip_ws(self.bytes, 0);
         if self.pos >= self.bytes.len() {
             let what = if self.bytes.is_empty() {
@@ -118,7 +175,14 @@ impl<'a> Reader<'a> {
 
     fn number(&mut self) -> Res<Value> {
         let start = self.pos;
-        let (parsed, end) = scan_number(self.bytes, start).map_err(|e| number_fail(e, self.bytes, start))?;
+        let (parsed, end) = match scan_number(self.bytes, start) {
+            Ok(scanned) => scanned,
+            Err(NumberError::OutOfRange { at }) if self.js.is_some() => match self.js_infinity(start) {
+                Some((end, placeholder)) => (Parsed::F64(placeholder), end),
+                None => return Err(number_fail(NumberError::OutOfRange { at }, self.bytes, start)),
+            },
+            Err(e) => return Err(number_fail(e, self.bytes, start)),
+        };
         if let Some(&b) = self.bytes.get(end)
             && (b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
         {
@@ -132,7 +196,10 @@ impl<'a> Reader<'a> {
         let number = match parsed {
             Parsed::U64(n) => Number::from(n),
             Parsed::I64(n) => Number::from(n),
-            Parsed::F64(f) => match Number::from_f64(f) {
+            Parsed::F64(f) => match Number::from_f64(f).or_else(|| {
+                let (_, placeholder) = self.js_infinity(start)?;
+                Number::from_f64(placeholder)
+            }) {
                 Some(n) => n,
                 None => return Err(fail("P9", start, "number is out of range for a double")),
             },
@@ -185,10 +252,12 @@ impl<'a> Reader<'a> {
                 None => return Err(self.eof("inside an object")),
             }
             self.pos = skip_ws(self.bytes, self.pos);
+            self.js_enter(|| key.clone());
             let value = match self.value() {
                 Ok(value) => value,
                 Err(e) => return Err(within(e, key)),
             };
+            self.js_leave();
             if repeat.is_none() && map.contains_key(&key) {
                 repeat = Some((key_at, key));
             } else {
@@ -223,10 +292,12 @@ impl<'a> Reader<'a> {
             return Ok(Value::Array(items));
         }
         loop {
+            self.js_enter(|| items.len().to_string());
             match self.value() {
                 Ok(value) => items.push(value),
                 Err(e) => return Err(within(e, items.len().to_string())),
             }
+            self.js_leave();
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),

@@ -4,8 +4,8 @@ use super::finding::{FindingKind, read_findings};
 use super::newer;
 use super::reader::{Obj, Reader, compact};
 use super::types::{
-    Context, Decision, LoopSignal, MODEL_HINTS, PHASES, PLANNER_MODES, Plan, RiverArtifact, STATUSES, SelectedSkill,
-    Usage,
+    ArtifactStatus, Context, Decision, LoopSignal, MODEL_HINTS, PHASES, PLANNER_MODES, Plan, RiverArtifact, RiverPhase,
+    STATUSES, SelectedSkill, Usage,
 };
 use crate::model::problem::push_pointer;
 use serde_json::Value;
@@ -56,8 +56,8 @@ pub fn read_artifact(reader: &mut Reader, value: &Value) -> Option<RiverArtifact
     let mut artifact = RiverArtifact {
         version,
         timestamp: reader.date_time(top, "timestamp").map(str::to_owned),
-        phase: reader.one_of(top, "phase", &PHASES).map(str::to_owned),
-        status: reader.one_of(top, "status", &STATUSES).map(str::to_owned),
+        phase: reader.one_of(top, "phase", &PHASES).and_then(RiverPhase::parse),
+        status: reader.one_of(top, "status", &STATUSES).and_then(ArtifactStatus::parse),
         ..RiverArtifact::default()
     };
     let decisions: Vec<&str> = Decision::ALL.iter().map(|d| d.as_str()).collect();
@@ -152,7 +152,7 @@ fn read_plan(reader: &mut Reader, o: Obj<'_>) -> Plan {
         plan.selected.push(SelectedSkill {
             id: reader.string(skill, "id").unwrap_or_default().to_owned(),
             name: reader.string(skill, "name").unwrap_or_default().to_owned(),
-            phase: reader.one_of(skill, "phase", &PHASES).map(str::to_owned),
+            phase: reader.one_of(skill, "phase", &PHASES).and_then(RiverPhase::parse),
             model_hint: reader.one_of(skill, "modelHint", &MODEL_HINTS).map(str::to_owned),
         });
     });

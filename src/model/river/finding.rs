@@ -4,7 +4,8 @@
 use super::fingerprint_v2::{river_fingerprint_v2, v2_line};
 use super::reader::{Reader, compact};
 use super::types::{
-    CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity, parse_status,
+    CONFIDENCES, FINDING_SCOPES, PHASES, RiverFinding, RiverPhase, SOURCE_KINDS, VALIDATED_STATUSES, parse_severity,
+    parse_status,
 };
 use crate::model::finding::{Finding, FindingKey, Origin, RiverFields, Severity};
 use crate::model::fingerprint::river_fingerprint;
@@ -67,7 +68,7 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
         title: reader.non_empty_string(obj, "title").map(str::to_owned),
         message: reader.non_empty_string(obj, "message").map(str::to_owned),
         file: reader.non_empty_string(obj, "file").map(str::to_owned),
-        phase: reader.one_of(obj, "phase", &PHASES).map(str::to_owned),
+        phase: reader.one_of(obj, "phase", &PHASES).and_then(RiverPhase::parse),
         line: reader.positive_int(obj, "line"),
         line_end: reader.positive_int(obj, "lineEnd"),
         confidence: reader.one_of(obj, "confidence", &CONFIDENCES).map(str::to_owned),
@@ -107,7 +108,14 @@ pub fn read_finding(reader: &mut Reader, value: &Value, path: &str, kind: Findin
     // River hashes the members as they are, valid or not.
     let raw = |key: &str| obj.get(key).and_then(Value::as_str);
     f.fingerprint = river_fingerprint(raw("ruleId"), raw("file"), raw("message"), raw("title"));
-    f.v2_line = v2_line(obj.get("lineStart"), obj.get("line"));
+    // An infinity is present and not an integer to `Number.isInteger`: it
+    // stands in as a non-number, which gives `L0` and does not fall through.
+    let not_integer = Value::String("Infinity".to_owned());
+    let as_js = |key: &str| match reader.infinity_at(&obj.at(key)) {
+        Some(_) => Some(&not_integer),
+        None => obj.get(key),
+    };
+    f.v2_line = v2_line(as_js("lineStart"), as_js("line"));
     f.fingerprint_v2 = river_fingerprint_v2(raw("ruleId"), raw("file"), raw("message"), raw("title"), &f.v2_line);
     f
 }
@@ -127,7 +135,7 @@ pub fn to_finding(index: usize, f: &RiverFinding) -> Finding {
     let rank = f.severity.map_or(Severity::P4, |s| s.rank());
     let fields = RiverFields {
         rule_id: f.rule_id.clone(),
-        phase: f.phase.clone(),
+        phase: f.phase.map(|p| p.as_str().to_owned()),
         severity: f.severity,
         confidence: f.confidence.clone(),
         status: f.status,

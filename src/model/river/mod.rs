@@ -19,8 +19,10 @@
 //! would present an error as a pass.
 
 mod artifact;
+pub mod enums;
 mod finding;
 pub mod fingerprint_v2;
+pub mod memory_formats;
 mod newer;
 mod reader;
 mod run_output;
@@ -31,10 +33,11 @@ pub mod verdict;
 mod tests;
 
 use super::finding::RiverSeverity;
+use super::json::Infinite;
 use super::review::{Checked, Format, Projection, ReviewSet, ReviewStatus, RiverRunInfo, Scope, Stated};
 use reader::Reader;
 use serde_json::Value;
-use types::{Decision, LoopSignal, RiverArtifact, RiverFinding, RunOutput};
+use types::{ArtifactStatus, Decision, LoopSignal, RiverArtifact, RiverFinding, RunOutput};
 
 pub use artifact::read_artifact;
 pub use reader::{ADDITIVE_RULE, DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
@@ -42,7 +45,13 @@ pub use run_output::read_run_output;
 
 /// Checks a River review artifact and builds its model.
 pub fn check_artifact(value: &Value) -> Checked {
-    let mut reader = Reader::default();
+    check_artifact_read(value, &[])
+}
+
+/// [`check_artifact`] on a value read in JavaScript-number mode: the numbers
+/// at `infinite` are the infinities `JSON.parse` made of their literals.
+pub fn check_artifact_read(value: &Value, infinite: &[Infinite]) -> Checked {
+    let mut reader = Reader::with_infinities(infinite);
     let set = read_artifact(&mut reader, value).map(|a| artifact_set(&a, reader.notices.clone()));
     Checked {
         set,
@@ -52,7 +61,12 @@ pub fn check_artifact(value: &Value) -> Checked {
 
 /// Checks `river run --output json` output and builds its model.
 pub fn check_run_output(value: &Value) -> Checked {
-    let mut reader = Reader::default();
+    check_run_output_read(value, &[])
+}
+
+/// [`check_run_output`] on a value read in JavaScript-number mode.
+pub fn check_run_output_read(value: &Value, infinite: &[Infinite]) -> Checked {
+    let mut reader = Reader::with_infinities(infinite);
     let set = read_run_output(&mut reader, value).map(|r| run_set(&r, reader.notices.clone()));
     Checked {
         set,
@@ -60,13 +74,36 @@ pub fn check_run_output(value: &Value) -> Checked {
     }
 }
 
+/// Names the infinities in the schema's problems: the schema sees the
+/// placeholder `±f64::MAX` where `JSON.parse` has an infinity, so a message
+/// about one of those numbers says `Infinity` instead of the placeholder's digits.
+pub fn name_infinities(problems: &mut [super::problem::Problem], infinite: &[Infinite]) {
+    for p in problems.iter_mut() {
+        if let Some(i) = infinite.iter().find(|i| i.pointer == p.path) {
+            let (shown, digits) = if i.negative {
+                ("-Infinity", format!("{}", -f64::MAX))
+            } else {
+                ("Infinity", format!("{}", f64::MAX))
+            };
+            // Rust's and JavaScript's exponent forms (`e308`, `e+308`).
+            let exp = format!("{:e}", if i.negative { -f64::MAX } else { f64::MAX });
+            let js_exp = exp.replace("e308", "e+308");
+            p.message = p
+                .message
+                .replace(&digits, shown)
+                .replace(&js_exp, shown)
+                .replace(&exp, shown);
+        }
+    }
+}
+
 /// The review status of an artifact `status` value (absent or unknown: error).
-fn review_status(status: Option<&str>) -> ReviewStatus {
+fn review_status(status: Option<ArtifactStatus>) -> ReviewStatus {
     match status {
-        Some("ok") => ReviewStatus::Ok,
-        Some("no-changes") => ReviewStatus::NoChanges,
-        Some("skipped-by-label") => ReviewStatus::SkippedByLabel,
-        _ => ReviewStatus::Error,
+        Some(ArtifactStatus::Ok) => ReviewStatus::Ok,
+        Some(ArtifactStatus::NoChanges) => ReviewStatus::NoChanges,
+        Some(ArtifactStatus::SkippedByLabel) => ReviewStatus::SkippedByLabel,
+        Some(ArtifactStatus::Error) | None => ReviewStatus::Error,
     }
 }
 
@@ -133,11 +170,11 @@ fn base_set(
 
 /// Builds the review set of an artifact.
 fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> ReviewSet {
-    let status = review_status(a.status.as_deref());
+    let status = review_status(a.status);
     let mut set = base_set(Format::RiverArtifact, status, &a.findings, notices);
     let (decision, loop_signal, overall) = verdicts(a.decision, a.loop_signal, &a.findings, status);
     let mut info = RiverRunInfo {
-        phase: a.phase.clone(),
+        phase: a.phase.map(|p| p.as_str().to_owned()),
         timestamp: a.timestamp.clone(),
         decision,
         loop_signal,
@@ -201,11 +238,11 @@ fn artifact_set(a: &RiverArtifact, notices: Vec<super::problem::Problem>) -> Rev
 
 /// The phase every issue shares (run output has no run-level phase).
 fn common_phase(issues: &[RiverFinding]) -> Option<String> {
-    let first = issues.first()?.phase.clone()?;
+    let first = issues.first()?.phase?;
     issues
         .iter()
-        .all(|f| f.phase.as_deref() == Some(first.as_str()))
-        .then_some(first)
+        .all(|f| f.phase == Some(first))
+        .then(|| first.as_str().to_owned())
 }
 
 /// Builds the review set of a run output.

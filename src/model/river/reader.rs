@@ -10,6 +10,7 @@
 //! date-time), `river-unique` (repeated items where they must be unique) and,
 //! for notices only, `river-additive` (an unknown member, kept).
 
+use crate::model::json::Infinite;
 use crate::model::problem::{Problem, push_pointer};
 use serde_json::{Map, Value};
 
@@ -17,10 +18,12 @@ mod date_time;
 mod display;
 mod numbers;
 mod strings;
+mod uri;
 
 pub use date_time::{DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
 pub use display::compact;
 pub use numbers::js_display;
+pub use uri::is_ajv_uri;
 
 /// Rule id of the notice reported for each unknown (additive) member.
 pub const ADDITIVE_RULE: &str = "river-additive";
@@ -49,6 +52,9 @@ impl<'a> Obj<'a> {
 pub struct Reader {
     pub problems: Vec<Problem>,
     pub notices: Vec<Problem>,
+    /// Pointers of the numbers that are infinities (see
+    /// [`crate::model::json::read_javascript_numbers`]), with their sign.
+    infinite: Vec<(String, bool)>,
 }
 
 /// The JSON type name used in messages.
@@ -64,6 +70,22 @@ fn type_name(v: &Value) -> &'static str {
 }
 
 impl Reader {
+    /// A reader that judges the numbers at `infinite` as infinities.
+    pub fn with_infinities(infinite: &[Infinite]) -> Self {
+        Reader {
+            infinite: infinite.iter().map(|i| (i.pointer.clone(), i.negative)).collect(),
+            ..Reader::default()
+        }
+    }
+
+    /// `Some(negative)` when the number at `path` is an infinity.
+    pub fn infinity_at(&self, path: &str) -> Option<bool> {
+        self.infinite
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, negative)| *negative)
+    }
+
     /// Records a problem.
     pub fn problem(&mut self, rule: &str, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem::new(rule, path, message));

@@ -3,6 +3,7 @@
 //! [`super::run_output`]. Every member is optional here because an invalid file
 //! is still read as far as it goes; the problems list says what is wrong.
 
+pub use super::enums::{ArtifactStatus, RiverPhase};
 use crate::model::finding::{RiverSeverity, RiverStatus};
 use serde::Serialize;
 
@@ -128,7 +129,7 @@ pub struct RiverFinding {
     pub title: Option<String>,
     pub message: Option<String>,
     pub severity: Option<RiverSeverity>,
-    pub phase: Option<String>,
+    pub phase: Option<RiverPhase>,
     pub file: Option<String>,
     pub line: Option<u32>,
     pub line_end: Option<u32>,
@@ -162,7 +163,7 @@ pub struct RiverFinding {
 pub struct SelectedSkill {
     pub id: String,
     pub name: String,
-    pub phase: Option<String>,
+    pub phase: Option<RiverPhase>,
     pub model_hint: Option<String>,
 }
 
@@ -213,8 +214,8 @@ pub struct Gate {
 pub struct RiverArtifact {
     pub version: Option<String>,
     pub timestamp: Option<String>,
-    pub phase: Option<String>,
-    pub status: Option<String>,
+    pub phase: Option<RiverPhase>,
+    pub status: Option<ArtifactStatus>,
     pub decision: Option<Decision>,
     pub loop_signal: Option<LoopSignal>,
     pub usage: Option<Usage>,

@@ -143,6 +143,12 @@ pub fn act(app: &mut App, stage: Stage, action: Action) -> Vec<Effect> {
             app.ui.mode = Mode::Compose(Stage::Evidence);
             flash(app, Level::Info, "Not sent. The draft is still here.");
         }
+        (Stage::Confirm { .. }, Action::CycleFingerprint) if is_river(app) => {
+            if let Err(why) = super::river_options::cycle_algo(app) {
+                flash(app, Level::Warning, why);
+            }
+        }
+        (Stage::Confirm { .. }, Action::CycleExpiry) if is_river(app) => super::river_options::cycle_expiry(app),
         (Stage::Confirm { scroll, yes }, Action::ToggleAnswer) => {
             app.ui.mode = Mode::Compose(Stage::Confirm { scroll, yes: !yes })
         }
@@ -342,4 +348,12 @@ pub fn sync(app: &mut App) {
     if let Some(c) = app.decide.composer.as_mut() {
         c.editor.keep_cursor_visible(area.width, area.height);
     }
+}
+
+/// True when the open composer records a River decision.
+fn is_river(app: &App) -> bool {
+    app.decide
+        .composer
+        .as_ref()
+        .is_some_and(|c| matches!(c.system, super::choice::System::River))
 }

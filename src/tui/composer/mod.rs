@@ -13,6 +13,7 @@ pub mod editor;
 pub mod flow;
 pub mod preview;
 pub mod river_gate;
+pub mod river_options;
 pub mod view;
 
 use crate::model::text::is_blank;
@@ -54,6 +55,8 @@ pub struct Composer {
     /// Restored from a draft written for another head (this one, as written):
     /// it is kept under that head until confirmed against the loaded result.
     pub stale_sha: Option<String>,
+    /// River only: the suppression's fingerprint algorithm and expiry.
+    pub river: river_options::RiverOptions,
 }
 
 /// How the evidence fits its limit.
@@ -96,6 +99,7 @@ impl Composer {
             note: None,
             saved_as: None,
             stale_sha: None,
+            river: river_options::RiverOptions::default(),
         }
     }
 

@@ -147,11 +147,12 @@ fn river(app: &App, set: &ReviewSet, c: &Composer, status: DecisionStatus, out: 
             pr: None,
         },
         suppress: true,
-        algo: crate::river_store::FingerprintAlgo::V1,
+        algo: c.river.algo,
         expires_at: None,
     };
     out.push(TextLine::one(Tone::Heading, "Written to River Review's files"));
     out.push(river_gate::target_line(app));
+    out.extend(super::river_options::lines(app, c));
     let rule = facts
         .rule_id
         .as_deref()
@@ -169,10 +170,12 @@ fn river(app: &App, set: &ReviewSet, c: &Composer, status: DecisionStatus, out: 
         Ok((kind, s)) => out.push(TextLine::one(Tone::Label, "suppression: ").push(
             Tone::Plain,
             format!(
-                "{}, file {}, phase {}",
+                "{}, file {}, phase {}, fingerprint {} {}",
                 kind.as_str(),
                 clean_line(s.file),
-                clean_line(s.phase)
+                clean_line(s.phase),
+                s.algo.as_str(),
+                clean_line(s.fingerprint)
             ),
         )),
         Err(why) => out.push(TextLine::one(

@@ -8,7 +8,7 @@ use super::Composer;
 use crate::river_store::config::SuppressionSetting;
 use crate::river_store::decide::suppression_for;
 use crate::river_store::gate::{GateInput, GateWarning, warnings};
-use crate::river_store::{DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, Note};
+use crate::river_store::{DecisionInput, DecisionStatus, FindingFacts, Note};
 use crate::sanitize::clean_line;
 use crate::tui::app::App;
 use crate::tui::decision_state::RiverTarget;
@@ -37,13 +37,14 @@ pub fn gate_warnings(app: &App, c: &Composer, status: DecisionStatus) -> Vec<Gat
                 pr: None,
             },
             suppress: true,
-            algo: FingerprintAlgo::V1,
+            algo: c.river.algo,
             expires_at: None,
         };
         let Ok((_, s)) = suppression_for(&facts, &input) else {
             continue;
         };
-        // No expiry is written from the screen, so the time never matters.
+        // An expiry chosen on the screen is always in the future, so the
+        // time never matters here.
         let found = warnings(&GateInput {
             file: s.file,
             phase: s.phase,

@@ -5,7 +5,7 @@
 use crate::river_store::config;
 use crate::river_store::lifecycle::FindingIds;
 use crate::river_store::root::resolve_root;
-use crate::river_store::{DecisionInput, FingerprintAlgo, Note, Recorded, RiverPaths, StoreError, record, revoke};
+use crate::river_store::{DecisionInput, Note, Recorded, RiverPaths, StoreError, record, revoke};
 use crate::time::now_millis;
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
@@ -46,14 +46,16 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts:
                         author: &author,
                         pr: None,
                     };
+                    let now = now_millis();
+                    let expires_at = d.options.expiry.at(now);
                     let input = DecisionInput {
                         status: d.status,
                         note,
                         suppress: true,
-                        algo: FingerprintAlgo::V1,
-                        expires_at: None,
+                        algo: d.options.algo,
+                        expires_at: expires_at.as_deref(),
                     };
-                    match record(&RiverPaths::new(&root), &d.facts, &input, now_millis(), false) {
+                    match record(&RiverPaths::new(&root), &d.facts, &input, now, false) {
                         Ok(r) => SubmitOutcome::Recorded(receipt(&r)),
                         Err(e) => SubmitOutcome::Failed { reason: e.to_string() },
                     }

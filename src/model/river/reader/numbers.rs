@@ -1,5 +1,10 @@
 //! Numeric members: positive integers (line numbers), non-negative counts and
-//! bounded numbers.
+//! bounded numbers, judged as River's validator judges them: Ajv 8 with
+//! `strict: false`, which turns `strictNumbers` off, so an infinity (what
+//! `JSON.parse` makes of `1e400`) passes `type: number` and `type: integer`
+//! (`Infinity % 1` is `NaN`, which counts as no fraction), and then meets
+//! `minimum`/`maximum` as the infinity it is: `1e400` is a valid `line`,
+//! `-1e400` is below its minimum and `1e400` is above a `maximum: 1`.
 
 use super::{Obj, Reader};
 use serde_json::Value;
@@ -18,6 +23,13 @@ impl Reader {
             self.wrong_type(&path, "an integer", value);
             return None;
         };
+        if let Some(negative) = self.infinity_at(&path) {
+            // Valid when positive, and like 2^32 no line of any checkout.
+            if negative {
+                self.problem("river-range", path, "-Infinity is below the minimum 1");
+            }
+            return None;
+        }
         let exact = n.as_u64().map(|u| u as f64).or_else(|| n.as_i64().map(|i| i as f64));
         let Some(x) = exact.or_else(|| n.as_f64()) else {
             self.wrong_type(&path, "an integer", value);
@@ -45,6 +57,13 @@ impl Reader {
     pub fn count(&mut self, obj: Obj<'_>, key: &str) -> Option<u64> {
         let value = obj.get(key)?;
         let path = obj.at(key);
+        if let Some(negative) = self.infinity_at(&path) {
+            // `Infinity` is a valid count to River, but no count `triage` can show.
+            if negative {
+                self.problem("river-range", path, "-Infinity is not a non-negative integer");
+            }
+            return None;
+        }
         match value.as_u64().or_else(|| {
             value
                 .as_f64()
@@ -72,6 +91,11 @@ impl Reader {
             self.wrong_type(&path, "a number", value);
             return None;
         };
+        let f = match self.infinity_at(&path) {
+            Some(true) => f64::NEG_INFINITY,
+            Some(false) => f64::INFINITY,
+            None => f,
+        };
         if f < min || f > max {
             let message = if max.is_finite() {
                 format!("{} is outside {min}..={max}", js_display(f))
@@ -88,6 +112,9 @@ impl Reader {
 /// A number as JavaScript's `String(number)` shows it (the form River's own
 /// messages use): plain digits below 10^21, exponent form with a sign beyond.
 pub fn js_display(x: f64) -> String {
+    if x.is_infinite() {
+        return if x < 0.0 { "-Infinity" } else { "Infinity" }.to_owned();
+    }
     let abs = x.abs();
     if abs == 0.0 || (1e-7..1e21).contains(&abs) {
         return format!("{x}");
@@ -103,7 +130,44 @@ pub fn js_display(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::json::{ReadLimits, read_javascript_numbers};
     use serde_json::json;
+
+    #[test]
+    fn infinities_are_judged_as_ajv_judges_them() {
+        let text = br#"{"a": 1e400, "b": -1e400, "c": 1e400, "d": 1e400, "e": -1e400, "f": 1e400, "g": 2e308}"#;
+        let (v, infinite) = read_javascript_numbers(text, &ReadLimits::default()).expect("read");
+        assert_eq!(infinite.len(), 7, "{infinite:?}");
+        let mut r = Reader::with_infinities(&infinite);
+        let obj = r.object(&v, "").unwrap();
+        assert_eq!(r.positive_int(obj, "a"), None);
+        assert_eq!(r.positive_int(obj, "b"), None);
+        assert_eq!(r.number(obj, "c", 0.0, 1.0), None);
+        assert_eq!(r.number(obj, "d", 0.0, f64::INFINITY), Some(f64::INFINITY));
+        assert_eq!(r.count(obj, "e"), None);
+        assert_eq!(r.count(obj, "f"), None);
+        assert_eq!(r.positive_int(obj, "g"), None);
+        let got: Vec<_> = r
+            .problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("/b", "-Infinity is below the minimum 1"),
+                ("/c", "Infinity is outside 0..=1"),
+                ("/e", "-Infinity is not a non-negative integer"),
+            ]
+        );
+        // A literal that is f64::MAX itself stays a finite number.
+        let (v, infinite) =
+            read_javascript_numbers(br#"{"m": 1.7976931348623157e308}"#, &ReadLimits::default()).unwrap();
+        assert!(infinite.is_empty());
+        let mut r = Reader::with_infinities(&infinite);
+        let obj = r.object(&v, "").unwrap();
+        assert_eq!(r.number(obj, "m", 0.0, f64::INFINITY), Some(f64::MAX));
+    }
 
     #[test]
     fn positive_int_rules() {

@@ -17,6 +17,7 @@ fn item(finding: usize, status: DecisionStatus) -> RiverItem {
             facts,
             status,
             evidence: "The key is a test fixture.".into(),
+            options: Default::default(),
         },
     }
 }
