@@ -12,6 +12,7 @@ use serde_json::Value;
 use std::path::Path;
 
 mod input;
+mod prefix;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).
@@ -58,11 +59,16 @@ pub enum LoadError {
     NotAFile { path: String, what: &'static str },
 }
 
-/// The most bytes a document of `format` may have, enforced while reading
-/// when the format is known before (forced): 1 MiB for agent results (R1)
-/// and disposition payloads, [`MAX_INPUT_BYTES`] for the rest. A document
-/// whose format is told from its content is read up to [`MAX_INPUT_BYTES`]
-/// and then judged by its format's rules.
+/// The most bytes a document of `format` may have, enforced while reading:
+/// 1 MiB for agent results (R1) and disposition payloads,
+/// [`MAX_INPUT_BYTES`] for the rest.
+///
+/// When the format is forced, its cap applies from the first byte. When it
+/// is told from the content, the first 1 MiB + 1 bytes are read; a longer
+/// document whose prefix shows a capped format (see [`prefix`]) is refused
+/// there, and any other is read on up to [`MAX_INPUT_BYTES`] and judged
+/// whole (a capped format shown only after the first MiB is then judged by
+/// R1 after the full read).
 pub fn max_bytes(format: Format) -> usize {
     match format {
         Format::AgentResult | Format::Disposition => super::reviewgate::MAX_BYTES,
@@ -82,10 +88,23 @@ pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Lo
 }
 
 fn load_path_with(path: &Path, forced: Option<Format>, keep_value: bool) -> Result<Loaded, LoadError> {
-    let cap = forced.map_or(MAX_INPUT_BYTES, max_bytes);
-    let bytes = input::read_capped(path, cap)?;
-    if let Some(format) = forced.filter(|_| bytes.len() > cap && cap < MAX_INPUT_BYTES) {
-        return Ok(Loaded::failed(forced, over_cap(format, cap)));
+    let (bytes, capped) = match forced {
+        Some(format) => (input::read_capped(path, max_bytes(format))?, Some(format)),
+        None => {
+            let first = super::reviewgate::MAX_BYTES;
+            let mut seen = None;
+            let bytes = input::read_in_two_steps(path, first, |prefix| {
+                seen = prefix::capped_format(prefix);
+                seen.map_or(MAX_INPUT_BYTES, max_bytes)
+            })?;
+            (bytes, seen)
+        }
+    };
+    if let Some(format) = capped {
+        let cap = max_bytes(format);
+        if bytes.len() > cap && cap < MAX_INPUT_BYTES {
+            return Ok(Loaded::failed(Some(format), over_cap(format, cap)));
+        }
     }
     Ok(load_owned(bytes, forced, keep_value))
 }
@@ -262,8 +281,8 @@ mod tests {
         assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
         assert_eq!(loaded.problems[0].rule, "R1");
         assert!(loaded.problems[0].message.contains("over 1048576 bytes"));
-        // Told from its content, the same file is read whole and judged by R1.
-        let loaded = load_path(&path, None).expect("read");
-        assert!(loaded.problems.iter().any(|p| p.rule == "R1"), "{:?}", loaded.problems);
+        // Told from its content, the same file stops at the same place.
+        let told = load_path(&path, None).expect("read");
+        assert_eq!(told, loaded);
     }
 }
