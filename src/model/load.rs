@@ -28,6 +28,9 @@ pub struct Loaded {
     /// The parsed document, kept only when asked for (projection and
     /// fingerprint commands): a large artifact's value costs more memory than
     /// its model, so the model-only loaders free it as soon as it is built.
+    /// [`load_path_for_value`] builds no model of a v3 review output beside
+    /// it (`set` is `None`): a model beside the value would be the largest
+    /// part of those commands' peak memory.
     pub value: Option<Value>,
 }
 
@@ -79,15 +82,33 @@ pub fn max_bytes(format: Format) -> usize {
 /// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
 /// as they are parsed, and the parsed value as soon as the model is built.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    load_path_with(path, forced, false)
+    load_path_with(path, forced, Keep::Model)
 }
 
 /// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
 pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    load_path_with(path, forced, true)
+    load_path_with(path, forced, Keep::ModelAndValue)
 }
 
-fn load_path_with(path: &Path, forced: Option<Format>, keep_value: bool) -> Result<Loaded, LoadError> {
+/// Like [`load_path_keeping_value`], but a v3 review output gets no model:
+/// its problems are the same, its `set` is `None` (a J6 projection failure
+/// is not a problem of the file, so it is not looked for here).
+pub fn load_path_for_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
+    load_path_with(path, forced, Keep::Value)
+}
+
+/// What a load keeps besides the problems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The model; the parsed value is freed once it is built.
+    Model,
+    /// The model and the parsed value.
+    ModelAndValue,
+    /// The parsed value, and the model only of formats other than v3.
+    Value,
+}
+
+fn load_path_with(path: &Path, forced: Option<Format>, keep: Keep) -> Result<Loaded, LoadError> {
     let (bytes, capped) = match forced {
         Some(format) => (input::read_capped(path, max_bytes(format))?, Some(format)),
         None => {
@@ -106,7 +127,7 @@ fn load_path_with(path: &Path, forced: Option<Format>, keep_value: bool) -> Resu
             return Ok(Loaded::failed(Some(format), over_cap(format, cap)));
         }
     }
-    Ok(load_owned(bytes, forced, keep_value))
+    Ok(load_owned(bytes, forced, keep))
 }
 
 /// The problem of a document of a known format that is longer than its cap
@@ -138,18 +159,18 @@ pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> 
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
     let raw_len = bytes.len();
     match parse_and_detect(bytes, forced) {
-        Ok((value, format)) => check(value, raw_len, format, false),
+        Ok((value, format)) => check(value, raw_len, format, Keep::Model),
         Err(failed) => *failed,
     }
 }
 
 /// [`load_bytes`] on bytes it owns, which are freed once parsed.
-fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
+fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep: Keep) -> Loaded {
     let raw_len = bytes.len();
     let parsed = parse_and_detect(&bytes, forced);
     drop(bytes);
     match parsed {
-        Ok((value, format)) => check(value, raw_len, format, keep_value),
+        Ok((value, format)) => check(value, raw_len, format, keep),
         Err(failed) => *failed,
     }
 }
@@ -176,16 +197,23 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Form
 }
 
 /// Runs the schema and the rules on the parsed value.
-fn check(value: Value, raw_len: usize, format: Format, keep_value: bool) -> Loaded {
+fn check(value: Value, raw_len: usize, format: Format, keep: Keep) -> Loaded {
     let mut problems = super::schema::check(format, &value);
-    let checked = check_format(format, &value, raw_len);
+    let checked = if keep == Keep::Value && format == Format::ArtifactV3 {
+        Checked {
+            set: None,
+            problems: super::reviewgate::artifact_rule_problems(&value),
+        }
+    } else {
+        check_format(format, &value, raw_len)
+    };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
     Loaded {
         format: Some(format),
         set: checked.set,
         problems,
-        value: keep_value.then_some(value),
+        value: (keep != Keep::Model).then_some(value),
     }
 }
 
