@@ -109,25 +109,32 @@ enum Keep {
 }
 
 fn load_path_with(path: &Path, forced: Option<Format>, keep: Keep) -> Result<Loaded, LoadError> {
-    let (bytes, capped) = match forced {
-        Some(format) => (input::read_capped(path, max_bytes(format))?, Some(format)),
-        None => {
-            let first = super::reviewgate::MAX_BYTES;
-            let mut seen = None;
-            let bytes = input::read_in_two_steps(path, first, |prefix| {
-                seen = prefix::capped_format(prefix);
-                seen.map_or(MAX_INPUT_BYTES, max_bytes)
-            })?;
-            (bytes, seen)
-        }
+    let bytes = match forced {
+        Some(format) => input::read_capped(path, max_bytes(format))?,
+        None => input::read_in_two_steps(path, super::reviewgate::MAX_BYTES, |prefix| {
+            prefix::capped_format(prefix).map_or(MAX_INPUT_BYTES, max_bytes)
+        })?,
     };
-    if let Some(format) = capped {
-        let cap = max_bytes(format);
-        if bytes.len() > cap && cap < MAX_INPUT_BYTES {
-            return Ok(Loaded::failed(Some(format), over_cap(format, cap)));
-        }
+    if let Some(format) = over_its_cap(&bytes, forced) {
+        return Ok(Loaded::failed(Some(format), over_cap(format, max_bytes(format))));
     }
     Ok(load_owned(bytes, forced, keep))
+}
+
+/// The capped format of a document that is longer than that format's cap:
+/// the forced format, or the one its first 1 MiB + 1 bytes show (see
+/// [`prefix`]). Files and bytes in memory are judged by it alike, so a file
+/// whose reading stopped at its cap gets the same verdict as the whole
+/// document in memory.
+fn over_its_cap(bytes: &[u8], forced: Option<Format>) -> Option<Format> {
+    let first = super::reviewgate::MAX_BYTES;
+    let format = match forced {
+        Some(format) => format,
+        None if bytes.len() > first => prefix::capped_format(&bytes[..=first])?,
+        None => return None,
+    };
+    let cap = max_bytes(format);
+    (cap < MAX_INPUT_BYTES && bytes.len() > cap).then_some(format)
 }
 
 /// The problem of a document of a known format that is longer than its cap
@@ -155,8 +162,12 @@ pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> 
     input::read_capped(path, cap)
 }
 
-/// Loads a document from memory (the parsed value is not kept).
+/// Loads a document from memory (the parsed value is not kept). A document
+/// over its format's cap gets the one problem a file of it gets.
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    if let Some(format) = over_its_cap(bytes, forced) {
+        return Loaded::failed(Some(format), over_cap(format, max_bytes(format)));
+    }
     let raw_len = bytes.len();
     match parse_and_detect(bytes, forced) {
         Ok((value, format)) => check(value, raw_len, format, Keep::Model),
