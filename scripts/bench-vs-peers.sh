@@ -17,8 +17,10 @@
 # process is started to read it.
 #
 # Missing peers are installed: jq and gojq with apt-get, jaq with
-# `cargo install --locked jaq` (a few minutes of compiling). A peer that
-# cannot be installed is skipped; NO_INSTALL=1 skips every missing one.
+# `cargo install --locked jaq` into a cache directory (PEERS_DIR, default
+# ~/.cache/triage-bench-peers; a few minutes of compiling, once). A peer
+# that cannot be installed is skipped with a note saying why (offline, no
+# cargo ...); NO_INSTALL=1 skips every missing one.
 #
 # Usage: scripts/bench-vs-peers.sh [ROUNDS]   (default 31; builds in release)
 set -euo pipefail
@@ -26,15 +28,24 @@ cd "$(dirname "$0")/.."
 [[ -n ${EPOCHREALTIME:-} ]] || { echo "bash 5 or later is required (EPOCHREALTIME)" >&2; exit 2; }
 rounds=${1:-31}
 
+peers_dir=${PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/triage-bench-peers}
+export PATH="$peers_dir/bin:$PATH"
 install_peer() { # name
   command -v "$1" >/dev/null && return 0
   [[ ${NO_INSTALL:-0} == 1 ]] && { echo "note: $1 is not installed; it is skipped" >&2; return 0; }
+  local log
+  log=$(mktemp)
   case $1 in
-    jq|gojq) { [[ $(id -u) == 0 ]] && apt-get install -y -qq "$1" >/dev/null 2>&1; } \
-               || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$1" >/dev/null 2>&1; } || true ;;
-    jaq) cargo install --locked --quiet jaq >/dev/null 2>&1 || true ;;
+    jq|gojq) { [[ $(id -u) == 0 ]] && apt-get install -y -qq "$1" >"$log" 2>&1; } \
+               || { apt-get update -qq >"$log" 2>&1 && apt-get install -y -qq "$1" >>"$log" 2>&1; } || true ;;
+    jaq) echo "note: installing jaq into $peers_dir (cargo install --locked jaq)" >&2
+         cargo install --locked --quiet --root "$peers_dir" jaq >"$log" 2>&1 || true ;;
   esac
-  command -v "$1" >/dev/null || echo "note: $1 is not installed and could not be; it is skipped" >&2
+  if ! command -v "$1" >/dev/null; then
+    echo "note: $1 is not installed and could not be (offline?); it is skipped. The installer said:" >&2
+    tail -n 3 "$log" | sed 's/^/  /' >&2
+  fi
+  rm -f "$log"
   return 0
 }
 peers=()

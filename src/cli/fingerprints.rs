@@ -17,9 +17,8 @@ use std::process::ExitCode;
 /// Runs the subcommand.
 pub fn run(args: &FingerprintsArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
-    let mut loaded = load_or_problem_keeping_value(&args.file, Some(Format::ArtifactV3));
-    // Only the value is read from here on: the model goes first.
-    loaded.set = None;
+    // Only the value is read from here on; no model was built beside it.
+    let loaded = load_or_problem_keeping_value(&args.file, Some(Format::ArtifactV3));
     let Some(value) = &loaded.value else {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));

@@ -20,13 +20,12 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let name = args.file.display().to_string();
-    let mut loaded = load_or_problem_keeping_value(&args.file, None);
+    let loaded = load_or_problem_keeping_value(&args.file, None);
     if !loaded.is_valid() {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));
     }
-    // Only the value is projected: the model goes before the projection is built.
-    loaded.set = None;
+    // Only the value is projected; no model was built beside it.
     let (Some(Format::ArtifactV3), Some(value)) = (loaded.format, loaded.value.as_ref()) else {
         let format = loaded.format.map_or("document of unknown format", Format::label);
         eprintln!(

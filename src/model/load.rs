@@ -12,6 +12,7 @@ use serde_json::Value;
 use std::path::Path;
 
 mod input;
+mod prefix;
 
 /// The largest input read at all (a v3 artifact can be large; agent results
 /// are further limited to 1 MiB by rule R1).
@@ -27,6 +28,9 @@ pub struct Loaded {
     /// The parsed document, kept only when asked for (projection and
     /// fingerprint commands): a large artifact's value costs more memory than
     /// its model, so the model-only loaders free it as soon as it is built.
+    /// [`load_path_for_value`] builds no model of a v3 review output beside
+    /// it (`set` is `None`): a model beside the value would be the largest
+    /// part of those commands' peak memory.
     pub value: Option<Value>,
 }
 
@@ -58,11 +62,16 @@ pub enum LoadError {
     NotAFile { path: String, what: &'static str },
 }
 
-/// The most bytes a document of `format` may have, enforced while reading
-/// when the format is known before (forced): 1 MiB for agent results (R1)
-/// and disposition payloads, [`MAX_INPUT_BYTES`] for the rest. A document
-/// whose format is told from its content is read up to [`MAX_INPUT_BYTES`]
-/// and then judged by its format's rules.
+/// The most bytes a document of `format` may have, enforced while reading:
+/// 1 MiB for agent results (R1) and disposition payloads,
+/// [`MAX_INPUT_BYTES`] for the rest.
+///
+/// When the format is forced, its cap applies from the first byte. When it
+/// is told from the content, the first 1 MiB + 1 bytes are read; a longer
+/// document whose prefix shows a capped format (see [`prefix`]) is refused
+/// there, and any other is read on up to [`MAX_INPUT_BYTES`] and judged
+/// whole (a capped format shown only after the first MiB is then judged by
+/// R1 after the full read).
 pub fn max_bytes(format: Format) -> usize {
     match format {
         Format::AgentResult | Format::Disposition => super::reviewgate::MAX_BYTES,
@@ -73,21 +82,59 @@ pub fn max_bytes(format: Format) -> usize {
 /// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
 /// as they are parsed, and the parsed value as soon as the model is built.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    load_path_with(path, forced, false)
+    load_path_with(path, forced, Keep::Model)
 }
 
 /// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
 pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
-    load_path_with(path, forced, true)
+    load_path_with(path, forced, Keep::ModelAndValue)
 }
 
-fn load_path_with(path: &Path, forced: Option<Format>, keep_value: bool) -> Result<Loaded, LoadError> {
-    let cap = forced.map_or(MAX_INPUT_BYTES, max_bytes);
-    let bytes = input::read_capped(path, cap)?;
-    if let Some(format) = forced.filter(|_| bytes.len() > cap && cap < MAX_INPUT_BYTES) {
-        return Ok(Loaded::failed(forced, over_cap(format, cap)));
+/// Like [`load_path_keeping_value`], but a v3 review output gets no model:
+/// its problems are the same, its `set` is `None` (a J6 projection failure
+/// is not a problem of the file, so it is not looked for here).
+pub fn load_path_for_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
+    load_path_with(path, forced, Keep::Value)
+}
+
+/// What a load keeps besides the problems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The model; the parsed value is freed once it is built.
+    Model,
+    /// The model and the parsed value.
+    ModelAndValue,
+    /// The parsed value, and the model only of formats other than v3.
+    Value,
+}
+
+fn load_path_with(path: &Path, forced: Option<Format>, keep: Keep) -> Result<Loaded, LoadError> {
+    let bytes = match forced {
+        Some(format) => input::read_capped(path, max_bytes(format))?,
+        None => input::read_in_two_steps(path, super::reviewgate::MAX_BYTES, |prefix| {
+            prefix::capped_format(prefix).map_or(MAX_INPUT_BYTES, max_bytes)
+        })?,
+    };
+    if let Some(format) = over_its_cap(&bytes, forced) {
+        return Ok(Loaded::failed(Some(format), over_cap(format, max_bytes(format))));
     }
-    Ok(load_owned(bytes, forced, keep_value))
+    Ok(load_owned(bytes, forced, keep))
+}
+
+/// The capped format of a document that is longer than that format's cap:
+/// the forced format, or the one its first 1 MiB + 1 bytes show (see
+/// [`prefix`]). Files and bytes in memory are judged by it alike, so a file
+/// whose reading stopped at its cap gets the same verdict as the whole
+/// document in memory.
+fn over_its_cap(bytes: &[u8], forced: Option<Format>) -> Option<Format> {
+    let first = super::reviewgate::MAX_BYTES;
+    let format = match forced {
+        Some(format) => format,
+        None if bytes.len() > first => prefix::capped_format(&bytes[..=first])?,
+        None => return None,
+    };
+    let cap = max_bytes(format);
+    (cap < MAX_INPUT_BYTES && bytes.len() > cap).then_some(format)
 }
 
 /// The problem of a document of a known format that is longer than its cap
@@ -115,22 +162,26 @@ pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> 
     input::read_capped(path, cap)
 }
 
-/// Loads a document from memory (the parsed value is not kept).
+/// Loads a document from memory (the parsed value is not kept). A document
+/// over its format's cap gets the one problem a file of it gets.
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
+    if let Some(format) = over_its_cap(bytes, forced) {
+        return Loaded::failed(Some(format), over_cap(format, max_bytes(format)));
+    }
     let raw_len = bytes.len();
     match parse_and_detect(bytes, forced) {
-        Ok((value, format, infinite)) => check(value, raw_len, format, false, &infinite),
+        Ok((value, format, infinite)) => check(value, raw_len, format, Keep::Model, &infinite),
         Err(failed) => *failed,
     }
 }
 
 /// [`load_bytes`] on bytes it owns, which are freed once parsed.
-fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep_value: bool) -> Loaded {
+fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep: Keep) -> Loaded {
     let raw_len = bytes.len();
     let parsed = parse_and_detect(&bytes, forced);
     drop(bytes);
     match parsed {
-        Ok((value, format, infinite)) => check(value, raw_len, format, keep_value, &infinite),
+        Ok((value, format, infinite)) => check(value, raw_len, format, keep, &infinite),
         Err(failed) => *failed,
     }
 }
@@ -170,17 +221,24 @@ fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Form
 }
 
 /// Runs the schema and the rules on the parsed value.
-fn check(value: Value, raw_len: usize, format: Format, keep_value: bool, infinite: &[Infinite]) -> Loaded {
+fn check(value: Value, raw_len: usize, format: Format, keep: Keep, infinite: &[Infinite]) -> Loaded {
     let mut problems = super::schema::check(format, &value);
     super::river::name_infinities(&mut problems, infinite);
-    let checked = check_format(format, &value, raw_len, infinite);
+    let checked = if keep == Keep::Value && format == Format::ArtifactV3 {
+        Checked {
+            set: None,
+            problems: super::reviewgate::artifact_rule_problems(&value),
+        }
+    } else {
+        check_format(format, &value, raw_len, infinite)
+    };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
     Loaded {
         format: Some(format),
         set: checked.set,
         problems,
-        value: keep_value.then_some(value),
+        value: (keep != Keep::Model).then_some(value),
     }
 }
 
@@ -276,8 +334,8 @@ mod tests {
         assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
         assert_eq!(loaded.problems[0].rule, "R1");
         assert!(loaded.problems[0].message.contains("over 1048576 bytes"));
-        // Told from its content, the same file is read whole and judged by R1.
-        let loaded = load_path(&path, None).expect("read");
-        assert!(loaded.problems.iter().any(|p| p.rule == "R1"), "{:?}", loaded.problems);
+        // Told from its content, the same file stops at the same place.
+        let told = load_path(&path, None).expect("read");
+        assert_eq!(told, loaded);
     }
 }

@@ -2,7 +2,7 @@
 //! path where an unreadable file is a problem to show, not an error.
 
 use super::fetch::PrTarget;
-use crate::model::load::{LoadError, Loaded, load_path, load_path_keeping_value};
+use crate::model::load::{LoadError, Loaded, load_path, load_path_for_value};
 use crate::model::problem::Problem;
 use crate::model::review::Format;
 use std::path::{Path, PathBuf};
@@ -23,9 +23,10 @@ pub fn load_or_problem(path: &Path, forced: Option<Format>) -> Loaded {
     io_as_problem(load_path(path, forced), forced)
 }
 
-/// Like [`load_or_problem`], keeping the parsed value (for projection).
+/// Like [`load_or_problem`], keeping the parsed value (for projection) and
+/// no model of a v3 review output (see [`load_path_for_value`]).
 pub fn load_or_problem_keeping_value(path: &Path, forced: Option<Format>) -> Loaded {
-    io_as_problem(load_path_keeping_value(path, forced), forced)
+    io_as_problem(load_path_for_value(path, forced), forced)
 }
 
 fn io_as_problem(result: Result<Loaded, LoadError>, forced: Option<Format>) -> Loaded {

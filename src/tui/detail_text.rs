@@ -1,5 +1,12 @@
 //! The detail pane's text for one finding: every field a reviewer needs,
 //! sanitised, as styled lines (wrapping happens later, per pane width).
+//!
+//! Each field shows at most [`SHOWN_BYTES`] of its text, followed by a note
+//! of how much more the file holds: the text is built, sanitised and wrapped
+//! on the UI thread whenever the selection or the width changes, so its
+//! cost must not grow with a field's size (a review output may carry
+//! megabytes in one field). The full text stays in the file and in what is
+//! submitted; only the pane is bounded.
 
 use super::app::SubmitState;
 use super::drift::Drift;
@@ -54,8 +61,39 @@ pub fn build(finding: &Finding, facts: DecisionFacts<'_>) -> Vec<TextLine> {
     out
 }
 
+/// The most bytes of one field the pane shows (about 800 lines of 80 columns).
+pub const SHOWN_BYTES: usize = 64 * 1024;
+
+/// The first [`SHOWN_BYTES`] of `text` (cut at a character boundary) and how
+/// many bytes were left out.
+fn bounded(text: &str) -> (&str, usize) {
+    if text.len() <= SHOWN_BYTES {
+        return (text, 0);
+    }
+    let mut end = SHOWN_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], text.len() - end)
+}
+
+/// The note that follows a field shown in part.
+fn left_out(out: &mut Vec<TextLine>, bytes: usize) {
+    if bytes > 0 {
+        out.push(TextLine::one(
+            Tone::Dim,
+            format!("  … {bytes} more bytes of this field are not shown here"),
+        ));
+    }
+}
+
 fn field(out: &mut Vec<TextLine>, label: &str, value: &str) {
-    out.push(TextLine::one(Tone::Label, format!("{label}: ")).push(Tone::Plain, clean_line(value)));
+    let (shown, more) = bounded(value);
+    let mut line = TextLine::one(Tone::Label, format!("{label}: ")).push(Tone::Plain, clean_line(shown));
+    if more > 0 {
+        line = line.push(Tone::Dim, format!(" … ({more} more bytes)"));
+    }
+    out.push(line);
 }
 
 fn heading(out: &mut Vec<TextLine>, title: &str) {
@@ -64,11 +102,13 @@ fn heading(out: &mut Vec<TextLine>, title: &str) {
 }
 
 fn body(out: &mut Vec<TextLine>, tone: Tone, text: &str) {
+    let (shown, more) = bounded(text);
     out.extend(
-        lines_of(text)
+        lines_of(shown)
             .into_iter()
             .map(|l| TextLine::one(tone, format!("  {l}"))),
     );
+    left_out(out, more);
 }
 
 /// A titled block of multi-line text (skipped when absent).
@@ -104,7 +144,9 @@ fn summary(f: &Finding, out: &mut Vec<TextLine>) {
     };
     out.push(line);
     if let Some(t) = &f.title {
-        out.push(TextLine::one(Tone::Heading, clean_line(t)));
+        let (shown, more) = bounded(t);
+        out.push(TextLine::one(Tone::Heading, clean_line(shown)));
+        left_out(out, more);
     }
     let at = super::prepared::location(f, usize::MAX);
     out.push(TextLine::one(Tone::Label, "at: ").push(Tone::Plain, at));
@@ -424,6 +466,35 @@ mod tests {
         let t = text(&build(&f, DecisionFacts::default()));
         assert!(t.contains("resolved by: octo␛cat at 2026-11-28T10:00:00Z"), "{t}");
         assert!(t.contains("last reply: dev") && t.contains("done in abc") && t.contains("thread link: https://"));
+    }
+
+    #[test]
+    fn a_huge_field_is_shown_in_part_with_a_note() {
+        let mut f = fixture::sample_set().findings.remove(0);
+        // 10 MB in one field: one long line and many short ones, with a
+        // multi-byte character across the cut.
+        let mut claim = "é".repeat(SHOWN_BYTES / 2 - 1);
+        claim.push('x');
+        claim.push_str(&"é".repeat(1_000_000));
+        claim.push_str(&"word \n".repeat(1_000_000));
+        let total = claim.len();
+        f.claim = Some(claim);
+        f.title = Some("t".repeat(10 << 20));
+        let lines = build(&f, DecisionFacts::default());
+        let t = text(&lines);
+        let shown_claim = SHOWN_BYTES - 1; // the cut falls inside an "é"
+        assert!(
+            t.contains(&format!(
+                "… {} more bytes of this field are not shown here",
+                total - shown_claim
+            )),
+            "{}",
+            &t[..200]
+        );
+        assert!(t.contains(&format!("… {} more bytes of this field", (10 << 20) - SHOWN_BYTES)));
+        let wrapped = crate::tui::text::wrap(&lines, 80);
+        assert!(wrapped.len() < 4 * SHOWN_BYTES / 80, "{} lines", wrapped.len());
+        assert!(t.len() < 4 * SHOWN_BYTES, "{} bytes of text", t.len());
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod tests;
 
 use super::problem::{Problem, push_pointer};
 use reader::{Fail, Reader};
+pub(crate) use scan::skip_ws;
 use serde_json::Value;
 
 pub use canonical::{

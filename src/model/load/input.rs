@@ -13,15 +13,19 @@ use std::path::Path;
 
 /// Reads `path` (`-` = standard input), at most `cap + 1` bytes.
 pub(super) fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> {
-    let limit = (cap as u64).saturating_add(1);
+    read_in_two_steps(path, cap, |_| cap)
+}
+
+/// Reads `path` (`-` = standard input) at most `first + 1` bytes; when there
+/// is more, `then` is shown those bytes and names the cap that applies, and
+/// reading goes on up to that cap + 1 (a cap of `first` or less stops here).
+pub(super) fn read_in_two_steps(
+    path: &Path,
+    first: usize,
+    then: impl FnOnce(&[u8]) -> usize,
+) -> Result<Vec<u8>, LoadError> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(|e| io_error(path, e))?;
-        return Ok(bytes);
+        return read_steps(std::io::stdin().lock(), None, first, then).map_err(|e| io_error(path, e));
     }
     let before = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
     refuse_unless_regular(path, &before)?;
@@ -29,10 +33,38 @@ pub(super) fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError>
     let opened = file.metadata().map_err(|e| io_error(path, e))?;
     refuse_unless_regular(path, &opened)?;
     // One byte more than the file has, so its end is seen without growing.
-    let mut bytes = Vec::with_capacity(opened.len().saturating_add(1).min(limit) as usize);
-    file.take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_error(path, e))?;
+    let size = opened.len().saturating_add(1);
+    read_steps(file, Some(size), first, then).map_err(|e| io_error(path, e))
+}
+
+fn limit(cap: usize) -> u64 {
+    (cap as u64).saturating_add(1)
+}
+
+/// The two steps of [`read_in_two_steps`] on an open source; `size` is one
+/// more than the source's length when it is known, so the buffer is
+/// allocated once per step instead of grown by doubling (which would hold
+/// the old and the new buffer at once).
+fn read_steps(
+    source: impl Read,
+    size: Option<u64>,
+    first: usize,
+    then: impl FnOnce(&[u8]) -> usize,
+) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(size.map_or(0, |n| n.min(limit(first))) as usize);
+    let mut source = source.take(limit(first));
+    source.read_to_end(&mut bytes)?;
+    if bytes.len() <= first {
+        return Ok(bytes);
+    }
+    let cap = then(&bytes);
+    if cap > first {
+        let left = limit(cap) - bytes.len() as u64;
+        if let Some(n) = size {
+            bytes.reserve_exact(n.saturating_sub(bytes.len() as u64).min(left) as usize);
+        }
+        source.into_inner().take(left).read_to_end(&mut bytes)?;
+    }
     Ok(bytes)
 }
 

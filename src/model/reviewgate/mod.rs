@@ -94,6 +94,19 @@ pub fn check_artifact(value: &Value) -> Checked {
     }
 }
 
+/// The problems [`check_artifact`] finds, without building the model or the
+/// projection (a J6 failure is not a problem of the file): for commands that
+/// read the value itself and must not hold a model of a large file beside it.
+pub fn artifact_rule_problems(value: &Value) -> Vec<Problem> {
+    match decode::decode::<Artifact>(value, locate::artifact) {
+        Ok(artifact) => {
+            let fps = fp::Fingerprints::of(&artifact);
+            artifact_problems(&artifact, &fps)
+        }
+        Err(problems) => problems,
+    }
+}
+
 fn artifact_checked(artifact: Artifact<'_>) -> Checked {
     let fps = fp::Fingerprints::of(&artifact);
     let problems = artifact_problems(&artifact, &fps);

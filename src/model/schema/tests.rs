@@ -52,6 +52,23 @@ fn messages(problems: &[Problem]) -> Vec<String> {
 }
 
 #[test]
+fn the_reference_table_matches_the_schema_texts() {
+    for ((name, text), (table_name, refers)) in FILES.iter().zip(REFERS) {
+        assert_eq!(*name, table_name);
+        let found: Vec<&str> = FILES
+            .iter()
+            .map(|(other, _)| *other)
+            .filter(|other| text.contains(&format!("\"{other}#")))
+            .collect();
+        let mut listed = refers.to_vec();
+        listed.sort_unstable();
+        let mut found_sorted = found.clone();
+        found_sorted.sort_unstable();
+        assert_eq!(listed, found_sorted, "{name}");
+    }
+}
+
+#[test]
 fn every_schema_compiles_offline() {
     warm();
     for (name, _) in FILES {
