@@ -44,6 +44,13 @@ impl JsonDir {
         Ok(JsonDir { dir, is_id })
     }
 
+    /// The directory `dir` when it exists, for reading only: nothing is
+    /// created or changed on disk.
+    pub fn existing(dir: impl Into<PathBuf>, is_id: fn(&str) -> bool) -> Option<JsonDir> {
+        let dir = dir.into();
+        dir.is_dir().then_some(JsonDir { dir, is_id })
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir

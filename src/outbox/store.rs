@@ -76,8 +76,7 @@ impl Outbox {
     /// The outbox at `dir` for reading only: nothing is created or changed on
     /// disk, and `None` when the directory does not exist (an empty outbox).
     pub fn existing(dir: impl Into<PathBuf>) -> Option<Outbox> {
-        let dir = dir.into();
-        dir.is_dir().then_some(Outbox { dir })
+        JsonDir::existing(dir, is_entry_id).map(|files| Outbox { files })
     }
 
     /// The directory.

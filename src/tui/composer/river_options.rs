@@ -11,7 +11,7 @@
 //! no expiry, which the preview shows before anything is written.
 
 use super::Composer;
-use crate::river_store::time::{UnixMillis, iso_millis};
+use crate::time::{UnixMillis, iso_millis};
 use crate::river_store::{FindingFacts, FingerprintAlgo};
 use crate::sanitize::clean_line;
 use crate::tui::app::App;
