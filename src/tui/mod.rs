@@ -35,6 +35,7 @@ pub mod nav;
 pub mod offer;
 pub mod prepared;
 pub mod progress;
+pub mod reader;
 pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
@@ -127,20 +128,17 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     let no_color = no_color();
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut runner = effect::Runner {
-        checkout: checkout_for(&doc, &args).map(Arc::new),
-        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
-        tx,
-        context: effect::Context {
-            pr: args.pr.clone(),
-            repo_root: args.repo_root.clone(),
-            source: match &doc.source {
-                Source::File(name) => Some(name.clone()),
-                _ => None,
-            },
+    let context = effect::Context {
+        pr: args.pr.clone(),
+        repo_root: args.repo_root.clone(),
+        source: match &doc.source {
+            Source::File(name) => Some(name.clone()),
+            _ => None,
         },
-        timer: jobs::timer::Timer::default(),
     };
+    let checkout = checkout_for(&doc, &args).map(Arc::new);
+    let highlighter = Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color))));
+    let mut runner = effect::Runner::new(tx, context, checkout, highlighter)?;
     let mut app = App::new(doc, settings, (80, 24));
     app.decide.result_path = result_path(&args);
     app.evidence.checkout = runner.checkout.is_some();
@@ -157,6 +155,7 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     }
     tty::check()?;
     let mut guard = terminal::TerminalGuard::enter()?;
+    runtime::start_input(&mut guard, &runner)?;
     let ledger = recorded::load(&mut app);
     for effect in offer::startup(&app)
         .into_iter()
@@ -165,8 +164,11 @@ pub fn run(args: OpenArgs) -> anyhow::Result<ExitCode> {
     {
         runner.run(effect, &mut guard);
     }
-    let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
+    let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx);
+    // Drafts asked to be written on the way out are on disk before the exit.
+    runner.finish();
     drop(guard);
+    let ended_by = ended_by?;
     Ok(match ended_by {
         // As a shell reports a process ended by a signal.
         Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(255)),

@@ -153,7 +153,43 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
     let finding = selected.and_then(|i| app.doc.findings().get(i));
     app.evidence
         .window(finding, app.ui.evidence_scroll, evidence_h, focused);
-    request_evidence(app)
+    let mut effects = request_evidence(app);
+    effects.extend(prioritize(app, rows));
+    effects
+}
+
+/// Excerpts larger than this are not asked for ahead of the rest (they are
+/// shown plain anyway past the highlighter's limits, and copying them on every
+/// selection would cost more than it saves).
+const PRIORITY_EXCERPT_BYTES: usize = 64 * 1024;
+/// Excerpts of one finding asked for ahead of the rest.
+const PRIORITY_PER_FINDING: usize = 16;
+
+/// The highlight request for the selection and the rows on screen, once per
+/// change of either (only when highlighting is on).
+fn prioritize(app: &mut App, rows: usize) -> Vec<Effect> {
+    let key = (app.selected(), app.browse.offset);
+    if app.evidence.highlighter.is_none() || app.evidence.prioritized == Some(key) {
+        return Vec::new();
+    }
+    app.evidence.prioritized = Some(key);
+    let findings = app.doc.findings();
+    let jobs = |i: usize| {
+        findings.get(i).into_iter().flat_map(|f| {
+            f.evidence
+                .iter()
+                .filter(|e| e.excerpt.len() <= PRIORITY_EXCERPT_BYTES)
+                .take(PRIORITY_PER_FINDING)
+                .map(super::view::evidence::excerpt_job)
+        })
+    };
+    let selected = key.0.map(|i| jobs(i).collect()).unwrap_or_default();
+    let on_screen = app.browse.visible.iter().skip(app.browse.offset).take(rows);
+    let visible = on_screen
+        .filter(|&&i| Some(i) != key.0)
+        .flat_map(|&i| jobs(i))
+        .collect();
+    vec![Effect::Highlight { selected, visible }]
 }
 
 /// The checkout read of the selected finding, once per finding.
