@@ -177,14 +177,10 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// A runner with its worker started (no client yet) and, when there is a
-    /// checkout or a highlighter, their threads.
-    pub fn new(
-        tx: Sender<Msg>,
-        context: Context,
-        checkout: Option<Arc<Checkout>>,
-        highlighter: Option<Arc<Highlighter>>,
-    ) -> std::io::Result<Runner> {
+    /// A runner with its worker started (no client yet) and, with a
+    /// highlighter, the highlighting thread; the checkout comes later
+    /// ([`Runner::attach_checkout`]), once the review is loaded.
+    pub fn new(tx: Sender<Msg>, context: Context, highlighter: Option<Arc<Highlighter>>) -> std::io::Result<Runner> {
         let api_url = context.pr.api_url.clone();
         let config: ConfigSource =
             Box::new(move || crate::github::ClientConfig::discover(api_url.as_deref()).map_err(|e| e.to_string()));
@@ -196,24 +192,30 @@ impl Runner {
                 let _ = to_screen.send(Msg::Highlighted(key));
             })?;
         }
-        let evidence = EvidenceLane::new();
-        if let Some(checkout) = &checkout {
-            evidence.start(super::jobs::evidence::Parts {
-                checkout: Arc::clone(checkout),
-                highlight: highlighter.clone().map(|hl| (hl, highlights.clone())),
-                tx: tx.clone(),
-            })?;
-        }
         Ok(Runner {
-            checkout,
+            checkout: None,
             highlighter,
             tx,
             context,
             timer: super::jobs::timer::Timer::default(),
             worker,
-            evidence,
+            evidence: EvidenceLane::new(),
             highlights,
         })
+    }
+
+    /// Uses this checkout for evidence from now on (starts the evidence lane).
+    pub fn attach_checkout(&mut self, checkout: Option<Checkout>) -> std::io::Result<()> {
+        let Some(checkout) = checkout.map(Arc::new) else {
+            return Ok(());
+        };
+        self.evidence.start(super::jobs::evidence::Parts {
+            checkout: Arc::clone(&checkout),
+            highlight: self.highlighter.clone().map(|hl| (hl, self.highlights.clone())),
+            tx: self.tx.clone(),
+        })?;
+        self.checkout = Some(checkout);
+        Ok(())
     }
 
     /// Ends the background threads, waiting for file writes asked so far.

@@ -35,7 +35,7 @@ pub type EndedBy = Option<i32>;
 
 /// Turns SIGHUP and SIGTERM into [`Msg::Terminate`]; remembers which came.
 #[cfg(unix)]
-fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
+pub fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
     use signal_hook::consts::{SIGHUP, SIGTERM};
     let last = Arc::new(AtomicI32::new(0));
     let seen = Arc::clone(&last);
@@ -60,7 +60,7 @@ fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
 }
 
 #[cfg(not(unix))]
-fn watch_signals(_runner: &Runner) -> Arc<AtomicI32> {
+pub fn watch_signals(_runner: &Runner) -> Arc<AtomicI32> {
     Arc::new(AtomicI32::new(0))
 }
 
@@ -79,8 +79,8 @@ pub fn event_loop(
     guard: &mut TerminalGuard,
     runner: &mut Runner,
     rx: &Receiver<Msg>,
+    signal: &AtomicI32,
 ) -> anyhow::Result<EndedBy> {
-    let signal = watch_signals(runner);
     let ended = screen_loop(app, guard, runner, rx);
     if ended.is_err() && !app.ui.quit {
         for effect in update(app, Msg::Terminate) {
@@ -88,7 +88,12 @@ pub fn event_loop(
         }
     }
     ended?;
-    Ok(Some(signal.load(Ordering::SeqCst)).filter(|&s| s != 0))
+    Ok(signal_seen(signal))
+}
+
+/// The signal [`watch_signals`] saw, if any.
+pub fn signal_seen(signal: &AtomicI32) -> EndedBy {
+    Some(signal.load(Ordering::SeqCst)).filter(|&s| s != 0)
 }
 
 /// Draws one frame of the current state.
@@ -129,8 +134,11 @@ fn screen_loop(
 ) -> anyhow::Result<()> {
     let (w, h) = guard.size();
     handle(app, guard, runner, Msg::Resize(w, h))?;
+    let mut changed = true;
     loop {
-        draw(app, guard)?;
+        if changed {
+            draw(app, guard)?;
+        }
         let first = next(app, rx)?;
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(BURST));
@@ -140,11 +148,25 @@ fn screen_loop(
                 format!("A background task failed: {failure}"),
             ));
         }
+        changed = false;
         for msg in msgs {
+            changed |= shows(app, &msg);
             handle(app, guard, runner, msg)?;
             if app.ui.quit {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Whether a message can change the frame. A block highlighted in the
+/// background that the evidence panel does not wait for changes nothing on
+/// screen, so a stream of those (the rest of the review being highlighted)
+/// draws no frames.
+fn shows(app: &App, msg: &Msg) -> bool {
+    match msg {
+        Msg::Highlighted(key) => app.evidence.waiting.contains(key),
+        Msg::EvidenceSuperseded { .. } => false,
+        _ => true,
     }
 }

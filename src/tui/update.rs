@@ -104,6 +104,8 @@ pub enum Msg {
     EvidenceSuperseded { finding: usize },
     /// A background job failed without an answer (it panicked); `job` says which.
     JobFailed { job: &'static str, reason: String },
+    /// The loader reached this step (shown on the loading frame; empty: the result is ready).
+    Progress(String),
     /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
     InputLost(String),
 }
