@@ -88,6 +88,9 @@ class Screen:
         except OSError:
             return 0
         now = time.monotonic()
+        # Answer cursor-position queries (ratatui asks when it clears), as a terminal does.
+        for _ in range(data.count(b"\x1b[6n")):
+            os.write(self.fd, b"\x1b[1;1R")
         self.out += data
         self.chunks.append((now, len(self.out)))
         return len(data)

@@ -256,6 +256,44 @@ fn refresh_detail(app: &mut App, width: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::highlight::{Highlighter, ThemeChoice};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use std::sync::Arc;
+
+    fn highlight_asks(effects: &[Effect]) -> Vec<(Vec<String>, usize)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Highlight { selected, visible } => {
+                    Some((selected.iter().map(|j| j.lines.join("\n")).collect(), visible.len()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_new_selection_asks_for_its_excerpts_first_once() {
+        let mut app = crate::tui::fixture::app(crate::tui::fixture::scaled(30), (120, 40));
+        app.evidence.highlighter = Some(Arc::new(Highlighter::new(ThemeChoice::Plain)));
+        let first = highlight_asks(&sync(&mut app));
+        assert_eq!(first.len(), 1, "asked once for the first frame");
+        assert!(
+            highlight_asks(&sync(&mut app)).is_empty(),
+            "nothing changed: nothing asked"
+        );
+        let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+        let moved = highlight_asks(&crate::tui::update::update(&mut app, crate::tui::update::Msg::Key(j)));
+        let selected = app.selected_finding().map(|f| f.evidence.clone()).unwrap_or_default();
+        let want: Vec<String> = selected
+            .iter()
+            .map(|e| crate::tui::view::evidence::excerpt_job(e).lines.join("\n"))
+            .collect();
+        assert!(!want.is_empty(), "the fixture's findings carry evidence");
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].0, want, "the selected finding's excerpts, in order");
+        assert!(moved[0].1 > 0, "then the rows on screen");
+    }
 
     #[test]
     fn step_stays_in_range() {
