@@ -7,6 +7,8 @@
 
 #[path = "support/binary.rs"]
 mod binary;
+#[path = "support/fixture.rs"]
+mod fixture;
 
 use binary::Run;
 use std::path::Path;
@@ -225,7 +227,7 @@ fn readme_screen() -> String {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     let doc = triage::tui::demo_document();
-    let app = triage::tui::fixture::app_on(doc, (120, 24));
+    let app = fixture::app_on(doc, (120, 24));
     let mut terminal = Terminal::new(TestBackend::new(120, 24)).expect("terminal");
     terminal.draw(|f| triage::tui::view::draw(f, &app)).expect("draw");
     terminal.backend().to_string()

@@ -5,6 +5,9 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+#[path = "support/fixture.rs"]
+mod fixture;
+
 use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -987,11 +990,11 @@ fn river_evidence_marks_the_whole_span() {
     use triage::tui::update::{Msg, update};
     use triage::tui::view::evidence::HeadLine;
 
-    let mut set = triage::tui::fixture::river_set();
+    let mut set = fixture::river_set();
     if let Origin::River(r) = &mut set.findings[0].origin {
         r.line_end = Some(13);
     }
-    let mut app = triage::tui::fixture::app(set, (120, 50));
+    let mut app = fixture::app(set, (120, 50));
     app.evidence.checkout = true;
     update(&mut app, Msg::Head(HeadLine::NoReviewedSha));
     let i = app.selected().unwrap_or_default();
@@ -1063,7 +1066,7 @@ mod composer_options {
 
     /// The preview of a River decision on the second (minor) finding.
     fn preview(set: triage::model::review::ReviewSet) -> App {
-        let mut app = triage::tui::fixture::app(set, (120, 40));
+        let mut app = fixture::app(set, (120, 40));
         keys(&mut app, "2j");
         keys(&mut app, "dj");
         press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
@@ -1080,7 +1083,7 @@ mod composer_options {
 
     #[test]
     fn the_preview_offers_v1_and_no_expiry_by_default() {
-        let app = preview(triage::tui::fixture::river_set());
+        let app = preview(fixture::river_set());
         let text = screen(&app).backend().to_string();
         assert!(text.contains("fingerprint: v1"), "{text}");
         assert!(text.contains("expiry: none"), "{text}");
@@ -1089,7 +1092,7 @@ mod composer_options {
 
     #[test]
     fn f_and_x_choose_v2_and_an_expiry_shown_in_the_preview() {
-        let mut set = triage::tui::fixture::river_set();
+        let mut set = fixture::river_set();
         if let triage::model::finding::Origin::River(r) = &mut set.findings[1].origin {
             r.fingerprint_v2 = "e4f01f9ff5fe618b".into();
             r.v2_line = "11".into();
@@ -1111,7 +1114,7 @@ mod composer_options {
 
     #[test]
     fn v2_without_a_line_is_refused_with_the_reason() {
-        let mut set = triage::tui::fixture::river_set();
+        let mut set = fixture::river_set();
         if let triage::model::finding::Origin::River(r) = &mut set.findings[1].origin {
             r.fingerprint_v2.clear();
             r.v2_line = "0".into();

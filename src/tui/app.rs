@@ -220,6 +220,8 @@ pub struct Ui {
     pub zoom: bool,
     /// `<`/`>`: the list's share of the body moved by this many tenths from the default.
     pub split_shift: i8,
+    /// The review is still being read or fetched (the loading frame is shown).
+    pub loading: Option<super::startup::Loading>,
 }
 
 /// Wrapped detail text of the selected finding, rebuilt when the selection

@@ -2,8 +2,11 @@
 //! that carries them out and reports back as messages.
 
 use super::app::Level;
+use super::highlight::queue::{Lane, Queue};
 use super::highlight::{HighlightJob, Highlighter};
 use super::jobs;
+use super::jobs::evidence::EvidenceLane;
+use super::jobs::worker::{ConfigSource, Worker};
 use super::terminal::TerminalGuard;
 use super::update::Msg;
 use super::view::evidence::{HeadLine, excerpt_job};
@@ -137,6 +140,12 @@ pub enum Effect {
     /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
     /// [`super::autosave::IDLE`] (a later timer replaces this one).
     DraftTimer { generation: u64 },
+    /// Highlight these blocks before any other: the selected finding's
+    /// excerpts, then those of the findings on screen (replacing the previous request).
+    Highlight {
+        selected: Vec<HighlightJob>,
+        visible: Vec<HighlightJob>,
+    },
 }
 
 /// What the runner needs to know about how the screen was opened.
@@ -154,8 +163,9 @@ pub struct Context {
 pub const CONTEXT_LINES: usize = 4;
 
 /// Carries out effects. The only part of the screen that starts processes,
-/// writes escape sequences of its own, or spawns background work; every
-/// outcome comes back through `tx` as a message.
+/// writes escape sequences of its own, or hands work to the background
+/// ([`Worker`], the evidence lane, the highlight queue); every outcome comes
+/// back through `tx` as a message.
 pub struct Runner {
     /// The local checkout, when one was found.
     pub checkout: Option<Arc<Checkout>>,
@@ -167,9 +177,63 @@ pub struct Runner {
     pub context: Context,
     /// The one timer thread of the draft saves (started on first use).
     pub timer: super::jobs::timer::Timer,
+    /// The session's worker: runtime, client, job queue, file lane.
+    pub worker: Worker,
+    /// Checkout reads of the selected finding, coalesced to the latest.
+    pub evidence: EvidenceLane,
+    /// Highlighting, most urgent first.
+    pub highlights: Queue,
 }
 
 impl Runner {
+    /// A runner with its worker started (no client yet) and, with a
+    /// highlighter, the highlighting thread; the checkout comes later
+    /// ([`Runner::attach_checkout`]), once the review is loaded.
+    pub fn new(tx: Sender<Msg>, context: Context, highlighter: Option<Arc<Highlighter>>) -> std::io::Result<Runner> {
+        let api_url = context.pr.api_url.clone();
+        let config: ConfigSource =
+            Box::new(move || crate::github::ClientConfig::discover(api_url.as_deref()).map_err(|e| e.to_string()));
+        let worker = Worker::new(tx.clone(), config)?;
+        let highlights = Queue::new();
+        if let Some(hl) = &highlighter {
+            let to_screen = tx.clone();
+            highlights.start(Arc::clone(hl), move |key| {
+                let _ = to_screen.send(Msg::Highlighted(key));
+            })?;
+        }
+        Ok(Runner {
+            checkout: None,
+            highlighter,
+            tx,
+            context,
+            timer: super::jobs::timer::Timer::default(),
+            worker,
+            evidence: EvidenceLane::new(),
+            highlights,
+        })
+    }
+
+    /// Uses this checkout (if any) for evidence from now on and starts the
+    /// evidence lane (GitHub serves files the checkout lacks).
+    pub fn attach_checkout(&mut self, checkout: Option<Checkout>) -> std::io::Result<()> {
+        let checkout = checkout.map(Arc::new);
+        self.evidence.start(super::jobs::evidence::Parts {
+            checkout: checkout.clone(),
+            net: self.worker.net(),
+            highlight: self.highlighter.clone().map(|hl| (hl, self.highlights.clone())),
+            tx: self.tx.clone(),
+        })?;
+        self.checkout = checkout;
+        Ok(())
+    }
+
+    /// Ends the background threads, waiting for file writes asked so far.
+    pub fn finish(&mut self) {
+        self.evidence.close();
+        self.highlights.close();
+        self.worker.finish();
+    }
+
     /// Runs one effect. The editor needs the terminal, so the guard comes along.
     pub fn run(&mut self, effect: Effect, guard: &mut TerminalGuard) {
         match effect {
@@ -181,83 +245,67 @@ impl Runner {
                 evidence,
                 reviewed_sha,
                 pull,
-            } => jobs::context::load(
-                self.checkout.clone(),
-                self.highlighter.clone(),
-                self.context.pr.api_url.clone(),
-                jobs::context::ContextRequest {
-                    finding,
-                    evidence,
-                    reviewed_sha,
-                    pull,
-                    lines: CONTEXT_LINES,
-                },
-                self.tx.clone(),
-            ),
+            } => self.load_evidence(super::jobs::evidence::Request {
+                finding,
+                evidence,
+                reviewed_sha,
+                pull,
+            }),
             Effect::Submit {
                 generation,
                 items,
                 drafts,
-            } => jobs::github::submit(&self.context, generation, items, drafts, self.tx.clone()),
+            } => jobs::github::submit(&self.context, generation, items, drafts, &self.worker),
             Effect::RecordRiver {
                 generation,
                 items,
                 drafts,
-            } => jobs::river::record_all(&self.context, generation, items, drafts, self.tx.clone()),
+            } => jobs::river::record_all(&self.context, generation, items, drafts, &self.worker),
             Effect::UndoRiver {
                 finding,
                 fingerprint,
                 v2,
                 artifact_root,
-            } => jobs::river::undo(
-                &self.context,
-                finding,
-                (fingerprint, v2, artifact_root),
-                self.tx.clone(),
-            ),
+            } => jobs::river::undo(&self.context, finding, (fingerprint, v2, artifact_root), &self.worker),
             Effect::Suspend => self.send(jobs::suspend::stop_and_continue(guard)),
-            Effect::LookupActor => jobs::github::lookup_actor(&self.context, self.tx.clone()),
+            Effect::LookupActor => jobs::github::lookup_actor(&self.worker),
             Effect::ResolveRiverTarget { artifact_root } => {
-                jobs::river::resolve_target(&self.context, artifact_root, self.tx.clone())
+                jobs::river::resolve_target(&self.context, artifact_root, &self.worker)
             }
             Effect::EditEvidence { text } => {
                 self.send(jobs::files::edit_text(&text, guard));
             }
-            Effect::LoadOutbox => jobs::files::load_outbox(self.tx.clone()),
-            Effect::DropOutbox { id } => self.send(jobs::files::drop_entry(&id)),
+            Effect::LoadOutbox => jobs::files::load_outbox(&self.worker),
+            Effect::DropOutbox { id } => self.worker.write(move || Some(jobs::files::drop_entry(&id))),
             Effect::Refresh {
                 generation,
                 reviewed_sha,
-            } => jobs::refresh::start(&self.context, generation, reviewed_sha, self.tx.clone()),
+            } => jobs::refresh::start(&self.context, generation, reviewed_sha, &self.worker),
             Effect::ThreadAction {
                 generation, request, ..
-            } => jobs::thread::start(&self.context, generation, request, self.tx.clone()),
-            Effect::WriteFile { name, text } => self.send(jobs::files::write_file(&name, &text)),
-            Effect::SaveDraft { draft } => {
-                if let Some(msg) = jobs::files::save_draft(&draft) {
-                    self.send(msg);
-                }
-            }
-            Effect::DeleteDraft { id } => {
-                if let Some(msg) = jobs::files::delete_draft(&id) {
-                    self.send(msg);
-                }
-            }
-            Effect::LoadDrafts => jobs::files::load_drafts(self.tx.clone()),
+            } => jobs::thread::start(&self.context, generation, request, &self.worker),
+            Effect::WriteFile { name, text } => self.worker.write(move || Some(jobs::files::write_file(&name, &text))),
+            Effect::SaveDraft { draft } => self.worker.write(move || jobs::files::save_draft(&draft)),
+            Effect::DeleteDraft { id } => self.worker.write(move || jobs::files::delete_draft(&id)),
+            Effect::LoadDrafts => jobs::files::load_drafts(&self.worker),
             Effect::LoadLedger { generation, target } => {
-                jobs::ledger::load(&self.context, generation, target, self.tx.clone())
+                jobs::ledger::load(&self.context, generation, target, &self.worker)
             }
             Effect::DraftTimer { generation } => self.timer.set(generation, &self.tx),
             Effect::LoadDiff { generation, request } => jobs::diff::start(
                 jobs::diff::Means {
                     checkout: self.checkout.clone(),
                     highlighter: self.highlighter.clone(),
-                    api_url: self.context.pr.api_url.clone(),
+                    net: self.worker.net(),
                 },
                 generation,
                 request,
                 self.tx.clone(),
             ),
+            Effect::Highlight { selected, visible } => {
+                self.highlights.put(Lane::Visible, visible);
+                self.highlights.put(Lane::Selected, selected);
+            }
         }
     }
 
@@ -268,8 +316,7 @@ impl Runner {
     }
 
     fn open_url(&self, url: String) {
-        let tx = self.tx.clone();
-        std::thread::spawn(move || {
+        self.worker.job("opening a link", move |_| {
             let (program, args) = opener();
             let status = Command::new(program)
                 .args(args)
@@ -286,26 +333,21 @@ impl Runner {
                     format!("Cannot start {program} ({e}); the link is {url}"),
                 ),
             };
-            let _ = tx.send(msg);
+            Some(msg)
         });
     }
 
     /// Starts the background work a review needs from the first frame on:
-    /// the HEAD check and highlighting every excerpt (languages warmed
-    /// first). Returns the head line to show until the check answers.
+    /// the HEAD check and highlighting every excerpt behind whatever the
+    /// screen shows. Returns the head line to show until the check answers.
     pub fn start(&self, set: Option<&ReviewSet>) -> HeadLine {
-        if let (Some(hl), Some(set)) = (&self.highlighter, set) {
+        if let (Some(_), Some(set)) = (&self.highlighter, set) {
             let jobs: Vec<HighlightJob> = set
                 .findings
                 .iter()
                 .flat_map(|f| f.evidence.iter().map(excerpt_job))
                 .collect();
-            let tx = self.tx.clone();
-            if let Err(e) = hl.start(jobs, move |key| {
-                let _ = tx.send(Msg::Highlighted(key));
-            }) {
-                self.send(Msg::Notice(Level::Warning, format!("Highlighting is off: {e}")));
-            }
+            self.highlights.add(Lane::Rest, jobs);
         }
         let Some(checkout) = &self.checkout else {
             return HeadLine::NoCheckout;
@@ -313,11 +355,17 @@ impl Runner {
         let Some(sha) = set.and_then(|s| s.reviewed_sha.clone()) else {
             return HeadLine::NoReviewedSha;
         };
-        let (checkout, tx) = (Arc::clone(checkout), self.tx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)));
+        let checkout = Arc::clone(checkout);
+        self.worker.job("checking the checkout's HEAD", move |_| {
+            Some(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)))
         });
         HeadLine::Pending
+    }
+
+    /// Reads the evidence's context on the lane; with neither a checkout
+    /// nor a pull request, every item says why it was not checked.
+    fn load_evidence(&self, request: super::jobs::evidence::Request) {
+        self.evidence.submit(request, &self.tx);
     }
 
     fn root(&self) -> PathBuf {

@@ -44,6 +44,8 @@ pub struct EvidenceState {
     pub waiting: HashSet<HighlightKey>,
     /// `view` must be rebuilt (new facts arrived).
     pub dirty: bool,
+    /// (selected finding, first row on screen) the last highlight request was made for.
+    pub prioritized: Option<(Option<usize>, usize)>,
     /// First line of every block of the whole panel, then the total.
     starts: Vec<usize>,
     /// The clean lines of each stated text of the selected finding.

@@ -3,11 +3,12 @@
 //! syntect (Oniguruma regexes) with two-face's extra syntaxes. Loading the
 //! definitions takes a few milliseconds; the first highlight of a language
 //! compiles its regexes (milliseconds to tens of milliseconds). So:
-//! - the runtime creates one `Arc<Highlighter>` and calls
-//!   [`Highlighter::start`] with every excerpt of the loaded review; a
-//!   background thread highlights each block once, caches it, and reports
-//!   each finished block through a callback (the runtime turns it into a
-//!   message so the screen redraws);
+//! - the runtime creates one `Arc<Highlighter>` and one [`queue::Queue`]
+//!   fed with every excerpt of the loaded review; a background thread
+//!   highlights each block once, the selected finding's first and the
+//!   visible ones next ([`queue::Lane`]), caches it, and reports each
+//!   finished block through a callback (the runtime turns it into a message
+//!   so the screen redraws);
 //! - the view only calls [`Highlighter::cached`], which never highlights
 //!   and never loads anything: when a block is not ready it gets `None` and
 //!   shows the plain sanitised text.
@@ -23,7 +24,6 @@ use ratatui::style::{Color, Modifier, Style};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::JoinHandle;
 use syntect::easy::HighlightLines;
 use syntect::highlighting::{self as sh, Theme};
 use syntect::parsing::{SyntaxReference, SyntaxSet};
@@ -201,43 +201,6 @@ impl Highlighter {
         output
     }
 
-    /// Compiles the syntaxes of `paths` (one short line each) so later
-    /// blocks in those languages highlight quickly.
-    pub fn warm(&self, paths: &[String]) {
-        let Some(theme) = &self.theme else { return };
-        let mut seen = Vec::new();
-        for path in paths {
-            let syntax = self.syntax(path);
-            if seen.contains(&syntax.name) {
-                continue;
-            }
-            seen.push(syntax.name.clone());
-            let mut lines = HighlightLines::new(syntax, theme);
-            // The result is irrelevant: this only compiles the regexes.
-            let _ = lines.highlight_line("x = 1\n", self.syntax_set());
-        }
-    }
-
-    /// Starts a background thread that warms the languages of `jobs`, then
-    /// highlights each block (in order) into the cache and calls `on_done`
-    /// with its key. The runtime forwards that as a message to redraw.
-    pub fn start<F>(self: &Arc<Self>, jobs: Vec<HighlightJob>, mut on_done: F) -> std::io::Result<JoinHandle<()>>
-    where
-        F: FnMut(HighlightKey) + Send + 'static,
-    {
-        let me = Arc::clone(self);
-        std::thread::Builder::new()
-            .name("highlight".to_string())
-            .spawn(move || {
-                let paths: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
-                me.warm(&paths);
-                for job in jobs {
-                    me.highlight(&job.path, &job.lines);
-                    on_done(me.key(&job.path, &job.lines));
-                }
-            })
-    }
-
     /// Sanitises and highlights `lines`; unstyled when plain, too large, or
     /// when syntect fails.
     fn render(&self, path: &str, lines: &[String]) -> Vec<StyledLine> {
@@ -340,6 +303,8 @@ fn named_theme(name: &str) -> Option<Theme> {
         .find(|t| t.as_name().eq_ignore_ascii_case(name))
         .map(|t| embedded(*t))
 }
+
+pub mod queue;
 
 #[cfg(test)]
 mod tests;

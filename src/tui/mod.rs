@@ -38,9 +38,11 @@ pub mod nav;
 pub mod offer;
 pub mod prepared;
 pub mod progress;
+pub mod reader;
 pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
+pub mod startup;
 pub mod terminal;
 pub mod text;
 pub mod theme;
@@ -58,6 +60,7 @@ use highlight::{Highlighter, ThemeChoice};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+use update::Msg;
 
 /// The bundled demo: a ReviewGate agent result on a made-up pull request.
 pub const DEMO_JSON: &str = include_str!("../../assets/demo-agent-result.json");
@@ -124,28 +127,124 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// Everything the loader hands the screen.
+struct Opened {
+    doc: Document,
+    live: LiveStart,
+    checkout: Option<Checkout>,
+    result_path: Option<String>,
+}
+
+/// What the loading frame says is being opened.
+fn opening_what(args: &OpenOptions) -> String {
+    if let Some(n) = args.pr.pr {
+        return format!("pull request #{n}");
+    }
+    match &args.file {
+        None => "the bundled demo".to_owned(),
+        Some(path) if path.as_os_str() == "-" => "standard input".to_owned(),
+        Some(path) => crate::sanitize::clean_line(&path.display().to_string()),
+    }
+}
+
+/// The loader: reads (or fetches) the review, finds the checkout; runs off the screen's thread.
+fn open_all(args: &OpenOptions, step: &dyn Fn(&str)) -> anyhow::Result<Opened> {
+    step(if args.pr.pr.is_some() {
+        "fetching the pull request"
+    } else {
+        "reading and validating"
+    });
+    let (doc, live) = open_document(args)?;
+    step("looking for the local checkout");
+    let checkout = checkout_for(&doc, args);
+    Ok(Opened {
+        doc,
+        live,
+        checkout,
+        result_path: result_path(args),
+    })
+}
+
+/// The exit code of a screen that ended (by the user, or by a signal).
+fn exit_code(ended_by: runtime::EndedBy) -> ExitCode {
+    match ended_by {
+        // As a shell reports a process ended by a signal.
+        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(255)),
+        None => ExitCode::SUCCESS,
+    }
+}
+
 /// Opens the screen on the file, stdin, `--pr`, or the demo; returns when the user quits.
+///
+/// The terminal is entered and the loading frame drawn first; the review is
+/// read on a thread of its own ([`startup`]). A load that fails ends the
+/// screen and returns the error as before (same message, same exit code).
 pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
-    let (doc, (threads_unavailable, orphans)) = open_document(&args)?;
     let no_color = no_color();
     let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
+    if let Err(no_terminal) = tty::check() {
+        // Without a terminal a `--pr` screen still fetches first, so a
+        // refusal, a missing token or a network failure keeps its own exit code.
+        if args.pr.pr.is_some() {
+            open_document(&args)?;
+        }
+        return Err(no_terminal.into());
+    }
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut runner = effect::Runner {
-        checkout: checkout_for(&doc, &args).map(Arc::new),
-        highlighter: Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color)))),
-        tx,
-        context: effect::Context {
-            pr: args.pr.clone(),
-            repo_root: args.repo_root.clone(),
-            source: match &doc.source {
-                Source::File(name) => Some(name.clone()),
-                _ => None,
-            },
-        },
-        timer: jobs::timer::Timer::default(),
+    let context = effect::Context {
+        pr: args.pr.clone(),
+        repo_root: args.repo_root.clone(),
+        source: None,
     };
-    let mut app = App::new(doc, settings, (80, 24));
-    app.decide.result_path = result_path(&args);
+    let highlighter = Some(Arc::new(Highlighter::new(ThemeChoice::for_terminal(no_color))));
+    let mut runner = effect::Runner::new(tx.clone(), context, highlighter)?;
+    let mut guard = terminal::TerminalGuard::enter()?;
+    runtime::start_input(&mut guard, &runner)?;
+    let signal = runtime::watch_signals(&runner);
+    let mut app = App::new(
+        Document::new(Source::Stdin, None, None, Vec::new()),
+        settings.clone(),
+        guard.size(),
+    );
+    app.ui.loading = Some(startup::Loading {
+        what: opening_what(&args),
+        step: "starting".to_owned(),
+    });
+    runtime::draw(&app, &mut guard)?;
+    let load_args = args.clone();
+    let ended = startup::wait_for(
+        &tx,
+        &rx,
+        move |step| open_all(&load_args, step),
+        |msg| {
+            if let Msg::Resize(w, h) = msg {
+                guard.resize(w, h)?;
+            }
+            startup::update(&mut app, msg);
+            if app.ui.quit {
+                return Ok(false);
+            }
+            runtime::draw(&app, &mut guard)?;
+            Ok(true)
+        },
+    )?;
+    let opened = match ended {
+        startup::Ended::Quit => return Ok(exit_code(runtime::signal_seen(&signal))),
+        startup::Ended::Loaded(result) => result?,
+    };
+    let Opened {
+        doc,
+        live: (threads_unavailable, orphans),
+        checkout,
+        result_path,
+    } = opened;
+    runner.context.source = match &doc.source {
+        Source::File(name) => Some(name.clone()),
+        _ => None,
+    };
+    runner.attach_checkout(checkout)?;
+    let mut app = App::new(doc, settings, guard.size());
+    app.decide.result_path = result_path;
     // Context comes from the checkout, or from GitHub for a pull request.
     app.evidence.checkout = runner.checkout.is_some() || diff::pull_of(&app).is_some();
     app.evidence.highlighter = runner.highlighter.clone();
@@ -159,8 +258,6 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
             text: w,
         });
     }
-    tty::check()?;
-    let mut guard = terminal::TerminalGuard::enter()?;
     let ledger = recorded::load(&mut app);
     for effect in offer::startup(&app)
         .into_iter()
@@ -169,13 +266,11 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     {
         runner.run(effect, &mut guard);
     }
-    let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx)?;
+    let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx, &signal);
+    // Drafts asked to be written on the way out are on disk before the exit.
+    runner.finish();
     drop(guard);
-    Ok(match ended_by {
-        // As a shell reports a process ended by a signal.
-        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(255)),
-        None => ExitCode::SUCCESS,
-    })
+    Ok(exit_code(ended_by?))
 }
 
 #[cfg(test)]

@@ -159,7 +159,43 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
     let finding = selected.and_then(|i| app.doc.findings().get(i));
     app.evidence
         .window(finding, app.ui.evidence_scroll, evidence_h, focused);
-    request_evidence(app)
+    let mut effects = request_evidence(app);
+    effects.extend(prioritize(app, rows));
+    effects
+}
+
+/// Excerpts larger than this are not asked for ahead of the rest (they are
+/// shown plain anyway past the highlighter's limits, and copying them on every
+/// selection would cost more than it saves).
+const PRIORITY_EXCERPT_BYTES: usize = 64 * 1024;
+/// Excerpts of one finding asked for ahead of the rest.
+const PRIORITY_PER_FINDING: usize = 16;
+
+/// The highlight request for the selection and the rows on screen, once per
+/// change of either (only when highlighting is on).
+fn prioritize(app: &mut App, rows: usize) -> Vec<Effect> {
+    let key = (app.selected(), app.browse.offset);
+    if app.evidence.highlighter.is_none() || app.evidence.prioritized == Some(key) {
+        return Vec::new();
+    }
+    app.evidence.prioritized = Some(key);
+    let findings = app.doc.findings();
+    let jobs = |i: usize| {
+        findings.get(i).into_iter().flat_map(|f| {
+            f.evidence
+                .iter()
+                .filter(|e| e.excerpt.len() <= PRIORITY_EXCERPT_BYTES)
+                .take(PRIORITY_PER_FINDING)
+                .map(super::view::evidence::excerpt_job)
+        })
+    };
+    let selected = key.0.map(|i| jobs(i).collect()).unwrap_or_default();
+    let on_screen = app.browse.visible.iter().skip(app.browse.offset).take(rows);
+    let visible = on_screen
+        .filter(|&&i| Some(i) != key.0)
+        .flat_map(|&i| jobs(i))
+        .collect();
+    vec![Effect::Highlight { selected, visible }]
 }
 
 /// The checkout read of the selected finding, once per finding.
@@ -227,6 +263,44 @@ fn refresh_detail(app: &mut App, width: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::highlight::{Highlighter, ThemeChoice};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use std::sync::Arc;
+
+    fn highlight_asks(effects: &[Effect]) -> Vec<(Vec<String>, usize)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Highlight { selected, visible } => {
+                    Some((selected.iter().map(|j| j.lines.join("\n")).collect(), visible.len()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_new_selection_asks_for_its_excerpts_first_once() {
+        let mut app = crate::tui::fixture::app(crate::tui::fixture::scaled(30), (120, 40));
+        app.evidence.highlighter = Some(Arc::new(Highlighter::new(ThemeChoice::Plain)));
+        let first = highlight_asks(&sync(&mut app));
+        assert_eq!(first.len(), 1, "asked once for the first frame");
+        assert!(
+            highlight_asks(&sync(&mut app)).is_empty(),
+            "nothing changed: nothing asked"
+        );
+        let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+        let moved = highlight_asks(&crate::tui::update::update(&mut app, crate::tui::update::Msg::Key(j)));
+        let selected = app.selected_finding().map(|f| f.evidence.clone()).unwrap_or_default();
+        let want: Vec<String> = selected
+            .iter()
+            .map(|e| crate::tui::view::evidence::excerpt_job(e).lines.join("\n"))
+            .collect();
+        assert!(!want.is_empty(), "the fixture's findings carry evidence");
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].0, want, "the selected finding's excerpts, in order");
+        assert!(moved[0].1 > 0, "then the rows on screen");
+    }
 
     #[test]
     fn step_stays_in_range() {

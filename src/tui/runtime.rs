@@ -1,5 +1,11 @@
-//! The event loop: draw, wait for a terminal event or a background result,
-//! `update`, run the effects, repeat until the state says quit.
+//! The event loop: draw, block on the one channel (terminal input from the
+//! [`super::reader`] thread, every background result, signals), `update`,
+//! run the effects, repeat until the state says quit.
+//!
+//! A frame is drawn after each batch of messages and at no other time: an
+//! idle screen writes nothing. While background work runs (the status bar
+//! shows a spinner) the wait ends after [`TICK`] with a [`Msg::Tick`]; with
+//! nothing running the loop waits without a timeout.
 //!
 //! SIGHUP and SIGTERM arrive as [`Msg::Terminate`] (a watcher thread turns
 //! them into a message), so every draft is written and the terminal restored
@@ -13,38 +19,23 @@ use super::terminal::TerminalGuard;
 use super::update::{Msg, update};
 use super::view;
 use anyhow::Context;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-/// How long to wait for terminal input before checking background results.
-const TICK: Duration = Duration::from_millis(50);
-/// Terminal events handled before the next frame (keeps scrolling and paste snappy).
-const BURST: usize = 64;
-/// Background results handled before terminal input is read again: a flood
-/// of results (thousands of highlighted blocks) waits for the next frames
-/// instead of delaying a key.
-const BACKGROUND_BURST: usize = 256;
-
-/// A terminal event as a message (`None`: nothing the screen cares about).
-fn to_msg(ev: Event) -> Option<Msg> {
-    match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
-        Event::Mouse(m) => Some(Msg::Mouse(m)),
-        Event::Paste(text) => Some(Msg::Paste(text)),
-        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
-        _ => None,
-    }
-}
+/// How often the spinner advances while background work runs.
+pub const TICK: Duration = Duration::from_millis(80);
+/// Messages handled before the next frame: a burst of keys (a paste, a
+/// held key) or of results costs one frame, yet a frame still follows soon.
+const BURST: usize = 256;
 
 /// The signal that ended the screen, if one did.
 pub type EndedBy = Option<i32>;
 
 /// Turns SIGHUP and SIGTERM into [`Msg::Terminate`]; remembers which came.
 #[cfg(unix)]
-fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
+pub fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
     use signal_hook::consts::{SIGHUP, SIGTERM};
     let last = Arc::new(AtomicI32::new(0));
     let seen = Arc::clone(&last);
@@ -69,8 +60,17 @@ fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
 }
 
 #[cfg(not(unix))]
-fn watch_signals(_runner: &Runner) -> Arc<AtomicI32> {
+pub fn watch_signals(_runner: &Runner) -> Arc<AtomicI32> {
     Arc::new(AtomicI32::new(0))
+}
+
+/// Starts the input reader on the runner's channel and ties it to the guard
+/// (paused while the editor or a stop has the terminal).
+pub fn start_input(guard: &mut TerminalGuard, runner: &Runner) -> anyhow::Result<()> {
+    let gate = Arc::new(super::reader::Gate::default());
+    super::reader::spawn(runner.tx.clone(), Arc::clone(&gate)).context("starting the terminal reader")?;
+    guard.attach_input(gate);
+    Ok(())
 }
 
 /// Runs the screen until the user quits or a signal ends it.
@@ -79,8 +79,8 @@ pub fn event_loop(
     guard: &mut TerminalGuard,
     runner: &mut Runner,
     rx: &Receiver<Msg>,
+    signal: &AtomicI32,
 ) -> anyhow::Result<EndedBy> {
-    let signal = watch_signals(runner);
     let ended = screen_loop(app, guard, runner, rx);
     if ended.is_err() && !app.ui.quit {
         for effect in update(app, Msg::Terminate) {
@@ -88,7 +88,42 @@ pub fn event_loop(
         }
     }
     ended?;
-    Ok(Some(signal.load(Ordering::SeqCst)).filter(|&s| s != 0))
+    Ok(signal_seen(signal))
+}
+
+/// The signal [`watch_signals`] saw, if any.
+pub fn signal_seen(signal: &AtomicI32) -> EndedBy {
+    Some(signal.load(Ordering::SeqCst)).filter(|&s| s != 0)
+}
+
+/// Draws one frame of the current state.
+pub fn draw(app: &App, guard: &mut TerminalGuard) -> anyhow::Result<()> {
+    guard.draw(|frame| view::draw(frame, app)).context("drawing the screen")
+}
+
+/// The next message: waits for one, or (while work runs) at most one tick.
+fn next(app: &App, rx: &Receiver<Msg>) -> anyhow::Result<Msg> {
+    if super::view::status::busy(app).is_some() {
+        return match rx.recv_timeout(TICK) {
+            Ok(msg) => Ok(msg),
+            Err(RecvTimeoutError::Timeout) => Ok(Msg::Tick),
+            Err(RecvTimeoutError::Disconnected) => anyhow::bail!("the screen's message channel closed"),
+        };
+    }
+    rx.recv().context("the screen's message channel closed")
+}
+
+/// Applies one message (terminal facts first: a resize resizes the frame).
+pub fn handle(app: &mut App, guard: &mut TerminalGuard, runner: &mut Runner, msg: Msg) -> anyhow::Result<()> {
+    match &msg {
+        Msg::Resize(w, h) | Msg::Resumed(w, h) => guard.resize(*w, *h).context("resizing the screen")?,
+        Msg::InputLost(why) => anyhow::bail!("reading terminal input: {why}"),
+        _ => {}
+    }
+    for effect in update(app, msg) {
+        runner.run(effect, guard);
+    }
+    Ok(())
 }
 
 fn screen_loop(
@@ -97,46 +132,41 @@ fn screen_loop(
     runner: &mut Runner,
     rx: &Receiver<Msg>,
 ) -> anyhow::Result<()> {
-    let size = guard.terminal().size().context("reading the terminal size")?;
-    for effect in update(app, Msg::Resize(size.width, size.height)) {
-        runner.run(effect, guard);
-    }
+    let (w, h) = guard.size();
+    handle(app, guard, runner, Msg::Resize(w, h))?;
+    let mut changed = true;
     loop {
-        guard
-            .terminal()
-            .draw(|frame| view::draw(frame, app))
-            .context("drawing the screen")?;
-        let mut msgs: Vec<Msg> = rx.try_iter().take(BACKGROUND_BURST).collect();
+        if changed {
+            draw(app, guard)?;
+        }
+        let first = next(app, rx)?;
+        let mut msgs = vec![first];
+        msgs.extend(rx.try_iter().take(BURST));
         for failure in super::terminal::take_worker_panics() {
             msgs.push(Msg::Notice(
                 Level::Error,
                 format!("A background task failed: {failure}"),
             ));
         }
-        // More results waiting: look at the keyboard without waiting.
-        let wait = if msgs.len() == BACKGROUND_BURST {
-            Duration::ZERO
-        } else {
-            TICK
-        };
-        if super::view::status::busy(app).is_some() {
-            msgs.push(Msg::Tick);
-        }
-        if event::poll(wait).context("reading terminal input")? {
-            for _ in 0..BURST {
-                msgs.extend(to_msg(event::read().context("reading terminal input")?));
-                if !event::poll(Duration::ZERO).context("reading terminal input")? {
-                    break;
-                }
-            }
-        }
+        changed = false;
         for msg in msgs {
-            for effect in update(app, msg) {
-                runner.run(effect, guard);
-            }
+            changed |= shows(app, &msg);
+            handle(app, guard, runner, msg)?;
             if app.ui.quit {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Whether a message can change the frame. A block highlighted in the
+/// background that the evidence panel does not wait for changes nothing on
+/// screen, so a stream of those (the rest of the review being highlighted)
+/// draws no frames.
+fn shows(app: &App, msg: &Msg) -> bool {
+    match msg {
+        Msg::Highlighted(key) => app.evidence.waiting.contains(key),
+        Msg::EvidenceSuperseded { .. } => false,
+        _ => true,
     }
 }

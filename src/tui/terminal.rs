@@ -6,14 +6,24 @@
 //! thread (the UI is over). A panic of a worker thread while the screen runs
 //! leaves the terminal alone: its message is kept for the event loop, which
 //! shows it in the status bar ([`take_worker_panics`]).
+//!
+//! The viewport is fixed at the size read once on entry and changed only by
+//! resize events ([`TerminalGuard::resize`]), so a frame never asks the
+//! terminal for its size. Each frame is wrapped in synchronized-update
+//! sequences (`CSI ? 2026 h` … `CSI ? 2026 l`): a terminal that knows them
+//! shows the frame at once instead of tearing; one that does not ignores
+//! them (an unknown private mode).
 
-use ratatui::Terminal;
+use super::reader::Gate;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
+use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use ratatui::crossterm::{cursor, execute};
+use ratatui::layout::Rect;
+use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
 use std::io::{self, Stdout, Write};
-use std::sync::{Mutex, Once};
+use std::sync::{Arc, Mutex, Once};
 use std::thread::ThreadId;
 
 /// The terminal type the program draws on.
@@ -63,6 +73,8 @@ fn install_panic_hook() {
         std::panic::set_hook(Box::new(move |info| {
             let ui = *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner());
             match ui {
+                // The worker reports its own threads' panics as messages.
+                Some(id) if id != std::thread::current().id() && super::jobs::worker::reports_own_panics() => {}
                 Some(id) if id != std::thread::current().id() => {
                     WORKER_PANICS
                         .lock()
@@ -82,16 +94,26 @@ fn install_panic_hook() {
 pub struct TerminalGuard {
     terminal: Term,
     active: bool,
+    /// The input reader, paused while a child program owns the terminal.
+    input: Option<Arc<Gate>>,
+    /// The size frames are drawn at.
+    size: (u16, u16),
 }
 
 impl TerminalGuard {
     /// Switches the terminal into screen mode.
     pub fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
-        let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        let (w, h) = ratatui::crossterm::terminal::size()?;
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, w, h)),
+        };
+        let terminal = Terminal::with_options(CrosstermBackend::new(io::stdout()), options)?;
         let mut guard = TerminalGuard {
             terminal,
             active: false,
+            input: None,
+            size: (w, h),
         };
         guard.resume()?;
         Ok(guard)
@@ -102,8 +124,47 @@ impl TerminalGuard {
         &mut self.terminal
     }
 
+    /// The size the screen draws at (from entry or the last resize event).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The terminal now has this size (a resize event): the next frame is drawn whole at it.
+    pub fn resize(&mut self, w: u16, h: u16) -> io::Result<()> {
+        if self.size == (w, h) {
+            return Ok(());
+        }
+        self.size = (w, h);
+        self.terminal.resize(Rect::new(0, 0, w, h))
+    }
+
+    /// Reads the size from the terminal itself (after a child program ran,
+    /// when resize events may have gone to it) and draws at it from now on.
+    pub fn reread_size(&mut self) -> io::Result<(u16, u16)> {
+        let (w, h) = ratatui::crossterm::terminal::size()?;
+        self.resize(w, h)?;
+        Ok((w, h))
+    }
+
+    /// Draws one frame between synchronized-update sequences.
+    pub fn draw(&mut self, render: impl FnOnce(&mut Frame)) -> io::Result<()> {
+        ratatui::crossterm::queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
+        let drawn = self.terminal.draw(render).map(drop);
+        // Ended even when the frame failed, so the terminal does not stay frozen.
+        let ended = execute!(self.terminal.backend_mut(), EndSynchronizedUpdate);
+        drawn.and(ended)
+    }
+
+    /// Pauses this reader whenever a child program gets the terminal.
+    pub fn attach_input(&mut self, gate: Arc<Gate>) {
+        self.input = Some(gate);
+    }
+
     /// Leaves screen mode for a child program (the editor); see [`TerminalGuard::resume`].
     pub fn suspend(&mut self) {
+        if let Some(gate) = &self.input {
+            gate.pause();
+        }
         restore();
         self.active = false;
         *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -121,12 +182,19 @@ impl TerminalGuard {
             EnableBracketedPaste,
             cursor::Hide
         )?;
-        self.terminal.clear()
+        let cleared = self.terminal.clear();
+        if let Some(gate) = &self.input {
+            gate.open();
+        }
+        cleared
     }
 }
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
+        if let Some(gate) = &self.input {
+            gate.close();
+        }
         *UI_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = None;
         if self.active {
             restore();

@@ -105,6 +105,14 @@ pub enum Msg {
         generation: u64,
         report: Result<super::diff::DiffReport, String>,
     },
+    /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
+    EvidenceSuperseded { finding: usize },
+    /// A background job failed without an answer (it panicked); `job` says which.
+    JobFailed { job: &'static str, reason: String },
+    /// The loader reached this step (shown on the loading frame; empty: the result is ready).
+    Progress(String),
+    /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
+    InputLost(String),
 }
 
 /// Applies one message; returns the effects the runtime must run.
@@ -168,6 +176,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             };
             app.evidence.local.insert(finding, items);
             app.evidence.dirty |= app.selected() == Some(finding);
+            Vec::new()
+        }
+        Msg::EvidenceSuperseded { finding } => {
+            app.evidence.requested.remove(&finding);
+            Vec::new()
+        }
+        Msg::JobFailed { job, reason } => {
+            flash(app, Level::Error, format!("A background task failed ({job}): {reason}"));
             Vec::new()
         }
         Msg::Highlighted(key) => {

@@ -12,6 +12,7 @@ use triage::outbox::thread_actions::ThreadStore;
 use triage::tui::app::{App, Mode};
 use triage::tui::effect::Effect;
 use triage::tui::jobs::thread::run_with;
+use triage::tui::jobs::worker::Net;
 use triage::tui::update::{Msg, update};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -74,7 +75,8 @@ async fn github(fps: &[(&str, bool)]) -> MockServer {
 
 async fn run(store: &ThreadStore, api: &MockServer, request: ThreadRequest) -> triage::tui::thread_act::ThreadActed {
     let (store, config) = (store.clone(), config(&api.uri()));
-    tokio::task::spawn_blocking(move || run_with(&store, config, request))
+    let net = Net::new(tokio::runtime::Handle::current(), Box::new(move || Ok(config.clone())));
+    tokio::task::spawn_blocking(move || run_with(&store, &net, request))
         .await
         .expect("job")
 }

@@ -122,12 +122,14 @@ fn background_thread_fills_the_cache_and_reports_each_block() {
         },
     ];
     let (tx, rx) = mpsc::channel();
-    let worker = h.start(jobs.clone(), move |key| {
+    let queue = queue::Queue::new();
+    queue.put(queue::Lane::Rest, jobs.clone());
+    let started = queue.start(Arc::clone(&h), move |key| {
         let _ = tx.send(key);
     });
-    let worker = worker.expect("thread starts");
-    let keys: Vec<HighlightKey> = rx.iter().collect();
-    worker.join().expect("worker finishes");
+    started.expect("thread starts");
+    let keys: Vec<HighlightKey> = rx.iter().take(jobs.len()).collect();
+    queue.close();
     let expected: Vec<HighlightKey> = jobs.iter().map(|j| h.key(&j.path, &j.lines)).collect();
     assert_eq!(keys, expected);
     for job in &jobs {

@@ -5,6 +5,7 @@
 //! hunks are highlighted afterwards (`Msg::Highlighted`), so the view shows
 //! plain text first and never waits.
 
+use super::worker::Net;
 use crate::checkout::diff::{DiffLine, FileDiff, Hunk, MAX_PATCH_BYTES, parse_patch};
 use crate::checkout::local_diff::LocalChange;
 use crate::checkout::{Checkout, check_path, excerpt_lines, source::not_local};
@@ -23,8 +24,8 @@ use std::sync::mpsc::Sender;
 pub struct Means {
     pub checkout: Option<Arc<Checkout>>,
     pub highlighter: Option<Arc<Highlighter>>,
-    /// `--api-url` (GitHub Enterprise), else the default.
-    pub api_url: Option<String>,
+    /// The session's network access (runtime and client).
+    pub net: Arc<Net>,
 }
 
 /// Starts reading the change; the answer carries `generation`.
@@ -67,14 +68,13 @@ fn read(means: &Means, request: &DiffRequest) -> Result<DiffReport, String> {
     let Some(pull) = &request.pull else {
         return Err(local_why.unwrap_or_else(|| "no local checkout, and the review names no pull request".into()));
     };
-    let (runtime, config) = super::connect(means.api_url.as_deref()).map_err(|why| match &local_why {
+    let client = means.net.client().map_err(|why| match &local_why {
         Some(local) => format!("{local}; GitHub cannot be asked: {why}"),
         None => format!("no local checkout; GitHub cannot be asked: {why}"),
     })?;
-    runtime.block_on(async {
-        let client = super::client(config)?;
-        from_github(&client, pull.repository.as_str(), pull.number, &request.evidence).await
-    })
+    means
+        .net
+        .block_on(from_github(&client, pull.repository.as_str(), pull.number, &request.evidence))
 }
 
 /// The report of a local `git diff`.

@@ -1,6 +1,7 @@
 //! File work for the screen: the outbox listing and drops, the evidence in
 //! $EDITOR (through a private temporary file), and escalation packet files.
 
+use super::worker::Worker;
 use crate::atomic_write::{Access, write_atomic};
 use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
@@ -10,7 +11,6 @@ use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::mpsc::Sender;
 
 /// The user's editor command: `$VISUAL`, else `$EDITOR`, else `vi`, split into words.
 pub fn editor_words() -> Vec<String> {
@@ -21,8 +21,9 @@ pub fn editor_words() -> Vec<String> {
 }
 
 /// Reads the outbox in the background (`Msg::OutboxLoaded`).
-pub fn load_outbox(tx: Sender<Msg>) {
-    std::thread::spawn(move || {
+pub fn load_outbox(worker: &Worker) {
+    let tx = worker.tx();
+    worker.job("reading the outbox", move |_| {
         let msg = match Outbox::open_default().and_then(|o| o.list()) {
             Ok(listing) => Msg::OutboxLoaded {
                 entries: listing.entries,
@@ -31,6 +32,7 @@ pub fn load_outbox(tx: Sender<Msg>) {
             Err(e) => Msg::Notice(Level::Warning, format!("The outbox cannot be read: {e}")),
         };
         let _ = tx.send(msg);
+        None
     });
 }
 
@@ -44,8 +46,9 @@ pub fn drop_entry(id: &str) -> Msg {
 }
 
 /// Reads the kept drafts in the background (`Msg::DraftsLoaded`).
-pub fn load_drafts(tx: Sender<Msg>) {
-    std::thread::spawn(move || {
+pub fn load_drafts(worker: &Worker) {
+    let tx = worker.tx();
+    worker.job("reading kept drafts", move |_| {
         let msg = match DraftStore::open_default().and_then(|s| s.list()) {
             Ok(listing) => Msg::DraftsLoaded {
                 drafts: listing.drafts,
@@ -54,6 +57,7 @@ pub fn load_drafts(tx: Sender<Msg>) {
             Err(e) => Msg::Notice(Level::Warning, format!("Kept drafts cannot be read: {e}")),
         };
         let _ = tx.send(msg);
+        None
     });
 }
 

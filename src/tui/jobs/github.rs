@@ -3,6 +3,8 @@
 //! ([`batch::submit_many`]); each outcome is reported as soon as it is known.
 //! Without a token nothing is sent and the decisions stay in the outbox.
 
+use super::worker::Worker;
+use crate::github::Client;
 use crate::github::decide::Rejection;
 use crate::github::protocol::Outcome;
 use crate::github::route::Route;
@@ -14,13 +16,14 @@ use crate::tui::effect::{Context, SubmitItem};
 use crate::tui::prepared::disposition_short;
 use crate::tui::update::{Msg, SubmitOutcome};
 use std::collections::HashMap;
-use std::sync::mpsc::Sender;
+use std::future::Future;
+use std::pin::Pin;
 
-/// Starts sending `items` (kept first) on a thread of its own.
-pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Vec<String>, tx: Sender<Msg>) {
-    let api_url = ctx.pr.api_url.clone();
+/// Queues sending `items` (kept first) on the worker, with the session's client.
+pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Vec<String>, worker: &Worker) {
     let source = ctx.source.clone();
-    std::thread::spawn(move || {
+    let tx = worker.tx();
+    worker.job("sending decisions", move |net| {
         let report = |finding: usize, outcome: SubmitOutcome| {
             let _ = tx.send(Msg::SubmitFinished {
                 finding,
@@ -35,10 +38,10 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Ve
                     let why = format!("the outbox cannot be opened ({e}); nothing was sent");
                     report(it.finding, failed(why));
                 }
-                return;
+                return None;
             }
         };
-        let connect = || super::connect(api_url.as_deref());
+        let connect = || net.client();
         let all_kept = |kept: usize, of: usize| {
             // Every decision is on disk now: its draft is not needed.
             if kept == of {
@@ -49,7 +52,9 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Ve
                 }
             }
         };
-        run(&outbox, connect, Batch { source, items }, &report, &all_kept);
+        let batch = Batch { source, items };
+        run(&outbox, (connect, |f| net.block_on(f)), batch, &report, &all_kept);
+        None
     });
 }
 
@@ -63,10 +68,14 @@ fn failed(reason: String) -> SubmitOutcome {
     SubmitOutcome::Failed { reason }
 }
 
-/// Keeps every decision, then (when a client can be made) sends them in turn.
+/// Runs a future to its end (the session runtime's `block_on`, or a test's).
+type BlockOn<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// Keeps every decision, then (when a client can be had) sends them in turn:
+/// `net` is how to get the client and how to wait for the sends.
 fn run(
     outbox: &Outbox,
-    connect: impl FnOnce() -> Result<(tokio::runtime::Runtime, crate::github::ClientConfig), String>,
+    net: (impl FnOnce() -> Result<Client, String>, impl FnOnce(BlockOn<'_>)),
     batch: Batch,
     report: &dyn Fn(usize, SubmitOutcome),
     kept_count: &dyn Fn(usize, usize),
@@ -77,7 +86,8 @@ fn run(
     if kept.is_empty() {
         return;
     }
-    let (runtime, config) = match connect() {
+    let (connect, block_on) = net;
+    let client = match connect() {
         Ok(c) => c,
         Err(why) => {
             for (finding, k) in &kept {
@@ -94,25 +104,14 @@ fn run(
     };
     let ids: HashMap<String, usize> = kept.iter().map(|(f, k)| (k.entry.id.clone(), *f)).collect();
     let list: Vec<Kept> = kept.into_iter().map(|(_, k)| k).collect();
-    runtime.block_on(async {
-        let client = match super::client(config) {
-            Ok(c) => c,
-            Err(why) => {
-                for k in &list {
-                    if let Some(&f) = ids.get(&k.entry.id) {
-                        report(f, failed(format!("{why}; kept in the outbox as {}", k.entry.id)));
-                    }
-                }
-                return;
-            }
-        };
+    block_on(Box::pin(async {
         batch::submit_many(&client, outbox, &list, |entry, result| {
             if let Some(&finding) = ids.get(&entry.id) {
                 report(finding, outcome_of(&entry.id, result));
             }
         })
         .await;
-    });
+    }));
 }
 
 /// Keeps every decision on disk (and removes the stale entries they re-bind);
@@ -204,13 +203,11 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
     }
 }
 
-/// Reads the authenticated login in the background (`Msg::Actor`).
-pub fn lookup_actor(ctx: &Context, tx: Sender<Msg>) {
-    let api_url = ctx.pr.api_url.clone();
-    std::thread::spawn(move || {
-        let result = super::connect(api_url.as_deref()).and_then(|(runtime, config)| {
-            runtime.block_on(async {
-                let client = super::client(config)?;
+/// Reads the authenticated login on the worker (`Msg::Actor`).
+pub fn lookup_actor(worker: &Worker) {
+    worker.job("reading your GitHub login", |net| {
+        let result = net.client().and_then(|client| {
+            net.block_on(async {
                 client
                     .get_json::<Account>(&Route::new(["user"]))
                     .await
@@ -218,7 +215,7 @@ pub fn lookup_actor(ctx: &Context, tx: Sender<Msg>) {
                     .map_err(|e| format!("cannot read your GitHub login: {e}"))
             })
         });
-        let _ = tx.send(Msg::Actor(result));
+        Some(Msg::Actor(result))
     });
 }
 

@@ -1,6 +1,8 @@
-//! Background work the runner starts: each job runs on a thread of its own
-//! (network jobs on a tokio runtime of their own) and reports back through
-//! the message channel. Nothing here touches the screen's state.
+//! Background work the runner starts: every job runs on the one
+//! [`worker::Worker`] of the session (one tokio runtime, one GitHub client
+//! built on first use, a bounded queue, an ordered lane for file writes) and
+//! reports back through the message channel. Nothing here touches the
+//! screen's state.
 //!
 //! - [`github`]: keep decisions in the outbox, send them; the actor's login;
 //! - [`river`]: write River decisions and revoke suppressions;
@@ -8,12 +10,15 @@
 //! - [`refresh`]: re-fetch a `--pr` result and its threads;
 //! - [`thread`]: keep a thread action on disk and send it;
 //! - [`suspend`]: job control (`ctrl-z`), run on the screen's thread;
-//! - [`context`]: evidence context (reviewed commit, GitHub, working tree);
+//! - [`context`]: evidence context (reviewed commit, GitHub, working tree),
+//!   read on the evidence lane ([`evidence`]);
 //! - [`diff`]: the pull request's change around the evidence (`D`);
-//! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files.
+//! - [`files`]: the outbox listing, $EDITOR on the evidence, packet files;
+//! - [`worker`]: the worker itself.
 
 pub mod context;
 pub mod diff;
+pub mod evidence;
 pub mod files;
 pub mod github;
 pub mod ledger;
@@ -22,21 +27,4 @@ pub mod river;
 pub mod suspend;
 pub mod thread;
 pub mod timer;
-
-use crate::github::{Client, ClientConfig};
-
-/// A runtime and a client for one job, or one sentence saying why not
-/// (no token, bad API base, no runtime).
-pub(crate) fn connect(api_url: Option<&str>) -> Result<(tokio::runtime::Runtime, ClientConfig), String> {
-    let config = ClientConfig::discover(api_url).map_err(|e| e.to_string())?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the network runtime: {e}"))?;
-    Ok((runtime, config))
-}
-
-/// Builds the client inside the runtime.
-pub(crate) fn client(config: ClientConfig) -> Result<Client, String> {
-    Client::new(config).map_err(|e| e.to_string())
-}
+pub mod worker;

@@ -3,28 +3,27 @@
 //! head (the loaded result is stale) from a failure on the same head (then
 //! only the threads are read again).
 
+use super::worker::{Net, Worker};
 use crate::sanitize::clean_line;
 use crate::session::fetch::{current_head, fetch_live, observe_threads, resolve_target};
 use crate::tui::app::Source;
 use crate::tui::effect::Context;
 use crate::tui::live::RefreshOutcome;
 use crate::tui::update::Msg;
-use std::sync::mpsc::Sender;
 
-/// Starts the refresh on a thread of its own (`Msg::Refreshed`).
-pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, tx: Sender<Msg>) {
+/// Queues the refresh on the worker (`Msg::Refreshed`).
+pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, worker: &Worker) {
     let pr = ctx.pr.clone();
-    std::thread::spawn(move || {
-        let outcome = run(&pr, reviewed_sha.as_deref()).unwrap_or_else(|reason| RefreshOutcome::Failed { reason });
-        let _ = tx.send(Msg::Refreshed { generation, outcome });
+    worker.job("refreshing the pull request", move |net| {
+        let outcome = run(net, &pr, reviewed_sha.as_deref()).unwrap_or_else(|reason| RefreshOutcome::Failed { reason });
+        Some(Msg::Refreshed { generation, outcome })
     });
 }
 
-fn run(pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
+fn run(net: &Net, pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
     let (_, request) = resolve_target(pr).map_err(|e| e.to_string())?;
-    let (runtime, config) = super::connect(pr.api_url.as_deref())?;
-    runtime.block_on(async {
-        let client = super::client(config)?;
+    let client = net.client()?;
+    net.block_on(async {
         let err = match fetch_live(&client, &request).await {
             Ok(fetched) => {
                 let threads_unavailable = fetched

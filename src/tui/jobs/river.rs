@@ -2,6 +2,7 @@
 //! the repository root is `--repo-root`, else the review's
 //! `context.repoRoot` when it is a repository here, else the git top-level.
 
+use super::worker::Worker;
 use crate::river_store::config;
 use crate::river_store::lifecycle::FindingIds;
 use crate::river_store::root::resolve_root;
@@ -11,7 +12,6 @@ use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
 use crate::tui::update::{Msg, SubmitOutcome};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::Sender;
 
 /// Author recorded when `$USER` is not set.
 const DEFAULT_AUTHOR: &str = "triage";
@@ -31,9 +31,10 @@ fn root(flag: Option<&Path>, artifact_root: Option<&str>) -> Result<PathBuf, Sto
 
 /// Writes each decision in turn on a thread of its own.
 /// The kept drafts `drafts` are removed once every decision is written.
-pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts: Vec<String>, tx: Sender<Msg>) {
+pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts: Vec<String>, worker: &Worker) {
     let flag = ctx.repo_root.clone();
-    std::thread::spawn(move || {
+    let tx = worker.tx();
+    worker.job("writing River decisions", move |_| {
         let author = author();
         let mut all_written = true;
         for it in items {
@@ -75,6 +76,7 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts:
                 }
             }
         }
+        None
     });
 }
 
@@ -108,9 +110,10 @@ pub fn receipt(r: &Recorded) -> Receipt {
 
 /// Finds the repository River decisions go to (absolute) and River's
 /// suppression setting there, on a thread of its own (`Msg::RiverTarget`).
-pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, tx: Sender<Msg>) {
+pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, worker: &Worker) {
     let flag = ctx.repo_root.clone();
-    std::thread::spawn(move || {
+    let tx = worker.tx();
+    worker.job("finding the River repository", move |_| {
         let result = root(flag.as_deref(), artifact_root.as_deref())
             .map(|root| {
                 let root = std::path::absolute(&root).unwrap_or(root);
@@ -119,14 +122,16 @@ pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, tx: Sender<M
             })
             .map_err(|e| e.to_string());
         let _ = tx.send(Msg::RiverTarget(result));
+        None
     });
 }
 
 /// Revokes a finding's suppression on a thread of its own (`Msg::Undone`).
-pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<String>), tx: Sender<Msg>) {
+pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<String>), worker: &Worker) {
     let flag = ctx.repo_root.clone();
     let (fingerprint, v2, artifact_root) = target;
-    std::thread::spawn(move || {
+    let tx = worker.tx();
+    worker.job("revoking a River suppression", move |_| {
         let author = author();
         let result = root(flag.as_deref(), artifact_root.as_deref()).and_then(|root| {
             let note = Note {
@@ -147,6 +152,7 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<
             })
             .map_err(|e| e.to_string());
         let _ = tx.send(Msg::Undone { finding, result });
+        None
     });
 }
 

@@ -22,8 +22,9 @@ pub fn stop_and_continue(guard: &mut TerminalGuard) -> Msg {
     if let Err(e) = stopped {
         return Msg::Notice(Level::Warning, format!("Cannot suspend: {e}"));
     }
-    match guard.terminal().size() {
-        Ok(size) => Msg::Resumed(size.width, size.height),
+    // Resize events while stopped went nowhere: the size is read once here.
+    match guard.reread_size() {
+        Ok((w, h)) => Msg::Resumed(w, h),
         Err(e) => Msg::Notice(Level::Warning, format!("Cannot read the terminal size: {e}")),
     }
 }

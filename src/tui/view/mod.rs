@@ -11,6 +11,7 @@ pub mod filter_menu;
 pub mod header;
 pub mod help;
 pub mod list;
+pub mod loading;
 pub mod orphans;
 pub mod outbox;
 pub mod problems;
@@ -28,6 +29,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
+    if let Some(l) = &app.ui.loading {
+        return loading::render(frame, app, l);
+    }
     let areas = layout::areas(app);
     header::render(frame, areas.header, app);
     banner::render(frame, areas.banner, app);

@@ -75,17 +75,17 @@ fn run_items(
     let seen = Mutex::new(Vec::new());
     let kept_counts = Mutex::new(Vec::new());
     let report = |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
-    let connect = move || {
-        let config = connect?;
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        Ok((runtime, config))
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let connect = || {
+        let _inside = runtime.enter();
+        crate::github::Client::new(connect?).map_err(|e| e.to_string())
     };
     run(
         &outbox,
-        connect,
+        (connect, |f| runtime.block_on(f)),
         Batch {
             source: Some("review.json".into()),
             items,

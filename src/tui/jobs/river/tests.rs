@@ -39,11 +39,13 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         ..Context::default()
     };
     let (tx, rx) = mpsc::channel();
+    let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err("no network in this test".into())))
+        .unwrap_or_else(|e| panic!("{e}"));
     let items = vec![
         item(1, DecisionStatus::FalsePositive),
         item(0, DecisionStatus::FalsePositive),
     ];
-    record_all(&ctx, 3, items, Vec::new(), tx.clone());
+    record_all(&ctx, 3, items, Vec::new(), &worker);
     let seen = outcomes(&rx, 2);
     let SubmitOutcome::Recorded(minor) = &seen[0].1 else {
         panic!("{seen:?}")
@@ -82,7 +84,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     assert_eq!(lines.lines().count(), 2, "both decisions give feedback");
 
     let fp = fixture::river_set().findings[1].key.as_str().to_string();
-    undo(&ctx, 1, (fp.clone(), Vec::new(), None), tx.clone());
+    undo(&ctx, 1, (fp.clone(), Vec::new(), None), &worker);
     match rx.recv() {
         Ok(Msg::Undone {
             finding: 1,
@@ -90,7 +92,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         }) => assert!(text.starts_with("Revoked suppression"), "{text}"),
         other => panic!("{other:?}"),
     }
-    undo(&ctx, 1, (fp, Vec::new(), None), tx);
+    undo(&ctx, 1, (fp, Vec::new(), None), &worker);
     match rx.recv() {
         Ok(Msg::Undone { result: Err(why), .. }) => assert!(why.contains("no active suppression"), "{why}"),
         other => panic!("{other:?}"),

@@ -1,0 +1,117 @@
+//! The worker: one client for every job of a session, a panic reported as a
+//! message with the worker still working, writes in the order asked, and a
+//! bounded queue.
+
+use super::*;
+use crate::github::{ApiBase, Token};
+use std::sync::mpsc::{Receiver, channel};
+
+fn config_counting(calls: Arc<AtomicUsize>) -> ConfigSource {
+    Box::new(move || {
+        calls.fetch_add(1, Ordering::SeqCst);
+        let base = ApiBase::parse("http://127.0.0.1:9").map_err(|e| e.to_string())?;
+        Ok(ClientConfig::new(
+            base,
+            Token::new("t0ken-for-tests").map_err(|e| e.to_string())?,
+        ))
+    })
+}
+
+fn notices(rx: &Receiver<Msg>, n: usize) -> Vec<Msg> {
+    rx.iter().take(n).collect()
+}
+
+#[test]
+fn every_job_of_a_session_gets_the_same_client_built_once() {
+    let (tx, rx) = channel();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let worker = Worker::new(tx, config_counting(Arc::clone(&calls))).unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..5 {
+        worker.job("a client job", |net| {
+            let ok = net.client().is_ok();
+            Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
+        });
+    }
+    let seen = notices(&rx, 5);
+    assert!(
+        seen.iter()
+            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
+        "{seen:?}"
+    );
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "configured and built once for five jobs"
+    );
+}
+
+#[test]
+fn a_panicking_job_is_a_message_and_the_worker_goes_on() {
+    let (tx, rx) = channel();
+    let worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    worker.job("a job that breaks", |_| panic!("broken \u{1b}[2J job"));
+    let first = notices(&rx, 1);
+    match first.as_slice() {
+        [Msg::JobFailed { job, reason }] => {
+            assert_eq!(*job, "a job that breaks");
+            assert_eq!(reason, "broken ␛[2J job", "sanitised");
+        }
+        other => panic!("{other:?}"),
+    }
+    worker.job("a job after it", |_| Some(Msg::Tick));
+    assert_eq!(notices(&rx, 1), [Msg::Tick]);
+}
+
+#[test]
+fn writes_run_in_the_order_asked_and_finish_waits_for_them() {
+    let (tx, rx) = channel();
+    let mut worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    for i in 0..50 {
+        let log = Arc::clone(&log);
+        worker.write(move || {
+            log.lock().unwrap_or_else(PoisonError::into_inner).push(i);
+            None
+        });
+    }
+    worker.write(|| panic!("a write that breaks"));
+    worker.finish();
+    let done = log.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    assert_eq!(done, (0..50).collect::<Vec<_>>());
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(Msg::JobFailed {
+            job: "a file write",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_full_queue_refuses_a_job_with_a_notice() {
+    let (tx, rx) = channel();
+    let worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    let (release, gate) = channel::<()>();
+    let gate = Arc::new(Mutex::new(gate));
+    // PARALLEL jobs hold every slot; the dispatcher holds one more; QUEUE wait.
+    for _ in 0..(PARALLEL + 1 + QUEUE) {
+        let gate = Arc::clone(&gate);
+        worker.job("a slow job", move |_| {
+            let _ = gate.lock().unwrap_or_else(PoisonError::into_inner).recv();
+            None
+        });
+    }
+    let mut refused = 0;
+    for _ in 0..8 {
+        worker.job("one too many", |_| None);
+    }
+    while let Ok(msg) = rx.try_recv() {
+        if matches!(&msg, Msg::Notice(_, t) if t.contains("one too many was not started")) {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 1, "the queue is bounded");
+    for _ in 0..(PARALLEL + 1 + QUEUE + 8) {
+        let _ = release.send(());
+    }
+}
