@@ -1041,6 +1041,7 @@ fn river_evidence_marks_the_whole_span() {
 }
 
 mod composer_options {
+    use super::fixture;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

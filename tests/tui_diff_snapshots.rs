@@ -3,6 +3,9 @@
 //! and from a wiremock GitHub serving the pull request's files; and the
 //! evidence pane's label when context came from GitHub.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -147,10 +150,13 @@ fn d_shows_the_local_change_with_the_evidence_lines_marked() {
     assert!(loading.contains("reading the change"), "{loading}");
     let checkout = Checkout::discover(Some(dir.path())).unwrap_or_else(|| panic!("checkout"));
     let (tx, rx) = std::sync::mpsc::channel();
+    // The local repository answers; GitHub is never asked.
+    let runtime = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    let no_github: jobs::worker::ConfigSource = Box::new(|| Err("no GitHub in this test".into()));
     let means = jobs::diff::Means {
         checkout: Some(Arc::new(checkout)),
         highlighter: None,
-        api_url: None,
+        net: Arc::new(jobs::worker::Net::new(runtime.handle().clone(), no_github)),
     };
     jobs::diff::start(means, generation, request, tx);
     let msg = rx

@@ -2,12 +2,18 @@
 //! (the header with what is opened, the step, how to quit), at two sizes and
 //! as steps and ticks arrive.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use triage::tui::app::App;
 use triage::tui::startup::{Loading, update};
 use triage::tui::update::Msg;
-use triage::tui::{fixture, view};
+use triage::tui::view;
+
+#[path = "support/fixture.rs"]
+mod fixture;
 
 fn screen(app: &App) -> String {
     let (w, h) = app.ui.size;

@@ -3,18 +3,23 @@
 //! `tui::jobs::worker`), and a burst of 64 `j` presses that starts one
 //! checkout read, not 64.
 
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::process::Command;
 use std::sync::mpsc::channel;
 use triage::checkout::Checkout;
 use triage::github::{ApiBase, ClientConfig, Token};
 use triage::tui::effect::Effect;
-use triage::tui::fixture;
 use triage::tui::jobs::evidence::{EvidenceLane, Parts, Request};
 use triage::tui::jobs::worker::{self, Built, Worker};
 use triage::tui::update::{Msg, update};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
+
+#[path = "support/fixture.rs"]
+mod fixture;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_builds_one_runtime_and_one_client_for_all_its_jobs() {
@@ -89,12 +94,14 @@ fn sixty_four_rapid_j_presses_start_one_checkout_read() {
                 finding,
                 evidence,
                 reviewed_sha,
+                pull,
             } = e
             {
                 asked.push(Request {
                     finding,
                     evidence,
                     reviewed_sha,
+                    pull,
                 });
             }
         }
@@ -117,8 +124,12 @@ fn sixty_four_rapid_j_presses_start_one_checkout_read() {
     for request in asked {
         lane.submit(request, &tx);
     }
+    // The checkout has every file: GitHub is never asked.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let no_github: worker::ConfigSource = Box::new(|| Err("no GitHub in this test".into()));
     lane.start(Parts {
-        checkout,
+        checkout: Some(checkout),
+        net: std::sync::Arc::new(worker::Net::new(runtime.handle().clone(), no_github)),
         highlight: None,
         tx,
     })

@@ -11,9 +11,9 @@
 //! no expiry, which the preview shows before anything is written.
 
 use super::Composer;
-use crate::time::{UnixMillis, iso_millis};
 use crate::river_store::{FindingFacts, FingerprintAlgo};
 use crate::sanitize::clean_line;
+use crate::time::{UnixMillis, iso_millis};
 use crate::tui::app::App;
 use crate::tui::text::{TextLine, Tone};
 

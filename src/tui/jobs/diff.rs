@@ -72,9 +72,12 @@ fn read(means: &Means, request: &DiffRequest) -> Result<DiffReport, String> {
         Some(local) => format!("{local}; GitHub cannot be asked: {why}"),
         None => format!("no local checkout; GitHub cannot be asked: {why}"),
     })?;
-    means
-        .net
-        .block_on(from_github(&client, pull.repository.as_str(), pull.number, &request.evidence))
+    means.net.block_on(from_github(
+        &client,
+        pull.repository.as_str(),
+        pull.number,
+        &request.evidence,
+    ))
 }
 
 /// The report of a local `git diff`.
