@@ -162,17 +162,27 @@ pub fn fetch_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
 
 /// [`fetch_blocking`] with the side reads of `reads`.
 pub fn fetch_blocking_with(pr: &PrTarget, reads: LiveReads) -> anyhow::Result<FetchedResult> {
-    fetch_on_own_runtime(pr, Some(reads))
+    fetch_on_own_runtime(pr, Some(reads), &quiet)
+}
+
+/// [`fetch_blocking`], reporting each step to `progress` (the screen's
+/// loading frame names the step under way).
+pub fn fetch_blocking_reporting(pr: &PrTarget, progress: Progress<'_>) -> anyhow::Result<FetchedResult> {
+    fetch_on_own_runtime(pr, Some(LiveReads::default()), progress)
 }
 
 /// Like [`fetch_blocking`] without reading the threads: the result's bytes
 /// exactly as downloaded are all that is wanted.
 pub fn fetch_result_blocking(pr: &PrTarget) -> anyhow::Result<FetchedResult> {
-    fetch_on_own_runtime(pr, None)
+    fetch_on_own_runtime(pr, None, &quiet)
 }
 
 /// `live`: the threads (and what `LiveReads` names) too; `None`: the result only.
-fn fetch_on_own_runtime(pr: &PrTarget, live: Option<LiveReads>) -> anyhow::Result<FetchedResult> {
+fn fetch_on_own_runtime(
+    pr: &PrTarget,
+    live: Option<LiveReads>,
+    progress: Progress<'_>,
+) -> anyhow::Result<FetchedResult> {
     let (api, request) = resolve_target(pr)?;
     let token = Token::discover().map_err(TargetError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -182,7 +192,7 @@ fn fetch_on_own_runtime(pr: &PrTarget, live: Option<LiveReads>) -> anyhow::Resul
     runtime.block_on(async {
         let client = Client::new(ClientConfig::new(api, token)).map_err(TargetError::Api)?;
         let fetched = match live {
-            Some(reads) => fetch_live_reporting(&client, &request, reads, &quiet).await?,
+            Some(reads) => fetch_live_reporting(&client, &request, reads, progress).await?,
             None => fetch_exact_head(&client, &request).await?,
         };
         Ok(fetched)

@@ -79,11 +79,17 @@ pub fn demo_document() -> Document {
 /// unknown (if it is), and the threads of no finding.
 type LiveStart = (Option<String>, Vec<crate::model::threads::OrphanThread>);
 
-/// The document to open and, for `--pr`, the live thread facts.
-fn open_document(args: &OpenOptions) -> anyhow::Result<(Document, LiveStart)> {
+/// The document to open and, for `--pr`, the live thread facts; `step` is
+/// told each fetch step as it starts (the loading frame shows the latest).
+fn open_document(args: &OpenOptions, step: &(dyn Fn(&str) + Sync)) -> anyhow::Result<(Document, LiveStart)> {
     let forced = args.kind;
     if args.pr.pr.is_some() {
-        let fetched = crate::session::fetch::fetch_blocking(&args.pr)?;
+        let progress = |event: crate::github::fetch::FetchEvent| {
+            if let crate::github::fetch::FetchEvent::Started(s) = event {
+                step(s.label());
+            }
+        };
+        let fetched = crate::session::fetch::fetch_blocking_reporting(&args.pr, &progress)?;
         let threads = fetched
             .threads
             .as_ref()
@@ -148,13 +154,13 @@ fn opening_what(args: &OpenOptions) -> String {
 }
 
 /// The loader: reads (or fetches) the review, finds the checkout; runs off the screen's thread.
-fn open_all(args: &OpenOptions, step: &dyn Fn(&str)) -> anyhow::Result<Opened> {
+fn open_all(args: &OpenOptions, step: &(dyn Fn(&str) + Sync)) -> anyhow::Result<Opened> {
     step(if args.pr.pr.is_some() {
         "fetching the pull request"
     } else {
         "reading and validating"
     });
-    let (doc, live) = open_document(args)?;
+    let (doc, live) = open_document(args, step)?;
     step("looking for the local checkout");
     let checkout = checkout_for(&doc, args);
     Ok(Opened {
@@ -186,7 +192,7 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
         // Without a terminal a `--pr` screen still fetches first, so a
         // refusal, a missing token or a network failure keeps its own exit code.
         if args.pr.pr.is_some() {
-            open_document(&args)?;
+            open_document(&args, &|_| {})?;
         }
         return Err(no_terminal.into());
     }

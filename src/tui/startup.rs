@@ -38,7 +38,7 @@ pub enum Ended<T> {
 pub fn wait_for<T, L, F>(tx: &Sender<Msg>, rx: &Receiver<Msg>, load: L, mut on_msg: F) -> anyhow::Result<Ended<T>>
 where
     T: Send + 'static,
-    L: FnOnce(&dyn Fn(&str)) -> T + Send + 'static,
+    L: FnOnce(&(dyn Fn(&str) + Sync)) -> T + Send + 'static,
     F: FnMut(Msg) -> anyhow::Result<bool>,
 {
     let (done_tx, done_rx) = std::sync::mpsc::channel::<T>();
