@@ -206,4 +206,15 @@ if command -v jq >/dev/null; then
   "$bin" list --format tsv "$work/hostile.json" | grep -q "$(printf '\033')\[31mred" || fail "a pipe must get the exact bytes"
 fi
 
+# 7. The terminal goes away (the tmux server dies with the pane): the
+#    program ends by itself instead of running on without a screen.
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+pid=$(program_pid)
+[ -n "$pid" ] || fail "no program in the pane"
+tmx kill-server
+poll_gone() { ! kill -0 "$pid" 2>/dev/null; }
+poll poll_gone || { kill -9 "$pid" 2>/dev/null; echo "tmux-smoke: FAIL: the program kept running after its terminal went away" >&2; exit 1; }
+
 echo "tmux-smoke: ok"
