@@ -11,7 +11,7 @@
 use super::CheckoutError;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::Mutex;
 
 /// The answer for one object name.
@@ -105,12 +105,7 @@ impl BlobReader {
 }
 
 fn spawn(dir: &Path) -> Result<Batch, CheckoutError> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["cat-file", "--batch"])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
+    let mut child = super::git::command(dir, ["cat-file", "--batch"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

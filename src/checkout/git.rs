@@ -11,14 +11,25 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    Command::new("git")
+    command(dir, args).output()
+}
+
+/// `git -C dir args..` that never prompts, takes no optional locks and reads
+/// no stdin (a caller may set its own stdin).
+pub(super) fn command<I, S>(dir: &Path, args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut command = Command::new("git");
+    command
         .arg("-C")
         .arg(dir)
         .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
-        .output()
+        .stdin(Stdio::null());
+    command
 }
 
 /// The first line of stdout when the command succeeded.
@@ -51,13 +62,7 @@ pub(super) fn merge_base(dir: &Path, a: &str, b: &str) -> Option<String> {
 /// were cut, or git's complaint when it failed.
 pub(super) fn bounded_stdout(dir: &Path, args: &[&OsStr], limit: usize) -> Result<(Vec<u8>, bool), String> {
     use std::io::Read;
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
+    let mut child = command(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -230,51 +230,14 @@ pub fn truncate_end(s: &str, max: usize) -> String {
     out
 }
 
-/// The last `max` cells of `s` (whole characters only).
-fn keep_end(s: &str, max: usize) -> String {
-    let mut kept: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in s.chars().rev() {
-        let w = c.width().unwrap_or(0);
-        if used + w > max {
-            break;
-        }
-        used += w;
-        kept.push(c);
-    }
-    kept.into_iter().rev().collect()
-}
-
 /// `path:line` in at most `max` cells, shortened from the middle: the start
 /// of the directory part, `…/`, then the file name and `:line`. When even
 /// `…/name:line` is too wide, the end of `name:line` is kept after `…`, so
-/// the line number is always shown.
+/// the line number is always shown (the screen's list rule,
+/// [`crate::tui::view::list::shorten_middle`]).
 pub fn shorten_path(path: &str, line: Option<u32>, max: usize) -> String {
     let line_part = line.map(|l| format!(":{l}")).unwrap_or_default();
-    let full = format!("{path}{line_part}");
-    if full.width() <= max {
-        return full;
-    }
-    let (dir, name) = match path.rfind('/') {
-        Some(i) => (&path[..i], &path[i + 1..]),
-        None => ("", path),
-    };
-    let tail = format!("{name}{line_part}");
-    if dir.is_empty() || tail.width() + 2 > max {
-        return format!("…{}", keep_end(&tail, max.saturating_sub(1)));
-    }
-    let budget = max - tail.width() - 2;
-    let mut head = String::new();
-    let mut used = 0;
-    for c in dir.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > budget {
-            break;
-        }
-        used += w;
-        head.push(c);
-    }
-    format!("{head}…/{tail}")
+    crate::tui::view::list::shorten_middle(&format!("{path}{line_part}"), max)
 }
 
 #[cfg(test)]

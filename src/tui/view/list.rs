@@ -268,7 +268,8 @@ pub fn shorten_middle(s: &str, cols: usize) -> String {
     };
     let (dir, file) = s.split_at(cut);
     let Some(budget) = cols.checked_sub(file.width() + 1) else {
-        return shorten_left(&file[1..], cols);
+        // The directory is cut even when the bare name would fit: the `…` says so.
+        return ellipsis_then_end(&file[1..], cols);
     };
     let mut head = String::new();
     let mut used = 0;
@@ -288,6 +289,11 @@ fn shorten_left(s: &str, cols: usize) -> String {
     if s.width() <= cols {
         return s.to_string();
     }
+    ellipsis_then_end(s, cols)
+}
+
+/// `…` and then as much of the end of `s` as fits in `cols` columns in all.
+fn ellipsis_then_end(s: &str, cols: usize) -> String {
     let mut kept = Vec::new();
     let mut used = 1;
     for c in s.chars().rev() {
