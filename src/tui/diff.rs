@@ -8,19 +8,12 @@
 use super::app::{App, Level, Mode};
 use super::effect::Effect;
 use super::highlight::{HighlightKey, Highlighter, StyledLine, plain_lines};
+pub use super::message::{DiffReport, DiffRequest, ItemChange, ItemDiff, PullRef};
 use super::update::flash;
 use crate::checkout::diff::{Hunk, LineKind};
-use crate::model::finding::{Evidence, Side};
+use crate::model::finding::Side;
 use crate::model::review::Scope;
 use std::collections::HashSet;
-
-/// The pull request a review is about (for GitHub's copy of the change).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PullRef {
-    /// `owner/name` as the review states it (checked before any request).
-    pub repository: String,
-    pub number: u64,
-}
 
 /// The pull request of the loaded review, when GitHub may be asked about
 /// it: a pull-request result that is not the bundled demo.
@@ -38,57 +31,6 @@ pub fn pull_of(app: &App) -> Option<PullRef> {
         }),
         Scope::Local => None,
     }
-}
-
-/// What the diff job is asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiffRequest {
-    pub finding: usize,
-    pub evidence: Vec<Evidence>,
-    pub reviewed_sha: Option<String>,
-    /// The pull request's base commit when the review states one (River's merge base).
-    pub base_sha: Option<String>,
-    pub pull: Option<PullRef>,
-}
-
-/// The job's answer for one evidence item. All text is sanitised.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ItemChange {
-    /// The hunk whose range on the evidence's side holds the line.
-    Hunk(Hunk),
-    /// The file changed, but not at this line (how many hunks it has).
-    Unchanged { hunks: usize },
-    /// The pull request does not change this file.
-    NotInChange,
-    /// A binary file: no lines to show.
-    Binary,
-    /// No patch for the file (GitHub leaves out binary files and very large diffs).
-    NoPatch,
-    /// This item could not be looked up (the reason).
-    Failed(String),
-}
-
-/// One evidence item with its change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemDiff {
-    /// The evidence path (sanitised).
-    pub path: String,
-    /// The path before a rename, when the file was renamed (sanitised).
-    pub renamed_from: Option<String>,
-    pub side: Side,
-    /// The evidence lines on `side` (first and last, 1-based).
-    pub lines: (u32, u32),
-    /// The patch was cut at its size limit.
-    pub truncated: bool,
-    pub change: ItemChange,
-}
-
-/// What the job found: where the change came from, and one entry per item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiffReport {
-    /// Where the diff came from, in words (sanitised).
-    pub origin: String,
-    pub items: Vec<ItemDiff>,
 }
 
 /// A drawn line of the view.

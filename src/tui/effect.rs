@@ -11,11 +11,7 @@ use super::terminal::TerminalGuard;
 use super::update::Msg;
 use super::view::evidence::{HeadLine, excerpt_job};
 use crate::checkout::Checkout;
-use crate::github::draft::Draft;
-use crate::model::finding::Evidence;
 use crate::model::review::ReviewSet;
-use crate::outbox::drafts::StoredDraft;
-use crate::river_store::{DecisionStatus, FindingFacts};
 use crate::session::PrTarget;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -23,130 +19,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
-/// One ReviewGate decision to keep in the outbox and send.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubmitItem {
-    /// The finding (index) the outcome is reported for.
-    pub finding: usize,
-    /// The checked decision, bound to the loaded result's pull request and head.
-    pub draft: Draft,
-    /// A stale outbox entry this decision re-binds: removed once the new one is kept.
-    pub replaces: Option<String>,
-    /// The user chose to record it over a different decision already recorded on this head.
-    pub supersede: bool,
-}
-
-/// One River decision: the finding's facts, the status and the evidence as typed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RiverDecision {
-    pub facts: FindingFacts,
-    pub status: DecisionStatus,
-    pub evidence: String,
-    /// The suppression's fingerprint algorithm and expiry.
-    pub options: super::composer::river_options::RiverOptions,
-}
-
-/// One River decision to write, for a finding (index).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RiverItem {
-    pub finding: usize,
-    pub decision: RiverDecision,
-}
-
-/// Work with side effects, requested by `update`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// Open this URL (built by [`super::link`] from validated facts) in the browser.
-    OpenUrl(String),
-    /// Suspend the screen and run $EDITOR on a checked relative path at a line.
-    OpenEditor { path: String, line: Option<u32> },
-    /// Put this text on the terminal's clipboard with OSC 52.
-    Copy(String),
-    /// Check a finding's excerpts against the checkout and highlight the context, off the render path.
-    LoadEvidence {
-        finding: usize,
-        evidence: Vec<Evidence>,
-        reviewed_sha: Option<String>,
-        /// The pull request, when GitHub may serve the reviewed commit's files.
-        pull: Option<super::diff::PullRef>,
-    },
-    /// Keep every decision in the outbox, then send them one after another;
-    /// each outcome comes back tagged with this generation.
-    Submit {
-        generation: u64,
-        items: Vec<SubmitItem>,
-        /// Kept drafts of these decisions: removed only once every decision
-        /// is kept in the outbox, so the text is on disk at every moment.
-        drafts: Vec<String>,
-    },
-    /// Write River decisions (feedback, suppression) one after another.
-    RecordRiver {
-        generation: u64,
-        items: Vec<RiverItem>,
-        /// Kept drafts of these decisions: removed only once every one is written.
-        drafts: Vec<String>,
-    },
-    /// Revoke the River suppression of a finding.
-    UndoRiver {
-        finding: usize,
-        fingerprint: String,
-        /// The finding's line-anchored (v2) fingerprints, for v2 suppressions.
-        v2: Vec<String>,
-        artifact_root: Option<String>,
-    },
-    /// Find the repository River decisions go to and River's configuration there.
-    ResolveRiverTarget { artifact_root: Option<String> },
-    /// Leave the terminal, stop the process (SIGTSTP) and, once continued, re-enter and redraw.
-    Suspend,
-    /// Read the authenticated GitHub login (the actor of the comment preview).
-    LookupActor,
-    /// Suspend the screen and edit the evidence text in $EDITOR.
-    EditEvidence { text: String },
-    /// Read the outbox (entries for this review are offered).
-    LoadOutbox,
-    /// Remove an outbox entry the user dropped.
-    DropOutbox { id: String },
-    /// Fetch the pull request's result and threads again.
-    Refresh {
-        generation: u64,
-        reviewed_sha: Option<String>,
-    },
-    /// Write text to a new file in the current directory (atomically).
-    WriteFile { name: String, text: String },
-    /// Keep a composer draft on disk (atomically, replacing the file of the same id).
-    SaveDraft { draft: StoredDraft },
-    /// Remove a kept draft file (its decision was confirmed, or it was emptied).
-    DeleteDraft { id: String },
-    /// Read the drafts kept on disk (those of this review are restored).
-    LoadDrafts,
-    /// Keep a thread action on disk, then send it (the outcome comes back
-    /// tagged with this generation).
-    ThreadAction {
-        generation: u64,
-        finding: usize,
-        request: crate::github::thread_action::ThreadRequest,
-    },
-    /// Read the pull request's decision ledger; the answer carries this generation.
-    LoadLedger {
-        generation: u64,
-        target: super::recorded::LedgerTarget,
-    },
-    /// Read the pull request's change around a finding's evidence (local
-    /// repository first, else GitHub); the answer carries this generation.
-    LoadDiff {
-        generation: u64,
-        request: super::diff::DiffRequest,
-    },
-    /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
-    /// [`super::autosave::IDLE`] (a later timer replaces this one).
-    DraftTimer { generation: u64 },
-    /// Highlight these blocks before any other: the selected finding's
-    /// excerpts, then those of the findings on screen (replacing the previous request).
-    Highlight {
-        selected: Vec<HighlightJob>,
-        visible: Vec<HighlightJob>,
-    },
-}
+pub use super::message::{Effect, RiverDecision, RiverItem, SubmitItem};
 
 /// What the runner needs to know about how the screen was opened.
 #[derive(Debug, Clone, Default)]

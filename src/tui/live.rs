@@ -8,8 +8,9 @@ use super::app::{App, Document, Level};
 use super::composer::Composer;
 use super::decision_state::SentDecision;
 use super::effect::Effect;
+pub use super::message::RefreshOutcome;
 use super::update::flash;
-use crate::model::threads::{OrphanThread, ThreadObservation, apply_threads};
+use crate::model::threads::{OrphanThread, apply_threads};
 use crate::sanitize::clean_line;
 use std::collections::{BTreeMap, HashMap};
 
@@ -31,27 +32,6 @@ pub struct Live {
     pub thread: super::thread_act::ThreadUi,
     /// The decisions the pull request already holds.
     pub ledger: super::recorded::LedgerView,
-}
-
-/// How a refresh ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RefreshOutcome {
-    /// A validated result for the current head, live threads applied.
-    Loaded {
-        doc: Box<Document>,
-        threads_unavailable: Option<String>,
-        /// Threads of no finding in the new result.
-        orphans: Vec<OrphanThread>,
-    },
-    /// The head moved to `head` and no result for it could be loaded (`reason`).
-    HeadMoved { head: String, reason: String },
-    /// Same head; the result could not be fetched again (`warning`), the threads were read.
-    Threads {
-        observation: ThreadObservation,
-        warning: String,
-    },
-    /// Nothing could be read.
-    Failed { reason: String },
 }
 
 /// `R`: starts a refresh (opened with `--pr` only, never while sending).

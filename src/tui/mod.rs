@@ -34,6 +34,7 @@ pub mod keymap;
 pub mod layout;
 pub mod link;
 pub mod live;
+pub mod message;
 pub mod nav;
 pub mod offer;
 pub mod prepared;

@@ -11,6 +11,7 @@
 
 use super::app::App;
 use super::effect::Effect;
+pub use super::message::LedgerTarget;
 use crate::model::ledger::{Ledger, LedgerState, Recorded};
 use crate::model::review::{Format, Scope};
 
@@ -26,14 +27,6 @@ pub enum LedgerView {
     Known(Ledger),
     /// Could not be read: why (never shown as "nothing recorded").
     Unknown(String),
-}
-
-/// Which pull request and head to read the ledger of.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LedgerTarget {
-    pub repository: String,
-    pub pull_request: u64,
-    pub head: String,
 }
 
 fn target(app: &App) -> Option<LedgerTarget> {

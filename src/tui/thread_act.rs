@@ -14,6 +14,7 @@ use super::action::Action;
 use super::app::{App, Level, Mode};
 use super::decision_state::Question;
 use super::effect::Effect;
+pub use super::message::ThreadActed;
 use super::update::flash;
 use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadRequest, ThreadVerb};
 use crate::model::finding::{ThreadStatus, ThreadTransition};
@@ -29,17 +30,6 @@ pub struct ThreadUi {
     pub pending: Option<ThreadRequest>,
     /// The generation of the action being sent, if one is.
     pub sending: Option<u64>,
-}
-
-/// How a thread action ended, as the screen reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ThreadActed {
-    /// Done (also "already so"); the sentence says what happened.
-    Done(String),
-    /// GitHub's state refused it (closed pull request, moved head, no permission ...).
-    Refused(String),
-    /// GitHub or the network failed; the action stays kept for another try.
-    Failed(String),
 }
 
 /// `t`: the thread menu (or the remedies offer) for the selected finding.

@@ -6,114 +6,14 @@
 use super::action::Action;
 use super::app::{App, Flash, Level, Mode, Pane};
 use super::composer::{self, Stage};
-use super::decision_state::Receipt;
 use super::effect::Effect;
-use super::evidence_state::LocalResult;
 use super::filter::{FilterItem, View};
-use super::highlight::HighlightKey;
 use super::keymap::{KeyMode, KeySpec};
-use super::live::RefreshOutcome;
-use super::view::evidence::HeadLine;
 use super::{ask, decide, input, live, offer};
 use super::{link, nav};
-use crate::outbox::Entry;
-use crate::outbox::drafts::StoredDraft;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-/// How a submission ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SubmitOutcome {
-    /// Recorded; the receipt to show.
-    Recorded(Receipt),
-    /// Refused by the protocol (permission, closed pull request ...);
-    /// `stale_head` names the new head when the refusal was a moved head.
-    Rejected { reason: String, stale_head: Option<String> },
-    /// The network or service failed (kept in the outbox for retry).
-    Failed { reason: String },
-    /// A different decision is already recorded for the finding on this
-    /// head; nothing was posted (the screen asks whether to supersede it).
-    Conflict { reason: String },
-}
-
-/// Everything that can happen to the screen.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Msg {
-    /// A key was pressed (looked up in the current mode's table).
-    Key(KeyEvent),
-    /// An action requested directly, without a key.
-    Action(Action),
-    /// A mouse event (scroll, click).
-    Mouse(MouseEvent),
-    /// Text pasted into the terminal.
-    Paste(String),
-    /// The terminal now has this many columns and rows.
-    Resize(u16, u16),
-    /// An effect finished and has something to say in the status bar.
-    Notice(Level, String),
-    /// A submission finished; stale generations are ignored.
-    SubmitFinished {
-        finding: usize,
-        generation: u64,
-        outcome: SubmitOutcome,
-    },
-    /// The checkout's HEAD was compared with the reviewed commit.
-    Head(HeadLine),
-    /// The checkout's answers for a finding's evidence items, in order.
-    EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
-    /// A highlighted block is ready in the shared cache.
-    Highlighted(HighlightKey),
-    /// Time passed while background work runs (advances the spinner).
-    Tick,
-    /// The authenticated GitHub login, or why it could not be read.
-    Actor(Result<String, String>),
-    /// Where River decisions go (absolute root, River's setting there), or why unknown.
-    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
-    /// The evidence text came back from $EDITOR (or why not).
-    EditedEvidence(Result<String, String>),
-    /// The outbox was read: every entry, and how many files could not be read.
-    OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
-    /// A refresh of result and threads finished; stale generations are ignored.
-    Refreshed { generation: u64, outcome: RefreshOutcome },
-    /// A River suppression was revoked (what was written), or why not.
-    Undone {
-        finding: usize,
-        result: Result<String, String>,
-    },
-    /// The drafts kept on disk were read: every draft, and how many files could not be read.
-    DraftsLoaded {
-        drafts: Vec<StoredDraft>,
-        unreadable: usize,
-    },
-    /// The program came back from a suspend (`fg`): the terminal now has this many columns and rows.
-    Resumed(u16, u16),
-    /// A thread action finished; stale generations are ignored.
-    ThreadActed {
-        generation: u64,
-        outcome: super::thread_act::ThreadActed,
-    },
-    /// The pull request's decision ledger was read (or why not); stale generations are ignored.
-    LedgerLoaded {
-        generation: u64,
-        state: crate::model::ledger::LedgerState,
-    },
-    /// Typing stopped: the save timer of this edit generation fired.
-    DraftIdle(u64),
-    /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
-    Terminate,
-    /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
-    DiffLoaded {
-        generation: u64,
-        report: Result<super::diff::DiffReport, String>,
-    },
-    /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
-    EvidenceSuperseded { finding: usize },
-    /// A background job failed without an answer (it panicked); `job` says which.
-    JobFailed { job: &'static str, reason: String },
-    /// The loader reached this step (shown on the loading frame; empty: the result is ready).
-    Progress(String),
-    /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
-    InputLost(String),
-}
+pub use super::message::{Msg, SubmitOutcome};
 
 /// Applies one message; returns the effects the runtime must run.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {

@@ -6,7 +6,8 @@ use crate::model::review::Scope;
 use crate::tui::app::{App, SubmitState};
 use crate::tui::drift::Drift;
 use crate::tui::fixture;
-use ratatui::crossterm::event::{KeyEventState, MouseButton, MouseEventKind};
+use crate::tui::view::evidence::HeadLine;
+use ratatui::crossterm::event::{KeyEventState, MouseButton, MouseEvent, MouseEventKind};
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))

@@ -1,0 +1,332 @@
+//! The screen's vocabulary: every [`Msg`] that reaches `update`, every
+//! [`Effect`] it asks for, and the payloads they carry.
+//!
+//! Plain data only. This module names types of the model, of the stores and
+//! of a few data-only screen modules, and nothing of `update`, the view, the
+//! runner or the jobs, so it can be read (and matched on) without the rest
+//! of the screen.
+
+use super::action::Action;
+use super::app::{Document, Level};
+use super::decision_state::Receipt;
+use super::evidence_state::LocalResult;
+use super::highlight::{HighlightJob, HighlightKey};
+use super::view::evidence::HeadLine;
+use crate::checkout::diff::Hunk;
+use crate::github::draft::Draft;
+use crate::model::finding::{Evidence, Side};
+use crate::model::threads::{OrphanThread, ThreadObservation};
+use crate::outbox::Entry;
+use crate::outbox::drafts::StoredDraft;
+use crate::river_store::{DecisionStatus, FindingFacts};
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+/// How a submission ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubmitOutcome {
+    /// Recorded; the receipt to show.
+    Recorded(Receipt),
+    /// Refused by the protocol (permission, closed pull request ...);
+    /// `stale_head` names the new head when the refusal was a moved head.
+    Rejected { reason: String, stale_head: Option<String> },
+    /// The network or service failed (kept in the outbox for retry).
+    Failed { reason: String },
+    /// A different decision is already recorded for the finding on this
+    /// head; nothing was posted (the screen asks whether to supersede it).
+    Conflict { reason: String },
+}
+
+/// Everything that can happen to the screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// A key was pressed (looked up in the current mode's table).
+    Key(KeyEvent),
+    /// An action requested directly, without a key.
+    Action(Action),
+    /// A mouse event (scroll, click).
+    Mouse(MouseEvent),
+    /// Text pasted into the terminal.
+    Paste(String),
+    /// The terminal now has this many columns and rows.
+    Resize(u16, u16),
+    /// An effect finished and has something to say in the status bar.
+    Notice(Level, String),
+    /// A submission finished; stale generations are ignored.
+    SubmitFinished {
+        finding: usize,
+        generation: u64,
+        outcome: SubmitOutcome,
+    },
+    /// The checkout's HEAD was compared with the reviewed commit.
+    Head(HeadLine),
+    /// The checkout's answers for a finding's evidence items, in order.
+    EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
+    /// A highlighted block is ready in the shared cache.
+    Highlighted(HighlightKey),
+    /// Time passed while background work runs (advances the spinner).
+    Tick,
+    /// The authenticated GitHub login, or why it could not be read.
+    Actor(Result<String, String>),
+    /// Where River decisions go (absolute root, River's setting there), or why unknown.
+    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
+    /// The evidence text came back from $EDITOR (or why not).
+    EditedEvidence(Result<String, String>),
+    /// The outbox was read: every entry, and how many files could not be read.
+    OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
+    /// A refresh of result and threads finished; stale generations are ignored.
+    Refreshed { generation: u64, outcome: RefreshOutcome },
+    /// A River suppression was revoked (what was written), or why not.
+    Undone {
+        finding: usize,
+        result: Result<String, String>,
+    },
+    /// The drafts kept on disk were read: every draft, and how many files could not be read.
+    DraftsLoaded {
+        drafts: Vec<StoredDraft>,
+        unreadable: usize,
+    },
+    /// The program came back from a suspend (`fg`): the terminal now has this many columns and rows.
+    Resumed(u16, u16),
+    /// A thread action finished; stale generations are ignored.
+    ThreadActed { generation: u64, outcome: ThreadActed },
+    /// The pull request's decision ledger was read (or why not); stale generations are ignored.
+    LedgerLoaded {
+        generation: u64,
+        state: crate::model::ledger::LedgerState,
+    },
+    /// Typing stopped: the save timer of this edit generation fired.
+    DraftIdle(u64),
+    /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
+    Terminate,
+    /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
+    DiffLoaded {
+        generation: u64,
+        report: Result<DiffReport, String>,
+    },
+    /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
+    EvidenceSuperseded { finding: usize },
+    /// A background job failed without an answer (it panicked); `job` says which.
+    JobFailed { job: &'static str, reason: String },
+    /// The loader reached this step (shown on the loading frame; empty: the result is ready).
+    Progress(String),
+    /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
+    InputLost(String),
+}
+
+/// One ReviewGate decision to keep in the outbox and send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitItem {
+    /// The finding (index) the outcome is reported for.
+    pub finding: usize,
+    /// The checked decision, bound to the loaded result's pull request and head.
+    pub draft: Draft,
+    /// A stale outbox entry this decision re-binds: removed once the new one is kept.
+    pub replaces: Option<String>,
+    /// The user chose to record it over a different decision already recorded on this head.
+    pub supersede: bool,
+}
+
+/// One River decision: the finding's facts, the status and the evidence as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiverDecision {
+    pub facts: FindingFacts,
+    pub status: DecisionStatus,
+    pub evidence: String,
+    /// The suppression's fingerprint algorithm and expiry.
+    pub options: super::composer::river_options::RiverOptions,
+}
+
+/// One River decision to write, for a finding (index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiverItem {
+    pub finding: usize,
+    pub decision: RiverDecision,
+}
+
+/// Work with side effects, requested by `update`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Open this URL (built by [`super::link`] from validated facts) in the browser.
+    OpenUrl(String),
+    /// Suspend the screen and run $EDITOR on a checked relative path at a line.
+    OpenEditor { path: String, line: Option<u32> },
+    /// Put this text on the terminal's clipboard with OSC 52.
+    Copy(String),
+    /// Check a finding's excerpts against the checkout and highlight the context, off the render path.
+    LoadEvidence {
+        finding: usize,
+        evidence: Vec<Evidence>,
+        reviewed_sha: Option<String>,
+        /// The pull request, when GitHub may serve the reviewed commit's files.
+        pull: Option<PullRef>,
+    },
+    /// Keep every decision in the outbox, then send them one after another;
+    /// each outcome comes back tagged with this generation.
+    Submit {
+        generation: u64,
+        items: Vec<SubmitItem>,
+        /// Kept drafts of these decisions: removed only once every decision
+        /// is kept in the outbox, so the text is on disk at every moment.
+        drafts: Vec<String>,
+    },
+    /// Write River decisions (feedback, suppression) one after another.
+    RecordRiver {
+        generation: u64,
+        items: Vec<RiverItem>,
+        /// Kept drafts of these decisions: removed only once every one is written.
+        drafts: Vec<String>,
+    },
+    /// Revoke the River suppression of a finding.
+    UndoRiver {
+        finding: usize,
+        fingerprint: String,
+        /// The finding's line-anchored (v2) fingerprints, for v2 suppressions.
+        v2: Vec<String>,
+        artifact_root: Option<String>,
+    },
+    /// Find the repository River decisions go to and River's configuration there.
+    ResolveRiverTarget { artifact_root: Option<String> },
+    /// Leave the terminal, stop the process (SIGTSTP) and, once continued, re-enter and redraw.
+    Suspend,
+    /// Read the authenticated GitHub login (the actor of the comment preview).
+    LookupActor,
+    /// Suspend the screen and edit the evidence text in $EDITOR.
+    EditEvidence { text: String },
+    /// Read the outbox (entries for this review are offered).
+    LoadOutbox,
+    /// Remove an outbox entry the user dropped.
+    DropOutbox { id: String },
+    /// Fetch the pull request's result and threads again.
+    Refresh {
+        generation: u64,
+        reviewed_sha: Option<String>,
+    },
+    /// Write text to a new file in the current directory (atomically).
+    WriteFile { name: String, text: String },
+    /// Keep a composer draft on disk (atomically, replacing the file of the same id).
+    SaveDraft { draft: StoredDraft },
+    /// Remove a kept draft file (its decision was confirmed, or it was emptied).
+    DeleteDraft { id: String },
+    /// Read the drafts kept on disk (those of this review are restored).
+    LoadDrafts,
+    /// Keep a thread action on disk, then send it (the outcome comes back
+    /// tagged with this generation).
+    ThreadAction {
+        generation: u64,
+        finding: usize,
+        request: crate::github::thread_action::ThreadRequest,
+    },
+    /// Read the pull request's decision ledger; the answer carries this generation.
+    LoadLedger { generation: u64, target: LedgerTarget },
+    /// Read the pull request's change around a finding's evidence (local
+    /// repository first, else GitHub); the answer carries this generation.
+    LoadDiff { generation: u64, request: DiffRequest },
+    /// Deliver `Msg::DraftIdle(generation)` once typing has been quiet for
+    /// [`super::autosave::IDLE`] (a later timer replaces this one).
+    DraftTimer { generation: u64 },
+    /// Highlight these blocks before any other: the selected finding's
+    /// excerpts, then those of the findings on screen (replacing the previous request).
+    Highlight {
+        selected: Vec<HighlightJob>,
+        visible: Vec<HighlightJob>,
+    },
+}
+
+/// How a refresh ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RefreshOutcome {
+    /// A validated result for the current head, live threads applied.
+    Loaded {
+        doc: Box<Document>,
+        threads_unavailable: Option<String>,
+        /// Threads of no finding in the new result.
+        orphans: Vec<OrphanThread>,
+    },
+    /// The head moved to `head` and no result for it could be loaded (`reason`).
+    HeadMoved { head: String, reason: String },
+    /// Same head; the result could not be fetched again (`warning`), the threads were read.
+    Threads {
+        observation: ThreadObservation,
+        warning: String,
+    },
+    /// Nothing could be read.
+    Failed { reason: String },
+}
+
+/// How a thread action ended, as the screen reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThreadActed {
+    /// Done (also "already so"); the sentence says what happened.
+    Done(String),
+    /// GitHub's state refused it (closed pull request, moved head, no permission ...).
+    Refused(String),
+    /// GitHub or the network failed; the action stays kept for another try.
+    Failed(String),
+}
+
+/// Which pull request and head to read the ledger of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerTarget {
+    pub repository: String,
+    pub pull_request: u64,
+    pub head: String,
+}
+
+/// The pull request a review is about (for GitHub's copy of the change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullRef {
+    /// `owner/name` as the review states it (checked before any request).
+    pub repository: String,
+    pub number: u64,
+}
+
+/// What the diff job is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffRequest {
+    pub finding: usize,
+    pub evidence: Vec<Evidence>,
+    pub reviewed_sha: Option<String>,
+    /// The pull request's base commit when the review states one (River's merge base).
+    pub base_sha: Option<String>,
+    pub pull: Option<PullRef>,
+}
+
+/// The job's answer for one evidence item. All text is sanitised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemChange {
+    /// The hunk whose range on the evidence's side holds the line.
+    Hunk(Hunk),
+    /// The file changed, but not at this line (how many hunks it has).
+    Unchanged { hunks: usize },
+    /// The pull request does not change this file.
+    NotInChange,
+    /// A binary file: no lines to show.
+    Binary,
+    /// No patch for the file (GitHub leaves out binary files and very large diffs).
+    NoPatch,
+    /// This item could not be looked up (the reason).
+    Failed(String),
+}
+
+/// One evidence item with its change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemDiff {
+    /// The evidence path (sanitised).
+    pub path: String,
+    /// The path before a rename, when the file was renamed (sanitised).
+    pub renamed_from: Option<String>,
+    pub side: Side,
+    /// The evidence lines on `side` (first and last, 1-based).
+    pub lines: (u32, u32),
+    /// The patch was cut at its size limit.
+    pub truncated: bool,
+    pub change: ItemChange,
+}
+
+/// What the job found: where the change came from, and one entry per item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffReport {
+    /// Where the diff came from, in words (sanitised).
+    pub origin: String,
+    pub items: Vec<ItemDiff>,
+}
