@@ -4,7 +4,7 @@
 //! [`EvidenceView`] of the selected finding; the view draws that.
 
 use super::highlight::{HighlightKey, Highlighter};
-use super::view::evidence::{
+use super::present::evidence::{
     EvidenceView, ExcerptView, HeadLine, LocalView, MAX_FIELD_LINES, Window, excerpt_job, excerpt_shown_lines,
     field_lines, shown_lines, split_count,
 };

@@ -4,7 +4,7 @@
 
 use super::app::{App, Pane};
 use super::filter::View;
-use super::view::banner;
+use super::present::banner;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 /// The list's default share of a wide body, in percent: its columns (and

@@ -11,7 +11,7 @@ use super::app::{Document, Level};
 use super::decision_state::Receipt;
 use super::evidence_state::LocalResult;
 use super::highlight::{HighlightJob, HighlightKey};
-use super::view::evidence::HeadLine;
+use super::present::evidence::HeadLine;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
 use crate::model::finding::{Evidence, Side};

@@ -38,6 +38,7 @@ pub mod message;
 pub mod nav;
 pub mod offer;
 pub mod prepared;
+pub mod present;
 pub mod progress;
 pub mod reader;
 pub mod recorded;

@@ -8,8 +8,8 @@ use super::detail_text;
 use super::effect::Effect;
 use super::filter::FilterItem;
 use super::layout::{self, Areas};
+use super::present::{help, problems};
 use super::text;
-use super::view::{help, problems};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -186,7 +186,7 @@ fn prioritize(app: &mut App, rows: usize) -> Vec<Effect> {
                 .iter()
                 .filter(|e| e.excerpt.len() <= PRIORITY_EXCERPT_BYTES)
                 .take(PRIORITY_PER_FINDING)
-                .map(super::view::evidence::excerpt_job)
+                .map(super::present::evidence::excerpt_job)
         })
     };
     let selected = key.0.map(|i| jobs(i).collect()).unwrap_or_default();
@@ -294,7 +294,7 @@ mod tests {
         let selected = app.selected_finding().map(|f| f.evidence.clone()).unwrap_or_default();
         let want: Vec<String> = selected
             .iter()
-            .map(|e| crate::tui::view::evidence::excerpt_job(e).lines.join("\n"))
+            .map(|e| crate::tui::present::evidence::excerpt_job(e).lines.join("\n"))
             .collect();
         assert!(!want.is_empty(), "the fixture's findings carry evidence");
         assert_eq!(moved.len(), 1);

@@ -83,7 +83,7 @@ fn ten_thousand_items_are_laid_out_a_screenful_at_a_time() {
 
     // Every item highlighted in the background: each result is one message.
     for e in &evidence {
-        let job = crate::tui::view::evidence::excerpt_job(e);
+        let job = crate::tui::present::evidence::excerpt_job(e);
         hl.highlight(&job.path, &job.lines);
         update(&mut app, Msg::Highlighted(hl.key(&job.path, &job.lines)));
         assert!(app.evidence.view.items.len() <= usize::from(SIZE.1));
@@ -115,7 +115,7 @@ fn a_ten_megabyte_field_costs_a_frame_no_more_than_a_screenful() {
     );
     let mut term = Terminal::new(TestBackend::new(SIZE.0, SIZE.1)).expect("backend");
     draw(&app, &mut term);
-    let shown = crate::tui::view::evidence::MAX_FIELD_LINES + 1;
+    let shown = crate::tui::present::evidence::MAX_FIELD_LINES + 1;
     assert_eq!(
         app.evidence.total_lines(),
         1 + 1 + 1 + shown + 1,

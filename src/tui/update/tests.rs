@@ -6,7 +6,7 @@ use crate::model::review::Scope;
 use crate::tui::app::{App, SubmitState};
 use crate::tui::drift::Drift;
 use crate::tui::fixture;
-use crate::tui::view::evidence::HeadLine;
+use crate::tui::present::evidence::HeadLine;
 use ratatui::crossterm::event::{KeyEventState, MouseButton, MouseEvent, MouseEventKind};
 
 fn key(code: KeyCode) -> Msg {
@@ -411,7 +411,7 @@ fn stale_submission_outcomes_are_dropped() {
 #[test]
 fn evidence_is_requested_once_per_finding_and_filled_in() {
     use crate::checkout::{ExcerptMatch, LocalEvidence, Revision};
-    use crate::tui::view::evidence::LocalView;
+    use crate::tui::present::evidence::LocalView;
     let mut app = sample((120, 40));
     app.evidence.checkout = true;
     app.evidence.dirty = true;

@@ -13,16 +13,13 @@
 //! behind a light bar (`│`) with the matched lines marked `▶` and emphasised.
 
 mod body;
-mod build;
-mod model;
 mod styles;
 
-pub use body::{item_line_count, line_count, lines, split_count, visible_lines};
-pub use build::{
-    MAX_FIELD_LINES, MAX_LINE_CHARS, cap_line, context_job, excerpt_job, excerpt_raw_lines, excerpt_shown_lines,
-    field_lines, shown_lines,
+pub use crate::tui::present::evidence::{
+    CheckedView, EvidenceView, ExcerptView, HeadLine, LocalView, MAX_FIELD_LINES, MAX_LINE_CHARS, Window, cap_line,
+    context_job, excerpt_job, excerpt_raw_lines, excerpt_shown_lines, field_lines, shown_lines, split_count,
 };
-pub use model::{CheckedView, EvidenceView, ExcerptView, HeadLine, LocalView, Window};
+pub use body::{item_line_count, line_count, lines, visible_lines};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

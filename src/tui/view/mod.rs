@@ -9,16 +9,15 @@ pub mod diff;
 pub mod evidence;
 pub mod filter_menu;
 pub mod header;
-pub mod help;
 pub mod list;
 pub mod loading;
 pub mod orphans;
 pub mod outbox;
-pub mod problems;
 pub mod status;
 
 use super::app::{App, Mode, Pane};
 use super::layout;
+use super::present::{help, problems};
 use super::text::{TextLine, Tone};
 use super::theme::Theme;
 use ratatui::Frame;

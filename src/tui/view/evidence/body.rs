@@ -1,12 +1,12 @@
 //! The panel's lines before wrapping: the head line, each excerpt with its
 //! verdict and code, and the evidence stated without a place.
 
-use super::model::{EvidenceView, ExcerptView, HeadLine, LocalView};
 use super::styles::{Styles, span};
 use crate::checkout::{ExcerptMatch, Revision};
 use crate::model::finding::Side;
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean, clean_lines};
 use crate::tui::highlight::StyledLine;
+use crate::tui::present::evidence::{EvidenceView, ExcerptView, HeadLine, LocalView, split_count};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use std::borrow::Cow;
@@ -230,27 +230,4 @@ pub fn line_count(data: &EvidenceView) -> usize {
     };
     let stated: usize = data.stated.iter().map(|t| split_count(t)).sum();
     head_count(data) + items + heading + stated
-}
-
-/// Lines [`clean_lines`] makes of `text`, without making them.
-pub fn split_count(text: &str) -> usize {
-    if text.is_empty() {
-        return 0;
-    }
-    let bytes = text.as_bytes();
-    let mut n = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                n += 1;
-                i += 1;
-            }
-            b'\n' | b'\r' => n += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    let ends_with_break = matches!(bytes[bytes.len() - 1], b'\n' | b'\r');
-    n + usize::from(!ends_with_break)
 }

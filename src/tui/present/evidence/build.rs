@@ -1,7 +1,6 @@
 //! Building excerpt views from evidence and the checkout, and the highlight
 //! jobs whose cached results those views use.
 
-use super::body::split_count;
 use super::model::{CheckedView, ExcerptView, LocalView};
 use crate::checkout::LocalEvidence;
 use crate::model::finding::Evidence;
@@ -145,4 +144,27 @@ impl LocalView {
     pub fn unavailable(err: &impl std::fmt::Display) -> LocalView {
         LocalView::Unavailable(clean(&err.to_string(), DEFAULT_TAB_WIDTH).into_owned())
     }
+}
+
+/// Lines [`clean_lines`] makes of `text`, without making them.
+pub fn split_count(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    let bytes = text.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                n += 1;
+                i += 1;
+            }
+            b'\n' | b'\r' => n += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let ends_with_break = matches!(bytes[bytes.len() - 1], b'\n' | b'\r');
+    n + usize::from(!ends_with_break)
 }
