@@ -988,7 +988,7 @@ fn river_evidence_marks_the_whole_span() {
     use triage::checkout::{ExcerptMatch, LocalEvidence, Revision};
     use triage::model::finding::Origin;
     use triage::tui::update::{Msg, update};
-    use triage::tui::present::evidence::HeadLine;
+    use triage::tui::view::evidence::HeadLine;
 
     let mut set = fixture::river_set();
     if let Origin::River(r) = &mut set.findings[0].origin {
