@@ -141,6 +141,18 @@ pub fn overlay(app: &App) -> Rect {
     }
 }
 
+/// The area of the diff view: the screen above the status line (`update`
+/// pages by its height; the diff view is drawn into the same area).
+pub fn diff_area(app: &App) -> Rect {
+    let (w, h) = app.ui.size;
+    Rect {
+        x: 0,
+        y: 0,
+        width: w,
+        height: h.saturating_sub(1),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +177,15 @@ mod tests {
         let a = areas(&app);
         assert_eq!(a.detail, Rect::default());
         assert!(a.evidence.height > 0);
+    }
+
+    /// The diff view's drawing still computes its own area: both must agree.
+    #[test]
+    fn the_diff_view_is_drawn_where_update_pages() {
+        for size in [(120, 40), (80, 24), (10, 1), (0, 0)] {
+            let app = app_with(fixture::sample_set(), size);
+            assert_eq!(diff_area(&app), crate::tui::view::diff::area(&app));
+        }
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub fn movement(app: &mut App, action: Action) {
             };
         }
         Mode::Diff { scroll } => {
-            let page = usize::from(Areas::inner(super::view::diff::area(app)).height);
+            let page = usize::from(Areas::inner(super::layout::diff_area(app)).height);
             app.ui.mode = Mode::Diff {
                 scroll: step(scroll, app.diff.rows().len(), action, page),
             };

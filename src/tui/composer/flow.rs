@@ -153,7 +153,7 @@ pub fn act(app: &mut App, stage: Stage, action: Action) -> Vec<Effect> {
             app.ui.mode = Mode::Compose(Stage::Confirm { scroll, yes: !yes })
         }
         (Stage::Confirm { scroll, yes }, movement) => {
-            let len = super::view::preview_lines(app).len();
+            let len = super::present::preview_lines(app).len();
             let scroll = crate::tui::nav::step(scroll, len, movement, 10);
             app.ui.mode = Mode::Compose(Stage::Confirm { scroll, yes });
         }
@@ -344,7 +344,7 @@ pub fn sync(app: &mut App) {
     if !matches!(app.ui.mode, Mode::Compose(Stage::Evidence)) {
         return;
     }
-    let area = super::view::editor_area(app);
+    let area = super::present::editor_area(app);
     if let Some(c) = app.decide.composer.as_mut() {
         c.editor.keep_cursor_visible(area.width, area.height);
     }

@@ -11,6 +11,7 @@
 pub mod choice;
 pub mod editor;
 pub mod flow;
+pub mod present;
 pub mod preview;
 pub mod river_gate;
 pub mod river_options;
