@@ -7,7 +7,7 @@
 
 use super::app::{App, Level, Mode};
 use super::effect::Effect;
-use super::highlight::{HighlightKey, Highlighter, StyledLine, plain_lines};
+use super::highlight::{HighlightKey, Highlights, StyledLine, plain_lines};
 pub use super::message::{DiffReport, DiffRequest, ItemChange, ItemDiff, PullRef};
 use super::update::flash;
 use crate::checkout::diff::{Hunk, LineKind};
@@ -86,6 +86,11 @@ impl DiffView {
             _ => &[],
         }
     }
+
+    /// True when shown rows are plain until the block `key` arrives.
+    pub fn waits_for(&self, key: HighlightKey) -> bool {
+        matches!(self, DiffView::Shown { waiting, .. } if waiting.contains(&key))
+    }
 }
 
 /// `D`: opens the view and asks for the selected finding's change.
@@ -126,7 +131,7 @@ pub fn loaded(app: &mut App, generation: u64, report: Result<DiffReport, String>
     if g != generation {
         return;
     }
-    let (rows, waiting) = rows(app.evidence.highlighter.as_deref(), &report);
+    let (rows, waiting) = rows(&app.evidence.highlights, &report);
     app.diff = DiffView::Shown {
         finding,
         report,
@@ -137,13 +142,12 @@ pub fn loaded(app: &mut App, generation: u64, report: Result<DiffReport, String>
 
 /// A highlighted block is ready: rebuild the rows if they wait for it.
 pub fn highlighted(app: &mut App, key: HighlightKey) {
-    let hl = app.evidence.highlighter.clone();
     if let DiffView::Shown {
         report, rows, waiting, ..
     } = &mut app.diff
         && waiting.contains(&key)
     {
-        (*rows, *waiting) = self::rows(hl.as_deref(), report);
+        (*rows, *waiting) = self::rows(&app.evidence.highlights, report);
     }
 }
 
@@ -158,8 +162,8 @@ pub fn hunk_lines(hunk: &Hunk) -> Vec<String> {
     hunk.lines.iter().map(|l| l.text.clone()).collect()
 }
 
-/// Builds the rows of a report, using highlighting already in the cache.
-fn rows(hl: Option<&Highlighter>, report: &Result<DiffReport, String>) -> (Vec<Row>, HashSet<HighlightKey>) {
+/// Builds the rows of a report, using the highlighted blocks that arrived.
+fn rows(hl: &Highlights, report: &Result<DiffReport, String>) -> (Vec<Row>, HashSet<HighlightKey>) {
     let mut out = Vec::new();
     let mut waiting = HashSet::new();
     let note = |text: String| Row {
@@ -184,7 +188,7 @@ fn rows(hl: Option<&Highlighter>, report: &Result<DiffReport, String>) -> (Vec<R
     (out, waiting)
 }
 
-fn item_rows(hl: Option<&Highlighter>, item: &ItemDiff, out: &mut Vec<Row>, waiting: &mut HashSet<HighlightKey>) {
+fn item_rows(hl: &Highlights, item: &ItemDiff, out: &mut Vec<Row>, waiting: &mut HashSet<HighlightKey>) {
     let side = match item.side {
         Side::New => "new",
         Side::Old => "old",
@@ -229,12 +233,10 @@ fn item_rows(hl: Option<&Highlighter>, item: &ItemDiff, out: &mut Vec<Row>, wait
     );
     out.push(plain(RowKind::Section, header.trim_end().to_string()));
     let lines = hunk_lines(hunk);
-    let styled = match hl.and_then(|h| h.cached(&item.path, &lines)) {
-        Some(done) => done.as_ref().clone(),
+    let styled = match hl.get(&item.path, &lines) {
+        Some(done) => done.lines.clone(),
         None => {
-            if let Some(h) = hl.filter(|h| h.is_styled()) {
-                waiting.insert(h.key(&item.path, &lines));
-            }
+            waiting.extend(hl.awaited(&item.path, &lines));
             plain_lines(&lines)
         }
     };
@@ -263,8 +265,7 @@ fn item_rows(hl: Option<&Highlighter>, item: &ItemDiff, out: &mut Vec<Row>, wait
 mod tests {
     use super::*;
     use crate::checkout::diff::DiffLine;
-    use crate::tui::highlight::ThemeChoice;
-    use std::sync::Arc;
+    use crate::tui::highlight::{Highlighter, ThemeChoice};
 
     fn report() -> DiffReport {
         let line = |kind, old, new, text: &str| DiffLine {
@@ -301,8 +302,8 @@ mod tests {
     #[test]
     fn rows_are_plain_until_the_hunk_is_highlighted_then_styled() {
         let mut app = crate::tui::fixture::app(crate::tui::fixture::sample_set(), (100, 30));
-        let hl = Arc::new(Highlighter::new(ThemeChoice::Ansi));
-        app.evidence.highlighter = Some(Arc::clone(&hl));
+        let hl = Highlighter::new(ThemeChoice::Ansi);
+        app.evidence.highlights = Highlights::new(true);
         open(&mut app);
         let DiffView::Loading { generation, .. } = app.diff else {
             panic!("loading");
@@ -342,8 +343,10 @@ mod tests {
             "let x = 1;".into(),
             "let x = \"two\"; // changed".into(),
         ];
-        hl.highlight("src/lib.rs", &lines);
-        highlighted(&mut app, key);
+        let block = hl.highlight("src/lib.rs", &lines);
+        assert_eq!(block.key(), key);
+        assert!(app.diff.waits_for(key), "a redraw is due when it arrives");
+        crate::tui::update::update(&mut app, crate::tui::update::Msg::Highlighted(block));
         assert!(styles(&app) >= 3, "keywords, strings and comments styled");
         close(&mut app);
         assert_eq!(app.diff, DiffView::Closed);

@@ -42,7 +42,8 @@ pub const CONTEXT_LINES: usize = 4;
 pub struct Runner {
     /// The local checkout, when one was found.
     pub checkout: Option<Arc<Checkout>>,
-    /// The shared highlighting cache.
+    /// The highlighter of the highlighting thread and the diff job (the
+    /// screen only ever sees the blocks it sends).
     pub highlighter: Option<Arc<Highlighter>>,
     /// Where results are sent.
     pub tx: Sender<Msg>,
@@ -70,8 +71,8 @@ impl Runner {
         let highlights = Queue::new();
         if let Some(hl) = &highlighter {
             let to_screen = tx.clone();
-            highlights.start(Arc::clone(hl), move |key| {
-                let _ = to_screen.send(Msg::Highlighted(key));
+            highlights.start(Arc::clone(hl), move |block| {
+                let _ = to_screen.send(Msg::Highlighted(block));
             })?;
         }
         Ok(Runner {

@@ -1,9 +1,9 @@
 //! What the screen knows about evidence beyond the file: the checkout's HEAD,
 //! the checkout's verdict and context per excerpt (read in the background),
-//! and the highlighting cache. `update` turns it into the
+//! and the highlighted blocks sent by the highlighting thread. `update` turns it into the
 //! [`EvidenceView`] of the selected finding; the view draws that.
 
-use super::highlight::{HighlightKey, Highlighter};
+use super::highlight::{HighlightKey, Highlights};
 use super::present::evidence::{
     EvidenceView, ExcerptView, HeadLine, LocalView, MAX_FIELD_LINES, Window, excerpt_job, excerpt_shown_lines,
     field_lines, shown_lines, split_count,
@@ -11,7 +11,6 @@ use super::present::evidence::{
 use crate::checkout::LocalEvidence;
 use crate::model::finding::Finding;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// The checkout's answer for one excerpt: context, or why there is none.
 pub type LocalResult = Result<LocalEvidence, String>;
@@ -34,8 +33,9 @@ pub struct EvidenceState {
     pub local: HashMap<usize, Vec<LocalResult>>,
     /// Findings whose checkout read has been requested.
     pub requested: HashSet<usize>,
-    /// Shared highlighting cache (`None`: no highlighting, plain text).
-    pub highlighter: Option<Arc<Highlighter>>,
+    /// The highlighted blocks that arrived (`Msg::Highlighted`), read by
+    /// the panel and the diff view; off: plain text, nothing asked for.
+    pub highlights: Highlights,
     /// The visible part of the panel of the selected finding.
     pub view: EvidenceView,
     /// The finding `view` was built for.
@@ -191,7 +191,7 @@ impl EvidenceState {
             self.view = view;
             return;
         };
-        let hl = self.highlighter.as_deref();
+        let hl = Some(&self.highlights);
         let local = self.built_for.and_then(|i| self.local.get(&i));
         let evidence = super::river_evidence::items(finding);
         for block in first..=last {
@@ -227,12 +227,8 @@ impl EvidenceState {
 }
 
 /// Notes the key of a block that is shown plain until its highlighting is ready.
-fn wait_for(hl: Option<&Highlighter>, path: &str, lines: &[String], waiting: &mut HashSet<HighlightKey>) {
-    if let Some(h) = hl.filter(|h| h.is_styled())
-        && h.cached(path, lines).is_none()
-    {
-        waiting.insert(h.key(path, lines));
-    }
+fn wait_for(hl: Option<&Highlights>, path: &str, lines: &[String], waiting: &mut HashSet<HighlightKey>) {
+    waiting.extend(hl.and_then(|h| h.awaited(path, lines)));
 }
 
 #[cfg(test)]

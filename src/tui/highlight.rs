@@ -6,12 +6,13 @@
 //! - the runtime creates one `Arc<Highlighter>` and one [`queue::Queue`]
 //!   fed with every excerpt of the loaded review; a background thread
 //!   highlights each block once, the selected finding's first and the
-//!   visible ones next ([`queue::Lane`]), caches it, and reports each
-//!   finished block through a callback (the runtime turns it into a message
-//!   so the screen redraws);
-//! - the view only calls [`Highlighter::cached`], which never highlights
-//!   and never loads anything: when a block is not ready it gets `None` and
-//!   shows the plain sanitised text.
+//!   visible ones next ([`queue::Lane`]), caches it, and hands each
+//!   finished block to a callback (the runtime sends it to the screen);
+//! - each finished [`Block`] reaches the screen in a message; `update`
+//!   files it in the App's [`Highlights`], and the evidence panel and the
+//!   diff view take blocks from there only. A block not arrived yet is shown
+//!   as the plain sanitised text. The screen never reads this module's
+//!   cache (it is the highlighting thread's, behind a lock).
 //!
 //! Text is sanitised (tabs expanded, controls made visible) before it is
 //! highlighted, so no control character can reach a span. Colours come from
@@ -19,30 +20,23 @@
 //! screen's own background stays). With [`ThemeChoice::Plain`] (`NO_COLOR`)
 //! every span is unstyled and syntect is never loaded.
 
+pub use block::{Block, HighlightJob, HighlightKey, Highlighted, Highlights, StyledLine, plain_lines};
+
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean};
+use block::{MAX_ENTRIES, syntax_token};
 use ratatui::style::{Color, Modifier, Style};
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 use syntect::easy::HighlightLines;
 use syntect::highlighting::{self as sh, Theme};
 use syntect::parsing::{SyntaxReference, SyntaxSet};
 use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 
-/// One display line: sanitised text pieces with their style.
-pub type StyledLine = Vec<(Style, String)>;
-
-/// A highlighted block of lines, shared between the cache and its readers.
-pub type Highlighted = Arc<Vec<StyledLine>>;
-
 /// Blocks with a line longer than this (in bytes) are left unstyled.
 pub const MAX_LINE_BYTES: usize = 2_000;
 
 /// Blocks with more lines than this are left unstyled.
 pub const MAX_LINES: usize = 400;
-
-/// Cached blocks kept before the cache starts over.
-const MAX_ENTRIES: usize = 50_000;
 
 /// Which colours highlighting uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,33 +61,14 @@ impl ThemeChoice {
     }
 }
 
-/// Identifies a highlighted block: a hash of the syntax token (the file
-/// name) and the lines. Cache hits are confirmed against the stored text,
-/// so a hash collision can never show another block's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct HighlightKey(u64);
-
-/// One block to highlight in the background.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HighlightJob {
-    /// The file path the text comes from (chooses the syntax; never opened).
-    pub path: String,
-    /// Raw (unsanitised) lines.
-    pub lines: Vec<String>,
-}
-
-/// A cache entry: the input it was made from, and the result.
-struct Entry {
-    token: String,
-    input: Vec<String>,
-    output: Highlighted,
-}
-
-/// Syntax highlighter with a thread-safe cache of highlighted blocks.
+/// Syntax highlighter with the highlighting thread's cache of finished
+/// blocks (so a block asked for again is not highlighted again). Only the
+/// highlighting side reads this cache; the screen keeps its own
+/// [`Highlights`], filled by messages.
 pub struct Highlighter {
     theme: Option<Theme>,
     syntaxes: OnceLock<SyntaxSet>,
-    cache: Mutex<HashMap<HighlightKey, Entry>>,
+    cache: Mutex<HashMap<HighlightKey, Highlighted>>,
 }
 
 impl std::fmt::Debug for Highlighter {
@@ -103,19 +78,6 @@ impl std::fmt::Debug for Highlighter {
             .field("loaded", &self.syntaxes.get().is_some())
             .finish()
     }
-}
-
-/// The lookup token of a path: its file name, lower-cased.
-fn syntax_token(path: &str) -> String {
-    path.rsplit(['/', '\\']).next().unwrap_or(path).to_lowercase()
-}
-
-/// The cache key of a block.
-fn key_of(token: &str, lines: &[String]) -> HighlightKey {
-    let mut hasher = DefaultHasher::new();
-    token.hash(&mut hasher);
-    lines.hash(&mut hasher);
-    HighlightKey(hasher.finish())
 }
 
 impl Highlighter {
@@ -165,18 +127,15 @@ impl Highlighter {
 
     /// The key of the block `lines` of `path` (cheap: one hash).
     pub fn key(&self, path: &str, lines: &[String]) -> HighlightKey {
-        key_of(&syntax_token(path), lines)
+        HighlightKey::of(path, lines)
     }
 
-    /// The highlighted block if it is ready. Never highlights, never loads
-    /// and never waits for highlighting (the cache lock is only held for
-    /// lookups and inserts): safe on the render path.
-    pub fn cached(&self, path: &str, lines: &[String]) -> Option<Highlighted> {
-        let token = syntax_token(path);
-        let key = key_of(&token, lines);
+    /// The finished block if this cache holds it. Never highlights and never
+    /// waits for highlighting (the lock is only held for lookups and inserts).
+    fn cached(&self, path: &str, lines: &[String]) -> Option<Highlighted> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = cache.get(&key)?;
-        (entry.token == token && entry.input == lines).then(|| Arc::clone(&entry.output))
+        let block = cache.get(&HighlightKey::of(path, lines))?;
+        block.is_for(path, lines).then(|| Arc::clone(block))
     }
 
     /// Highlights a block now (or returns it from the cache) and caches it.
@@ -185,20 +144,13 @@ impl Highlighter {
         if let Some(done) = self.cached(path, lines) {
             return done;
         }
-        let output = Arc::new(self.render(path, lines));
-        let token = syntax_token(path);
-        let key = key_of(&token, lines);
+        let block = Arc::new(Block::new(path, lines, self.render(path, lines)));
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= MAX_ENTRIES {
             cache.clear();
         }
-        let entry = Entry {
-            token,
-            input: lines.to_vec(),
-            output: Arc::clone(&output),
-        };
-        cache.insert(key, entry);
-        output
+        cache.insert(block.key(), Arc::clone(&block));
+        block
     }
 
     /// Sanitises and highlights `lines`; unstyled when plain, too large, or
@@ -227,11 +179,6 @@ impl Highlighter {
         }
         Some(out)
     }
-}
-
-/// Each line as one unstyled span.
-pub fn plain_lines(clean: &[String]) -> Vec<StyledLine> {
-    clean.iter().map(|l| vec![(Style::default(), l.clone())]).collect()
 }
 
 /// Converts syntect pieces to spans: the trailing newline dropped, empty
@@ -304,6 +251,7 @@ fn named_theme(name: &str) -> Option<Theme> {
         .map(|t| embedded(*t))
 }
 
+mod block;
 pub mod queue;
 
 #[cfg(test)]

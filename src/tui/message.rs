@@ -10,7 +10,7 @@ use super::action::Action;
 use super::app::{Document, Level};
 use super::decision_state::Receipt;
 use super::evidence_state::LocalResult;
-use super::highlight::{HighlightJob, HighlightKey};
+use super::highlight::{HighlightJob, Highlighted};
 use super::present::evidence::HeadLine;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
@@ -61,8 +61,8 @@ pub enum Msg {
     Head(HeadLine),
     /// The checkout's answers for a finding's evidence items, in order.
     EvidenceLoaded { finding: usize, items: Vec<LocalResult> },
-    /// A highlighted block is ready in the shared cache.
-    Highlighted(HighlightKey),
+    /// A block finished highlighting (filed in the App's map of blocks).
+    Highlighted(Highlighted),
     /// Time passed while background work runs (advances the spinner).
     Tick,
     /// The authenticated GitHub login, or why it could not be read.

@@ -255,7 +255,9 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     app.decide.result_path = result_path;
     // Context comes from the checkout, or from GitHub for a pull request.
     app.evidence.checkout = runner.checkout.is_some() || diff::pull_of(&app).is_some();
-    app.evidence.highlighter = runner.highlighter.clone();
+    if let Some(hl) = &runner.highlighter {
+        app.evidence.highlights = highlight::Highlights::new(hl.is_styled());
+    }
     app.evidence.head = runner.start(app.doc.set.as_ref());
     app.live.pr = args.pr.pr.is_some();
     app.live.threads_unavailable = threads_unavailable;

@@ -175,7 +175,7 @@ const PRIORITY_PER_FINDING: usize = 16;
 /// change of either (only when highlighting is on).
 fn prioritize(app: &mut App, rows: usize) -> Vec<Effect> {
     let key = (app.selected(), app.browse.offset);
-    if app.evidence.highlighter.is_none() || app.evidence.prioritized == Some(key) {
+    if !app.evidence.highlights.on || app.evidence.prioritized == Some(key) {
         return Vec::new();
     }
     app.evidence.prioritized = Some(key);
@@ -263,9 +263,7 @@ fn refresh_detail(app: &mut App, width: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::highlight::{Highlighter, ThemeChoice};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use std::sync::Arc;
 
     fn highlight_asks(effects: &[Effect]) -> Vec<(Vec<String>, usize)> {
         effects
@@ -282,7 +280,7 @@ mod tests {
     #[test]
     fn a_new_selection_asks_for_its_excerpts_first_once() {
         let mut app = crate::tui::fixture::app(crate::tui::fixture::scaled(30), (120, 40));
-        app.evidence.highlighter = Some(Arc::new(Highlighter::new(ThemeChoice::Plain)));
+        app.evidence.highlights = crate::tui::highlight::Highlights::new(false);
         let first = highlight_asks(&sync(&mut app));
         assert_eq!(first.len(), 1, "asked once for the first frame");
         assert!(

@@ -165,7 +165,7 @@ fn screen_loop(
 /// draws no frames.
 fn shows(app: &App, msg: &Msg) -> bool {
     match msg {
-        Msg::Highlighted(key) => app.evidence.waiting.contains(key),
+        Msg::Highlighted(block) => app.evidence.waiting.contains(&block.key()) || app.diff.waits_for(block.key()),
         Msg::EvidenceSuperseded { .. } => false,
         _ => true,
     }

@@ -86,7 +86,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             flash(app, Level::Error, format!("A background task failed ({job}): {reason}"));
             Vec::new()
         }
-        Msg::Highlighted(key) => {
+        Msg::Highlighted(block) => {
+            let key = block.key();
+            app.evidence.highlights.insert(block);
             app.evidence.highlighted(key);
             super::diff::highlighted(app, key);
             Vec::new()

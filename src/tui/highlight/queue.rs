@@ -6,9 +6,11 @@
 //! review ([`Lane::Rest`]). Selecting another finding replaces the first
 //! lane (the old selection's blocks that are not done yet go back to waiting
 //! behind the visible ones), so a new selection jumps the queue however much
-//! background work is left. A block already cached is skipped at once.
+//! background work is left. A block the thread made before is not made
+//! again: its finished copy is handed on at once (the screen may have
+//! started its own map over since, and asks again for what it shows).
 
-use super::{HighlightJob, HighlightKey, Highlighter};
+use super::{HighlightJob, Highlighted, Highlighter};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -123,20 +125,16 @@ impl Queue {
         self.shared.lanes.lock().unwrap_or_else(PoisonError::into_inner).pop()
     }
 
-    /// Starts the thread: each block is highlighted into `hl`'s cache and
-    /// `on_done` is told its key (the runtime turns that into a redraw).
+    /// Starts the thread: each block is highlighted (or taken from `hl`'s
+    /// cache) and handed to `on_done` (the runtime sends it to the screen).
     pub fn start<F>(&self, hl: Arc<Highlighter>, mut on_done: F) -> std::io::Result<()>
     where
-        F: FnMut(HighlightKey) + Send + 'static,
+        F: FnMut(Highlighted) + Send + 'static,
     {
         let me = self.clone();
         std::thread::Builder::new().name("highlight".into()).spawn(move || {
             while let Some(job) = me.next() {
-                if hl.cached(&job.path, &job.lines).is_some() {
-                    continue;
-                }
-                hl.highlight(&job.path, &job.lines);
-                on_done(hl.key(&job.path, &job.lines));
+                on_done(hl.highlight(&job.path, &job.lines));
             }
         })?;
         Ok(())

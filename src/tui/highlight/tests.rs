@@ -33,7 +33,7 @@ fn syntax_is_chosen_by_file_name() {
 fn rust_is_styled_and_text_is_kept() {
     let h = Highlighter::new(ThemeChoice::Ansi);
     let lines = owned(&["fn main() {", "    let s = \"hi\"; // note", "}"]);
-    let out = h.highlight("src/main.rs", &lines);
+    let out = h.highlight("src/main.rs", &lines).lines.clone();
     assert_eq!(text_of(&out), lines);
     let styles: std::collections::HashSet<Style> = out.iter().flatten().map(|(s, _)| *s).collect();
     assert!(styles.len() >= 3, "keywords, strings and comments differ: {styles:?}");
@@ -47,7 +47,7 @@ fn rust_is_styled_and_text_is_kept() {
 #[test]
 fn named_theme_gives_rgb_and_unknown_falls_back() {
     let nord = Highlighter::new(ThemeChoice::Named("nord".to_string()));
-    let out = nord.highlight("a.rs", &owned(&["fn f() {}"]));
+    let out = nord.highlight("a.rs", &owned(&["fn f() {}"])).lines.clone();
     assert!(out.iter().flatten().any(|(s, _)| matches!(s.fg, Some(Color::Rgb(..)))));
     let unknown = Highlighter::new(ThemeChoice::Named("no such theme".to_string()));
     assert!(unknown.is_styled());
@@ -57,7 +57,10 @@ fn named_theme_gives_rgb_and_unknown_falls_back() {
 fn plain_theme_gives_unstyled_sanitised_spans() {
     let h = Highlighter::new(ThemeChoice::for_terminal(true));
     assert!(!h.is_styled());
-    let out = h.highlight("src/main.rs", &owned(&["fn\tx() {}", "\u{1b}[31m"]));
+    let out = h
+        .highlight("src/main.rs", &owned(&["fn\tx() {}", "\u{1b}[31m"]))
+        .lines
+        .clone();
     assert_eq!(text_of(&out), ["fn  x() {}", "␛[31m"]);
     assert!(out.iter().flatten().all(|(s, _)| *s == Style::default()));
     assert!(h.syntaxes.get().is_none(), "plain never loads syntect");
@@ -70,7 +73,7 @@ fn hostile_text_is_sanitised_before_highlighting() {
         "let access = \"user\u{202E} \u{2066}// admin\u{2069} \u{2066}\";",
         "\u{1b}]0;title\u{7}\tx\r\ny\u{200b}",
     ]);
-    let out = h.highlight("x.rs", &lines);
+    let out = h.highlight("x.rs", &lines).lines.clone();
     for (_, text) in out.iter().flatten() {
         assert!(!text.chars().any(is_forbidden), "{text:?}");
     }
@@ -82,11 +85,12 @@ fn hostile_text_is_sanitised_before_highlighting() {
 fn oversized_blocks_stay_plain() {
     let h = Highlighter::new(ThemeChoice::Ansi);
     let long = format!("fn f() {{ {} }}", "x".repeat(MAX_LINE_BYTES));
-    let out = h.highlight("a.rs", std::slice::from_ref(&long));
+    let out = h.highlight("a.rs", std::slice::from_ref(&long)).lines.clone();
     assert_eq!(out.as_slice(), [vec![(Style::default(), long)]]);
     let many = vec!["fn f() {}".to_string(); MAX_LINES + 1];
     assert!(
         h.highlight("a.rs", &many)
+            .lines
             .iter()
             .flatten()
             .all(|(s, _)| *s == Style::default())
@@ -124,17 +128,23 @@ fn background_thread_fills_the_cache_and_reports_each_block() {
     let (tx, rx) = mpsc::channel();
     let queue = queue::Queue::new();
     queue.put(queue::Lane::Rest, jobs.clone());
-    let started = queue.start(Arc::clone(&h), move |key| {
-        let _ = tx.send(key);
+    let started = queue.start(Arc::clone(&h), move |block| {
+        let _ = tx.send(block);
     });
     started.expect("thread starts");
-    let keys: Vec<HighlightKey> = rx.iter().take(jobs.len()).collect();
-    queue.close();
+    let blocks: Vec<Highlighted> = rx.iter().take(jobs.len()).collect();
+    let keys: Vec<HighlightKey> = blocks.iter().map(|b| b.key()).collect();
     let expected: Vec<HighlightKey> = jobs.iter().map(|j| h.key(&j.path, &j.lines)).collect();
     assert_eq!(keys, expected);
-    for job in &jobs {
+    for (job, block) in jobs.iter().zip(&blocks) {
+        assert!(block.is_for(&job.path, &job.lines));
         assert!(h.cached(&job.path, &job.lines).is_some());
     }
+    // Asked again (the screen started its map over): the same block, not made again.
+    queue.put(queue::Lane::Selected, vec![jobs[0].clone()]);
+    let again = rx.iter().next().expect("sent again");
+    queue.close();
+    assert!(Arc::ptr_eq(&again, &blocks[0]));
 }
 
 #[test]

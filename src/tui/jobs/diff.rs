@@ -47,8 +47,7 @@ pub fn start(means: Means, generation: u64, request: DiffRequest, tx: Sender<Msg
         let _ = tx.send(Msg::DiffLoaded { generation, report });
         if let Some(hl) = means.highlighter {
             for (path, lines) in jobs {
-                hl.highlight(&path, &lines);
-                let _ = tx.send(Msg::Highlighted(hl.key(&path, &lines)));
+                let _ = tx.send(Msg::Highlighted(hl.highlight(&path, &lines)));
             }
         }
     });

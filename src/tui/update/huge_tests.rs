@@ -34,7 +34,7 @@ fn screen(evidence: Vec<Evidence>) -> (App, Arc<Highlighter>) {
     set.findings[0].evidence = evidence;
     let mut app = fixture::app(set, SIZE);
     let hl = Arc::new(Highlighter::new(ThemeChoice::Ansi));
-    app.evidence.highlighter = Some(Arc::clone(&hl));
+    app.evidence.highlights = crate::tui::highlight::Highlights::new(true);
     app.evidence.dirty = true;
     update(&mut app, Msg::Resize(SIZE.0, SIZE.1));
     let first = app
@@ -84,8 +84,7 @@ fn ten_thousand_items_are_laid_out_a_screenful_at_a_time() {
     // Every item highlighted in the background: each result is one message.
     for e in &evidence {
         let job = crate::tui::present::evidence::excerpt_job(e);
-        hl.highlight(&job.path, &job.lines);
-        update(&mut app, Msg::Highlighted(hl.key(&job.path, &job.lines)));
+        update(&mut app, Msg::Highlighted(hl.highlight(&job.path, &job.lines)));
         assert!(app.evidence.view.items.len() <= usize::from(SIZE.1));
     }
     // Scroll to the very end through the evidence pane, then quit.

@@ -5,7 +5,7 @@ use super::model::{CheckedView, ExcerptView, LocalView};
 use crate::checkout::LocalEvidence;
 use crate::model::finding::Evidence;
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean};
-use crate::tui::highlight::{HighlightJob, Highlighter, StyledLine, plain_lines};
+use crate::tui::highlight::{HighlightJob, Highlights, StyledLine, plain_lines};
 
 /// The raw lines of an excerpt as highlighted: split at LF, a CR before
 /// it dropped.
@@ -86,11 +86,12 @@ pub fn excerpt_shown_lines(excerpt: &str) -> usize {
     shown_lines(excerpt.lines().count())
 }
 
-/// The cached highlighting of `lines`, else the plain sanitised lines (each
-/// capped by [`cap_line`]; the highlighter leaves such long lines plain).
-fn styled_or_plain(path: &str, lines: &[String], highlighter: Option<&Highlighter>) -> Vec<StyledLine> {
-    if let Some(done) = highlighter.and_then(|h| h.cached(path, lines)) {
-        return done.as_ref().clone();
+/// The highlighted block of `lines` if it has arrived, else the plain
+/// sanitised lines (each capped by [`cap_line`]; the highlighter leaves such
+/// long lines plain).
+fn styled_or_plain(path: &str, lines: &[String], highlights: Option<&Highlights>) -> Vec<StyledLine> {
+    if let Some(done) = highlights.and_then(|h| h.get(path, lines)) {
+        return done.lines.clone();
     }
     let clean: Vec<String> = lines
         .iter()
@@ -100,10 +101,10 @@ fn styled_or_plain(path: &str, lines: &[String], highlighter: Option<&Highlighte
 }
 
 impl ExcerptView {
-    /// Builds the view of one evidence item; uses highlighting only if it
-    /// is already cached (never waits).
+    /// Builds the view of one evidence item; uses highlighting only if the
+    /// block has arrived (never waits).
     /// An excerpt of more than [`MAX_FIELD_LINES`] lines is shown plain and cut.
-    pub fn new(evidence: &Evidence, local: LocalView, highlighter: Option<&Highlighter>) -> ExcerptView {
+    pub fn new(evidence: &Evidence, local: LocalView, highlights: Option<&Highlights>) -> ExcerptView {
         let count = evidence.excerpt.lines().count();
         let excerpt = if count > MAX_FIELD_LINES {
             let mut lines: Vec<String> = evidence
@@ -115,7 +116,7 @@ impl ExcerptView {
             lines.push(format!("… ({} more lines not shown)", count - MAX_FIELD_LINES));
             plain_lines(&lines)
         } else {
-            styled_or_plain(&evidence.path, &excerpt_raw_lines(&evidence.excerpt), highlighter)
+            styled_or_plain(&evidence.path, &excerpt_raw_lines(&evidence.excerpt), highlights)
         };
         ExcerptView {
             path: cap_line(clean(&evidence.path, DEFAULT_TAB_WIDTH).into_owned()),
@@ -129,13 +130,13 @@ impl ExcerptView {
 }
 
 impl LocalView {
-    /// The view of a checked excerpt; uses cached highlighting if ready.
-    pub fn checked(path: &str, local: &LocalEvidence, highlighter: Option<&Highlighter>) -> LocalView {
+    /// The view of a checked excerpt; uses the highlighted block if it arrived.
+    pub fn checked(path: &str, local: &LocalEvidence, highlights: Option<&Highlights>) -> LocalView {
         LocalView::Checked(CheckedView {
             found: local.found,
             revision: local.revision.clone(),
             first_line: local.first_line,
-            lines: styled_or_plain(path, &local.lines, highlighter),
+            lines: styled_or_plain(path, &local.lines, highlights),
             marked: local.marked.clone(),
         })
     }

@@ -5,7 +5,7 @@ use super::*;
 use crate::checkout::{ExcerptMatch, HeadMatch, LocalEvidence, Revision};
 use crate::model::finding::{Evidence, Side};
 use crate::sanitize::is_forbidden;
-use crate::tui::highlight::{Highlighter, ThemeChoice};
+use crate::tui::highlight::{Highlighter, Highlights, ThemeChoice};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -167,12 +167,13 @@ fn pending_unavailable_and_no_checkout() {
 #[test]
 fn highlighting_is_used_once_cached() {
     let h = Highlighter::new(ThemeChoice::Ansi);
+    let mut arrived = Highlights::new(true);
     let ev = evidence("src/main.rs", 1, "fn main() { let s = \"x\"; }", "r");
-    let before = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&h));
+    let before = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&arrived));
     assert!(before.excerpt.iter().flatten().all(|(s, _)| *s == Style::default()));
     let job = excerpt_job(&ev);
-    h.highlight(&job.path, &job.lines);
-    let after = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&h));
+    arrived.insert(h.highlight(&job.path, &job.lines));
+    let after = ExcerptView::new(&ev, LocalView::NoCheckout, Some(&arrived));
     let styles: std::collections::HashSet<Style> = after.excerpt.iter().flatten().map(|(s, _)| *s).collect();
     assert!(styles.len() > 1, "{styles:?}");
     let text: String = after.excerpt.iter().flatten().map(|(_, t)| t.as_str()).collect();
@@ -194,8 +195,9 @@ fn hostile_text_never_reaches_a_cell() {
         2..=2,
     );
     let h = Highlighter::new(ThemeChoice::Ansi);
+    let mut arrived = Highlights::new(true);
     for job in [excerpt_job(&ev), context_job(&ev.path, &raw_context)] {
-        h.highlight(&job.path, &job.lines);
+        arrived.insert(h.highlight(&job.path, &job.lines));
     }
     let err = crate::checkout::CheckoutError::Git("fatal\u{1b}[5m \u{202e}".to_string());
     let data = EvidenceView {
@@ -204,7 +206,11 @@ fn hostile_text_never_reaches_a_cell() {
             reviewed: "\u{202e}def5678".to_string(),
         },
         items: vec![
-            ExcerptView::new(&ev, LocalView::checked(&ev.path, &raw_context, Some(&h)), Some(&h)),
+            ExcerptView::new(
+                &ev,
+                LocalView::checked(&ev.path, &raw_context, Some(&arrived)),
+                Some(&arrived),
+            ),
             ExcerptView::new(&ev, LocalView::unavailable(&err), None),
             // Built by hand from raw text: the view still cleans it.
             ExcerptView {
