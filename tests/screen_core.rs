@@ -1,0 +1,226 @@
+//! The screen's core stays a function of its arguments: `update` and every
+//! module it calls (all of `src/tui` except the edges named below) import no
+//! drawing code, take no lock, read no clock and name neither the
+//! highlighting thread's cache nor the background jobs. Time, sizes and
+//! results reach the core in messages; facts both the core and the view need
+//! live in `tui::present` (and `tui::layout`).
+//!
+//! Only code before a file's first `#[cfg(test)]` is read: tests may draw.
+
+// A test stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+/// The edges of the screen, relative to `src/tui`: drawing (`view/`, the
+/// composer's drawing), the runner and its jobs, the terminal, the input
+/// reader, the highlighting thread, and the start-up loop. A directory ends
+/// with `/`.
+const EDGES: &[&str] = &[
+    "view/",
+    "jobs/",
+    "composer/view.rs",
+    "effect.rs",
+    "runtime.rs",
+    "terminal.rs",
+    "tty.rs",
+    "reader.rs",
+    "startup.rs",
+    "highlight.rs",
+    "highlight/queue.rs",
+    "mod.rs",
+];
+
+/// Words the core never uses, and why.
+const FORBIDDEN: &[(&str, &str)] = &[
+    ("Mutex", "a lock"),
+    ("RwLock", "a lock"),
+    (".lock()", "a lock"),
+    ("Instant::now", "a clock"),
+    ("SystemTime", "a clock"),
+    ("Timestamp::now", "a clock"),
+    ("Zoned::now", "a clock"),
+    ("time::now", "a clock"),
+    ("now_millis", "a clock"),
+    ("now_rfc3339", "a clock"),
+    (
+        "Highlighter",
+        "the highlighting thread's cache (use the App's Highlights)",
+    ),
+    ("tui::jobs", "a background job"),
+    ("super::jobs", "a background job"),
+    ("tui::view", "drawing code"),
+    ("super::view", "drawing code"),
+    ("composer::view", "drawing code"),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// True for test-only files (`tests.rs`, `*_tests.rs`, the update scripts).
+fn is_test_file(rel: &str) -> bool {
+    rel.ends_with("/tests.rs") || rel == "tests.rs" || rel.ends_with("_tests.rs") || rel == "update/script.rs"
+}
+
+fn is_edge(rel: &str) -> bool {
+    EDGES.iter().any(|e| {
+        if e.ends_with('/') {
+            rel.starts_with(e)
+        } else {
+            rel == *e
+        }
+    })
+}
+
+/// The code of a file before its tests, without comments.
+fn code_of(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if trimmed.starts_with("//") {
+            continue;
+        }
+        let code = match line.find("//") {
+            // A `//` inside a string literal (a URL) is rare in the core; cut conservatively.
+            Some(at) if !line[..at].contains('"') => &line[..at],
+            _ => line,
+        };
+        out.push((n + 1, code.to_string()));
+    }
+    out
+}
+
+/// `view` named in a grouped import (`use super::{view, x}`), which the
+/// plain word search cannot see.
+fn grouped_view(code: &[(usize, String)]) -> Option<usize> {
+    let mut statement = String::new();
+    let mut first = 0;
+    for (n, line) in code {
+        let t = line.trim();
+        if statement.is_empty() && !(t.starts_with("use ") || t.starts_with("pub use ")) {
+            continue;
+        }
+        if statement.is_empty() {
+            first = *n;
+        }
+        statement.push_str(t);
+        if !t.ends_with(';') {
+            continue;
+        }
+        if let Some(open) = statement.find('{') {
+            let prefix = &statement[..open];
+            let up = prefix.contains("super::") || prefix.contains("tui::") || prefix.contains("composer::");
+            let named = statement[open..]
+                .split(|c: char| c == ',' || c == '{' || c == '}' || c.is_whitespace())
+                .any(|item| item == "view" || item.starts_with("view::"));
+            if up && named {
+                return Some(first);
+            }
+        }
+        statement.clear();
+    }
+    None
+}
+
+/// Every forbidden word in the core files, as `file:line: word (why)`.
+fn findings(tui: &Path) -> (Vec<String>, usize) {
+    let mut files = Vec::new();
+    rust_files(tui, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let rel = file.strip_prefix(tui).unwrap().to_string_lossy().replace('\\', "/");
+        if is_edge(&rel) || is_test_file(&rel) {
+            continue;
+        }
+        checked += 1;
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        for (n, line) in &code {
+            for (word, why) in FORBIDDEN {
+                if let Some(at) = line.find(word) {
+                    let after = line[at + word.len()..].chars().next();
+                    let whole = !after.is_some_and(|c| c.is_alphanumeric() || c == '_') || word.ends_with('(');
+                    if whole {
+                        found.push(format!("src/tui/{rel}:{n}: {word} ({why})"));
+                    }
+                }
+            }
+        }
+        if let Some(n) = grouped_view(&code) {
+            found.push(format!("src/tui/{rel}:{n}: view in a grouped import (drawing code)"));
+        }
+    }
+    (found, checked)
+}
+
+#[test]
+fn the_screen_core_takes_no_lock_reads_no_clock_and_calls_no_drawing_code() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let (found, checked) = findings(&tui);
+    assert!(checked >= 40, "the core is most of src/tui ({checked} files read)");
+    assert!(
+        found.is_empty(),
+        "the screen core must be a function of (App, Msg):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn update_and_its_sub_states_are_in_the_core() {
+    for core in [
+        "update.rs",
+        "nav.rs",
+        "composer/flow.rs",
+        "composer/present.rs",
+        "offer.rs",
+        "ask.rs",
+        "decide.rs",
+        "evidence_state.rs",
+        "diff.rs",
+        "present/evidence/build.rs",
+        "highlight/block.rs",
+        "message.rs",
+    ] {
+        assert!(!is_edge(core) && !is_test_file(core), "{core} is checked");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui").join(core);
+        assert!(path.is_file(), "{core} exists");
+    }
+}
+
+/// The check itself finds what it is for: each kind of breach in a made-up file.
+#[test]
+fn the_check_sees_locks_clocks_and_drawing_code() {
+    let dir = std::env::temp_dir().join(format!("triage-screen-core-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("view")).unwrap();
+    std::fs::write(dir.join("view/fine.rs"), "use std::sync::Mutex;\n").unwrap();
+    std::fs::write(
+        dir.join("bad.rs"),
+        "use super::{app, view};\nuse std::sync::Mutex;\nfn f() { let t = std::time::Instant::now(); }\n\
+         fn g() { super::view::draw(); } // a comment naming SystemTime is fine\n\
+         #[cfg(test)]\nmod tests { use crate::tui::view; }\n",
+    )
+    .unwrap();
+    let (found, checked) = findings(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(checked, 1, "edges are not read");
+    let text = found.join("\n");
+    assert!(text.contains("bad.rs:1: view in a grouped import"), "{text}");
+    assert!(text.contains("bad.rs:2: Mutex"), "{text}");
+    assert!(text.contains("bad.rs:3: Instant::now"), "{text}");
+    assert!(text.contains("bad.rs:4: super::view"), "{text}");
+    assert!(!text.contains("SystemTime"), "comments are not code: {text}");
+    assert_eq!(found.len(), 4, "tests are not read: {text}");
+}
