@@ -70,7 +70,7 @@ pub enum Msg {
     /// Where River decisions go (absolute root, River's setting there), or why unknown.
     RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
     /// The evidence text came back from $EDITOR (or why not).
-    EditedEvidence(Result<String, String>),
+    EditedEvidence(Result<String, EditError>),
     /// The outbox was read: every entry, and how many files could not be read.
     OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
     /// A refresh of result and threads finished; stale generations are ignored.
@@ -106,7 +106,7 @@ pub enum Msg {
     /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
     EvidenceSuperseded { finding: usize },
     /// A background job failed without an answer (it panicked); `job` says which.
-    JobFailed { job: &'static str, reason: String },
+    JobFailed { job: &'static str, failure: JobFailure },
     /// The loader reached this step (shown on the loading frame; empty: the result is ready).
     Progress(String),
     /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
@@ -329,4 +329,45 @@ pub struct DiffReport {
     /// Where the diff came from, in words (sanitised).
     pub origin: String,
     pub items: Vec<ItemDiff>,
+}
+
+/// Why the text edited in $EDITOR could not be used (the words are the
+/// status bar's).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    /// Neither $VISUAL nor $EDITOR names a program.
+    #[error("no editor is set ($VISUAL or $EDITOR)")]
+    NoEditor,
+    /// The file to edit could not be made (the system's reason).
+    #[error("cannot create a temporary file: {0}")]
+    TempFile(String),
+    /// The editor ran, but the screen could not take the terminal back.
+    #[error("the terminal could not be restored: {0}")]
+    Terminal(String),
+    /// The editor ended with a failure status.
+    #[error("{program} exited with {status}")]
+    Exited { program: String, status: String },
+    /// The editor could not be started.
+    #[error("cannot start {program}: {reason} (set $VISUAL or $EDITOR)")]
+    CannotStart { program: String, reason: String },
+    /// The edited file could not be read back.
+    #[error("cannot read the edited text back: {0}")]
+    ReadBack(String),
+    /// The edited file is not UTF-8 text.
+    #[error("the edited text is not UTF-8")]
+    NotUtf8,
+}
+
+/// How a background job failed without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JobFailure {
+    /// It panicked with this (sanitised) message.
+    #[error("{0}")]
+    Panicked(String),
+    /// The runtime dropped it before it finished.
+    #[error("{0}")]
+    Aborted(String),
+    /// The lane that runs file writes has stopped.
+    #[error("the file lane has stopped")]
+    LaneStopped,
 }

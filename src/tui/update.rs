@@ -82,8 +82,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.evidence.requested.remove(&finding);
             Vec::new()
         }
-        Msg::JobFailed { job, reason } => {
-            flash(app, Level::Error, format!("A background task failed ({job}): {reason}"));
+        Msg::JobFailed { job, failure } => {
+            flash(
+                app,
+                Level::Error,
+                format!("A background task failed ({job}): {failure}"),
+            );
             Vec::new()
         }
         Msg::Highlighted(block) => {

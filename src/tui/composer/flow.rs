@@ -323,7 +323,7 @@ pub fn paste(app: &mut App, text: &str) {
 }
 
 /// The text came back from $EDITOR.
-pub fn edited(app: &mut App, result: Result<String, String>) {
+pub fn edited(app: &mut App, result: Result<String, crate::tui::message::EditError>) {
     match (result, app.decide.composer.as_mut()) {
         (Ok(text), Some(c)) => {
             let text = text.strip_suffix('\n').unwrap_or(&text).to_string();

@@ -7,6 +7,7 @@ use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::sanitize::clean_line;
 use crate::tui::app::Level;
+use crate::tui::message::EditError;
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
 use std::path::{Path, PathBuf};
@@ -112,21 +113,27 @@ fn temp_file(text: &str) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
-fn run_editor(path: &Path, guard: &mut TerminalGuard) -> Result<(), String> {
+fn run_editor(path: &Path, guard: &mut TerminalGuard) -> Result<(), EditError> {
     let words = editor_words();
     let Some((program, args)) = words.split_first() else {
-        return Err("no editor is set ($VISUAL or $EDITOR)".into());
+        return Err(EditError::NoEditor);
     };
     guard.suspend();
     let status = Command::new(program).args(args).arg(path).status();
     let resumed = guard.resume();
     if let Err(e) = resumed {
-        return Err(format!("the terminal could not be restored: {e}"));
+        return Err(EditError::Terminal(e.to_string()));
     }
     match status {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{program} exited with {s}")),
-        Err(e) => Err(format!("cannot start {program}: {e} (set $VISUAL or $EDITOR)")),
+        Ok(s) => Err(EditError::Exited {
+            program: program.clone(),
+            status: s.to_string(),
+        }),
+        Err(e) => Err(EditError::CannotStart {
+            program: program.clone(),
+            reason: e.to_string(),
+        }),
     }
 }
 
@@ -134,11 +141,11 @@ fn run_editor(path: &Path, guard: &mut TerminalGuard) -> Result<(), String> {
 pub fn edit_text(text: &str, guard: &mut TerminalGuard) -> Msg {
     let path = match temp_file(text) {
         Ok(p) => p,
-        Err(e) => return Msg::EditedEvidence(Err(format!("cannot create a temporary file: {e}"))),
+        Err(e) => return Msg::EditedEvidence(Err(EditError::TempFile(e.to_string()))),
     };
     let result = run_editor(&path, guard).and_then(|()| {
-        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read the edited text back: {e}"))?;
-        String::from_utf8(bytes).map_err(|_| "the edited text is not UTF-8".to_string())
+        let bytes = std::fs::read(&path).map_err(|e| EditError::ReadBack(e.to_string()))?;
+        String::from_utf8(bytes).map_err(|_| EditError::NotUtf8)
     });
     let _ = std::fs::remove_file(&path);
     Msg::EditedEvidence(result)

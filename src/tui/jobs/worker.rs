@@ -14,6 +14,7 @@
 //!   in screen mode (the panic hook leaves threads of this worker alone).
 
 use crate::github::{Client, ClientConfig};
+use crate::tui::message::JobFailure;
 use crate::tui::update::Msg;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -172,7 +173,7 @@ impl Worker {
         if refused {
             let _ = self.tx.send(Msg::JobFailed {
                 job: "a file write",
-                reason: "the file lane has stopped".into(),
+                failure: JobFailure::LaneStopped,
             });
         }
     }
@@ -223,7 +224,7 @@ async fn dispatch(mut jobs: tokio::sync::mpsc::Receiver<Job>, net: Arc<Net>, tx:
                 Err(e) if e.is_panic() => Some(failed(name, &*e.into_panic())),
                 Err(e) => Some(Msg::JobFailed {
                     job: name,
-                    reason: e.to_string(),
+                    failure: JobFailure::Aborted(e.to_string()),
                 }),
             };
             if let Some(msg) = msg {
@@ -242,7 +243,7 @@ pub fn failed(job: &'static str, payload: &(dyn std::any::Any + Send)) -> Msg {
         .unwrap_or_else(|| "(no message)".to_owned());
     Msg::JobFailed {
         job,
-        reason: crate::sanitize::clean_line(&text),
+        failure: JobFailure::Panicked(crate::sanitize::clean_line(&text)),
     }
 }
 

@@ -192,6 +192,12 @@ fn text_from_the_external_editor_replaces_the_evidence() {
     assert_eq!(effects, vec![Effect::EditEvidence { text: "short".into() }]);
     update(&mut app, Msg::EditedEvidence(Ok("a much\nlonger text\n".into())));
     assert_eq!(evidence(&app), "a much\nlonger text");
-    update(&mut app, Msg::EditedEvidence(Err("vi exited with 1".into())));
+    let exited = crate::tui::message::EditError::Exited {
+        program: "vi".into(),
+        status: "exit status: 1".into(),
+    };
+    update(&mut app, Msg::EditedEvidence(Err(exited)));
     assert_eq!(evidence(&app), "a much\nlonger text", "a failed edit changes nothing");
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert_eq!(flash, "The editor's text was not used: vi exited with exit status: 1");
 }

@@ -52,9 +52,9 @@ fn a_panicking_job_is_a_message_and_the_worker_goes_on() {
     worker.job("a job that breaks", |_| panic!("broken \u{1b}[2J job"));
     let first = notices(&rx, 1);
     match first.as_slice() {
-        [Msg::JobFailed { job, reason }] => {
+        [Msg::JobFailed { job, failure }] => {
             assert_eq!(*job, "a job that breaks");
-            assert_eq!(reason, "broken ␛[2J job", "sanitised");
+            assert_eq!(*failure, JobFailure::Panicked("broken ␛[2J job".into()), "sanitised");
         }
         other => panic!("{other:?}"),
     }
