@@ -199,6 +199,65 @@ fn update_and_its_sub_states_are_in_the_core() {
     }
 }
 
+/// The screen modules `message.rs` may name: those holding state types only.
+const MESSAGE_NAMES: &[&str] = &[
+    "action",
+    "app",
+    "decision_state",
+    "evidence_state",
+    "highlight",
+    "present::evidence",
+    "composer::river_options",
+];
+
+/// The screen modules a file names as `super::a::b::Item` or
+/// `crate::tui::a::b::Item` (lowercase segments are modules).
+fn screen_modules(code: &[(usize, String)]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in code {
+        for prefix in ["super::", "crate::tui::"] {
+            for (at, _) in line.match_indices(prefix) {
+                let preceded = line[..at]
+                    .chars()
+                    .last()
+                    .is_some_and(|c| c.is_alphanumeric() || c == ':');
+                if preceded {
+                    continue;
+                }
+                let rest = &line[at + prefix.len()..];
+                let path: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_' || *c == ':')
+                    .collect();
+                let modules: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+                // `a::b::Type` names module `a::b`; `a::{X, Y}` or `a::Type` names `a`.
+                if !modules.is_empty() {
+                    out.push((*n, modules.join("::")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn messages_name_only_data_modules_of_the_screen() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui/message.rs");
+    let code = code_of(&std::fs::read_to_string(path).unwrap());
+    let names = screen_modules(&code);
+    assert!(names.len() >= 5, "the check reads the imports: {names:?}");
+    let stray: Vec<String> = names
+        .iter()
+        .filter(|(_, m)| !MESSAGE_NAMES.contains(&m.as_str()))
+        .map(|(n, m)| format!("src/tui/message.rs:{n}: {m}"))
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "messages name logic of the screen:\n{}",
+        stray.join("\n")
+    );
+}
+
 /// The check itself finds what it is for: each kind of breach in a made-up file.
 #[test]
 fn the_check_sees_locks_clocks_and_drawing_code() {
@@ -223,4 +282,16 @@ fn the_check_sees_locks_clocks_and_drawing_code() {
     assert!(text.contains("bad.rs:4: super::view"), "{text}");
     assert!(!text.contains("SystemTime"), "comments are not code: {text}");
     assert_eq!(found.len(), 4, "tests are not read: {text}");
+}
+
+#[test]
+fn module_names_are_read_from_paths() {
+    let code = vec![
+        (1, "use super::app::{Document, Level};".to_string()),
+        (2, "use super::present::evidence::HeadLine;".to_string()),
+        (3, "    options: crate::tui::composer::flow::Thing,".to_string()),
+    ];
+    let names: Vec<String> = screen_modules(&code).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(names, ["app", "present::evidence", "composer::flow"]);
+    assert!(!MESSAGE_NAMES.contains(&"composer::flow"), "logic is not a data module");
 }

@@ -265,7 +265,9 @@ fn item_rows(hl: &Highlights, item: &ItemDiff, out: &mut Vec<Row>, waiting: &mut
 mod tests {
     use super::*;
     use crate::checkout::diff::DiffLine;
+    use crate::tui::action::Action;
     use crate::tui::highlight::{Highlighter, ThemeChoice};
+    use crate::tui::update::{Msg, update};
 
     fn report() -> DiffReport {
         let line = |kind, old, new, text: &str| DiffLine {
@@ -304,16 +306,21 @@ mod tests {
         let mut app = crate::tui::fixture::app(crate::tui::fixture::sample_set(), (100, 30));
         let hl = Highlighter::new(ThemeChoice::Ansi);
         app.evidence.highlights = Highlights::new(true);
-        open(&mut app);
+        let asked = update(&mut app, Msg::Action(Action::ShowDiff));
+        assert!(matches!(asked.first(), Some(Effect::LoadDiff { .. })), "{asked:?}");
         let DiffView::Loading { generation, .. } = app.diff else {
             panic!("loading");
         };
-        loaded(&mut app, generation + 1, Ok(report()));
+        let answer = |generation| Msg::DiffLoaded {
+            generation,
+            report: Ok(report()),
+        };
+        update(&mut app, answer(generation + 1));
         assert!(
             matches!(app.diff, DiffView::Loading { .. }),
             "a stale answer is dropped"
         );
-        loaded(&mut app, generation, Ok(report()));
+        update(&mut app, answer(generation));
         let styles = |app: &App| -> usize {
             let set: HashSet<_> = app
                 .diff
@@ -346,9 +353,9 @@ mod tests {
         let block = hl.highlight("src/lib.rs", &lines);
         assert_eq!(block.key(), key);
         assert!(app.diff.waits_for(key), "a redraw is due when it arrives");
-        crate::tui::update::update(&mut app, crate::tui::update::Msg::Highlighted(block));
+        update(&mut app, Msg::Highlighted(block));
         assert!(styles(&app) >= 3, "keywords, strings and comments styled");
-        close(&mut app);
+        update(&mut app, Msg::Action(Action::Back));
         assert_eq!(app.diff, DiffView::Closed);
     }
 }

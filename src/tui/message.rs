@@ -4,7 +4,13 @@
 //! Plain data only. This module names types of the model, of the stores and
 //! of a few data-only screen modules, and nothing of `update`, the view, the
 //! runner or the jobs, so it can be read (and matched on) without the rest
-//! of the screen.
+//! of the screen. The screen modules it names are the ones that hold state
+//! types: `action` (the key table's actions), `app` (a loaded [`Document`],
+//! the status-bar [`Level`]), `decision_state` (a [`Receipt`]),
+//! `evidence_state` (a checkout answer), `highlight` (finished blocks and the
+//! jobs that ask for them), `present::evidence` (the head line) and
+//! `composer::river_options` (River's choices of a decision);
+//! `tests/screen_core.rs` holds it to that list.
 
 use super::action::Action;
 use super::app::{Document, Level};
