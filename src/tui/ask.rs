@@ -262,7 +262,7 @@ fn undo_effect(app: &mut App, finding: usize) -> Vec<Effect> {
 }
 
 /// The revocation finished.
-pub fn undone(app: &mut App, finding: usize, result: Result<String, String>) {
+pub fn undone(app: &mut App, finding: usize, result: Result<super::message::Revoked, String>) {
     match result {
         Ok(what) => {
             if let Some(SubmitState::Recorded(r)) = app.submit.get_mut(finding) {
@@ -271,7 +271,7 @@ pub fn undone(app: &mut App, finding: usize, result: Result<String, String>) {
                 r.summary.push_str("; suppression revoked");
             }
             app.detail.key = None;
-            flash(app, Level::Info, what);
+            flash(app, Level::Info, what.to_string());
         }
         Err(why) => flash(app, Level::Warning, format!("Nothing revoked: {why}")),
     }

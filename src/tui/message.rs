@@ -84,7 +84,7 @@ pub enum Msg {
     /// A River suppression was revoked (what was written), or why not.
     Undone {
         finding: usize,
-        result: Result<String, String>,
+        result: Result<Revoked, String>,
     },
     /// The drafts kept on disk were read: every draft, and how many files could not be read.
     DraftsLoaded {
@@ -376,4 +376,24 @@ pub enum JobFailure {
     /// The lane that runs file writes has stopped.
     #[error("the file lane has stopped")]
     LaneStopped,
+}
+
+/// What revoking a River suppression wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revoked {
+    /// The suppression ids revoked.
+    pub ids: Vec<String>,
+    /// The memory index the revocation was appended to.
+    pub index_file: std::path::PathBuf,
+}
+
+impl std::fmt::Display for Revoked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Revoked suppression {} in {}",
+            self.ids.join(", "),
+            self.index_file.display()
+        )
+    }
 }

@@ -10,6 +10,7 @@ use crate::river_store::{DecisionInput, Note, Recorded, RiverPaths, StoreError, 
 use crate::time::now_millis;
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
+use crate::tui::message::Revoked;
 use crate::tui::update::{Msg, SubmitOutcome};
 use std::path::{Path, PathBuf};
 
@@ -146,9 +147,9 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<
             revoke(&RiverPaths::new(&root), &ids, &note, now_millis(), false)
         });
         let result = result
-            .map(|r| {
-                let ids: Vec<&str> = r.revoked.iter().map(|(sid, _)| sid.as_str()).collect();
-                format!("Revoked suppression {} in {}", ids.join(", "), r.index_file.display())
+            .map(|r| Revoked {
+                ids: r.revoked.iter().map(|(sid, _)| sid.clone()).collect(),
+                index_file: r.index_file,
             })
             .map_err(|e| e.to_string());
         let _ = tx.send(Msg::Undone { finding, result });

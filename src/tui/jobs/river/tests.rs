@@ -88,8 +88,12 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     match rx.recv() {
         Ok(Msg::Undone {
             finding: 1,
-            result: Ok(text),
-        }) => assert!(text.starts_with("Revoked suppression"), "{text}"),
+            result: Ok(revoked),
+        }) => {
+            assert_eq!(revoked.ids.len(), 1, "{revoked:?}");
+            assert!(revoked.index_file.ends_with("index.json"), "{revoked:?}");
+            assert!(revoked.to_string().starts_with("Revoked suppression"), "{revoked}");
+        }
         other => panic!("{other:?}"),
     }
     undo(&ctx, 1, (fp, Vec::new(), None), &worker);
