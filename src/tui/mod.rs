@@ -1,10 +1,15 @@
 //! The interactive screen.
 //!
 //! Architecture: [`app::App`] holds all state; [`update::update`] is the only
-//! function that changes it (pure: no I/O, no clock) and returns
+//! function that changes it (pure: no I/O, no clock, no lock) and returns
 //! [`effect::Effect`]s; [`effect::Runner`] performs them and reports back as
-//! messages; [`view::draw`] only reads the state. Keys reach `update` through
-//! the key table in [`keymap`], which also generates the help overlay.
+//! messages; [`view::draw`] only reads the state. Every message and effect,
+//! with its payload, is in [`message`]. What both `update` and the view need
+//! to know about the frame (line counts, the composer's regions, overlay
+//! lines) is in [`present`] and [`layout`]; highlighted blocks arrive in
+//! messages and live in the App. Keys reach `update` through the key table
+//! in [`keymap`], which also generates the help overlay.
+//! `tests/screen_core.rs` holds the core to these rules.
 
 pub mod action;
 pub mod app;
