@@ -7,8 +7,9 @@
 //! lane (the old selection's blocks that are not done yet go back to waiting
 //! behind the visible ones), so a new selection jumps the queue however much
 //! background work is left. A block the thread made before is not made
-//! again: its finished copy is handed on at once (the screen may have
-//! started its own map over since, and asks again for what it shows).
+//! again: asked for on the selected or visible lane, its finished copy is
+//! handed on at once (the screen may have started its own map over since,
+//! and asks again for what it shows); on the rest lane it is skipped.
 
 use super::{HighlightJob, Highlighted, Highlighter};
 use std::collections::VecDeque;
@@ -34,11 +35,13 @@ struct Lanes {
 }
 
 impl Lanes {
-    fn pop(&mut self) -> Option<HighlightJob> {
+    fn pop(&mut self) -> Option<(Lane, HighlightJob)> {
+        let tagged = |lane: Lane| move |job| (lane, job);
         self.selected
             .pop_front()
-            .or_else(|| self.visible.pop_front())
-            .or_else(|| self.rest.pop_front())
+            .map(tagged(Lane::Selected))
+            .or_else(|| self.visible.pop_front().map(tagged(Lane::Visible)))
+            .or_else(|| self.rest.pop_front().map(tagged(Lane::Rest)))
     }
 }
 
@@ -100,8 +103,8 @@ impl Queue {
         lanes.selected.len() + lanes.visible.len() + lanes.rest.len()
     }
 
-    /// The next block, waiting for one; `None` once closed.
-    fn next(&self) -> Option<HighlightJob> {
+    /// The next block and its lane, waiting for one; `None` once closed.
+    fn next(&self) -> Option<(Lane, HighlightJob)> {
         let mut lanes = self.shared.lanes.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             if lanes.closed {
@@ -122,7 +125,8 @@ impl Queue {
 
     /// Takes the next block without a thread (tests: the order blocks are done in).
     pub fn take(&self) -> Option<HighlightJob> {
-        self.shared.lanes.lock().unwrap_or_else(PoisonError::into_inner).pop()
+        let next = self.shared.lanes.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        next.map(|(_, job)| job)
     }
 
     /// Starts the thread: each block is highlighted (or taken from `hl`'s
@@ -133,7 +137,12 @@ impl Queue {
     {
         let me = self.clone();
         std::thread::Builder::new().name("highlight".into()).spawn(move || {
-            while let Some(job) = me.next() {
+            while let Some((lane, job)) = me.next() {
+                // Background blocks already sent once are not sent again (a
+                // burst of selections leaves many in the rest lane).
+                if lane == Lane::Rest && hl.cached(&job.path, &job.lines).is_some() {
+                    continue;
+                }
                 on_done(hl.highlight(&job.path, &job.lines));
             }
         })?;
