@@ -281,10 +281,11 @@ mod tests {
     fn a_new_selection_asks_for_its_excerpts_first_once() {
         let mut app = crate::tui::fixture::app(crate::tui::fixture::scaled(30), (120, 40));
         app.evidence.highlights = crate::tui::highlight::Highlights::new(false);
-        let first = highlight_asks(&sync(&mut app));
+        let resize = || crate::tui::update::Msg::Resize(120, 40);
+        let first = highlight_asks(&crate::tui::update::update(&mut app, resize()));
         assert_eq!(first.len(), 1, "asked once for the first frame");
         assert!(
-            highlight_asks(&sync(&mut app)).is_empty(),
+            highlight_asks(&crate::tui::update::update(&mut app, resize())).is_empty(),
             "nothing changed: nothing asked"
         );
         let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
