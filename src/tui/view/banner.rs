@@ -1,7 +1,8 @@
 //! Draws the banner whose lines [`crate::tui::present::banner`] makes.
 
 use crate::tui::app::App;
-use crate::tui::present::banner::lines;
+/// The banner's lines live in `present` (update needs its height); the old paths stay.
+pub use crate::tui::present::banner::{angle_error_line, height, lines, problem_line};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders, Paragraph};

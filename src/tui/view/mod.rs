@@ -17,7 +17,8 @@ pub mod status;
 
 use super::app::{App, Mode, Pane};
 use super::layout;
-use super::present::{help, problems};
+// The overlays' lines live in `present` (update counts them); the old paths stay.
+pub use super::present::{help, problems};
 use super::text::{TextLine, Tone};
 use super::theme::Theme;
 use ratatui::Frame;
