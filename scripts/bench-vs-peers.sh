@@ -8,7 +8,9 @@
 #           (examples/parse_floor.rs): the least any strict reader can cost.
 #   tiny    `triage validate` of a small agent result against
 #           `triage --version` (the process start alone) and `gojq -n 1`.
-#   large   `triage list` of a 50 MB v3 review output, with its peak RSS.
+#   large   `triage list` of a 50 MB v3 review output, and the peak RSS of
+#           list, project, fingerprints and validate of it.
+#   linear  CPU per finding of `list` at 10k and at 100k findings.
 #
 # Runs are interleaved (one of each command per round, in turn), so a
 # change in machine load hits every command alike; the median of the
@@ -144,7 +146,41 @@ large_rounds=$(( rounds < 5 ? rounds : 5 ))
 rounds_saved=$rounds; rounds=$large_rounds
 read -r _ large_ms < <(interleaved run_large)
 rounds=$rounds_saved
-rss_kb=$( { /usr/bin/time -f '%M' "$bin" list "$f" --format tsv >/dev/null; } 2>&1 | tail -1 )
 bytes=$(wc -c < "$f")
-printf 'list of %s bytes: %s ms (median of %s), peak RSS %s KiB = %sx the file\n' "$bytes" "$large_ms" \
-  "$large_rounds" "$rss_kb" "$(awk -v r="$rss_kb" -v b="$bytes" 'BEGIN {printf "%.2f", r*1024/b}')"
+printf 'list of %s bytes: %s ms (median of %s)\n' "$bytes" "$large_ms" "$large_rounds"
+# Peak RSS of every command that reads the whole file (project fails J6 on
+# a file this size, after reading all of it; its exit status is ignored).
+for cmd in list project fingerprints validate; do
+  /usr/bin/time -o "$work/rss" -f '%M' "$bin" "$cmd" "$f" >/dev/null 2>&1 || true
+  rss_kb=$(tail -1 "$work/rss")
+  printf '  %-12s peak RSS %s KiB = %sx the file\n' "$cmd" "$rss_kb" \
+    "$(awk -v r="$rss_kb" -v b="$bytes" 'BEGIN {printf "%.2f", r*1024/b}')"
+done
+
+echo
+echo "cost per finding, CPU (user + system) of list --format tsv, median of $large_rounds interleaved rounds"
+# The findings are counted by their one grounding each (every generated
+# finding has one); CPU time rather than wall time, so that waiting for a
+# loaded machine's cores does not count.
+cpu_s() {
+  /usr/bin/time -o "$work/cpu" -f '%U %S' "$bin" list "$1" --format tsv >/dev/null 2>&1
+  tail -1 "$work/cpu" | awk '{print $1 + $2}'
+}
+declare -A per=()
+for n in 10000 100000; do
+  "$synth" artifact $(( n * 1545 )) 11 > "$work/artifact-$n.json"
+  per[$n]=""
+done
+for _ in $(seq "$large_rounds"); do
+  for n in 10000 100000; do per[$n]+="$(cpu_s "$work/artifact-$n.json") "; done
+done
+declare -A us=()
+for n in 10000 100000; do
+  count=$(grep -o '"semantic_key"' "$work/artifact-$n.json" | wc -l)
+  median=$(tr ' ' '\n' <<<"${per[$n]}" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  us[$n]=$(awk -v s="$median" -v c="$count" 'BEGIN {printf "%.2f", s*1e6/c}')
+  printf '%7s findings (%s bytes): %s s CPU, %s us per finding\n' "$count" \
+    "$(wc -c < "$work/artifact-$n.json")" "$median" "${us[$n]}"
+  rm -f "$work/artifact-$n.json"
+done
+printf 'per-finding cost at 100k / at 10k: %s\n' "$(ratio "${us[100000]}" "${us[10000]}")"
