@@ -67,6 +67,9 @@ def fixed(path):
                                                  "expired": False, "workflow_run": {"id": 77, "head_sha": HEAD}}]}
     if path == "/user":
         return {"login": ACTOR}
+    if path == base:
+        return {"full_name": REPO, "permissions": {"admin": False, "maintain": False, "push": True,
+                                                   "triage": True, "pull": True}}
     if path == f"{base}/collaborators/{ACTOR}/permission":
         return {"permission": "write", "role_name": "write"}
     return None
