@@ -598,8 +598,10 @@ async fn the_thread_query_and_the_ledger_run_beside_the_artifact_chain() {
     // The thread query does not wait for the chain; the ledger waits only for the head.
     assert!(at("/graphql") < at("/runs"), "{order:?}");
     assert!(pulls[0] < at("/comments") && at("/comments") < pulls[1], "{order:?}");
+    // The runs and the first attempt's artifacts are listed together, after
+    // the head and before the head is read again.
     assert!(
-        at("/runs") < at("/artifacts") && at("/artifacts") < pulls[1],
+        pulls[0] < at("/runs") && pulls[0] < at("/artifacts") && at("/artifacts") < pulls[1],
         "the chain keeps its order: {order:?}"
     );
     assert!(log.max_in_flight() >= 2, "nothing overlapped: {order:?}");
@@ -707,4 +709,87 @@ async fn a_second_fetch_of_an_unchanged_pull_request_sends_only_conditional_requ
         assert!(r.headers.get("if-none-match").is_some(), "unconditional: {}", r.url);
     }
     assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
+}
+
+#[path = "support/gate.rs"]
+mod gate;
+
+/// A gate server for the fetch chain (the download is refused: the chain's
+/// reads up to it are what is looked at).
+fn gated_chain(together: &[&str], attempt: u32) -> gate::Gate {
+    let answer = move |verb: &str, path: &str, _: &[u8]| -> (u16, String) {
+        let pull = format!("/repos/{REPO}/pulls/{PR}");
+        let runs = format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+        let arts = format!("/repos/{REPO}/actions/artifacts");
+        let name = format!("reviewgate-agent-result-{}-attempt-{attempt}", head());
+        let json = match (verb, path) {
+            ("GET", p) if p == pull => {
+                json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } })
+            }
+            ("GET", p) if p == runs => {
+                json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, attempt, &head(), "failure")] })
+            }
+            ("GET", p) if p == arts => {
+                json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] })
+            }
+            ("POST", "/graphql") => threads_page(Vec::new(), None),
+            _ => return (404, json!({ "message": "Not Found" }).to_string()),
+        };
+        (200, json.to_string())
+    };
+    gate::Gate::start(together, std::sync::Arc::new(answer))
+}
+
+#[tokio::test]
+async fn the_thread_query_is_in_flight_beside_the_head_read() {
+    use triage::session::fetch::fetch_live;
+    let pull = format!("GET /repos/{REPO}/pulls/{PR}");
+    let gate = gated_chain(&[&pull, "POST /graphql"], 1);
+    let api = gate.base.clone();
+    let client = Client::new(triage::github::ClientConfig::new(
+        triage::github::ApiBase::parse(&api).expect("base"),
+        triage::github::Token::new(TOKEN).expect("token"),
+    ))
+    .expect("client");
+    let fetched = fetch_live(&client, &request()).await;
+    assert!(
+        matches!(&fetched, Err(FetchError::GitHub { step, .. }) if step.contains("download")),
+        "{fetched:?}"
+    );
+    assert!(gate.held_together(), "not in flight at once: {:?}", gate.log());
+}
+
+#[tokio::test]
+async fn a_first_attempt_artifact_is_listed_beside_the_runs_a_rerun_lists_its_own_after() {
+    let runs = format!("GET /repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+    let arts = format!("GET /repos/{REPO}/actions/artifacts");
+    for attempt in [1, 2] {
+        let gate = gated_chain(&[&runs, &arts], attempt);
+        let client = Client::new(triage::github::ClientConfig::new(
+            triage::github::ApiBase::parse(&gate.base).expect("base"),
+            triage::github::Token::new(TOKEN).expect("token"),
+        ))
+        .expect("client");
+        let fetched = fetch_exact_head(&client, &request()).await;
+        assert!(
+            matches!(&fetched, Err(FetchError::GitHub { step, .. }) if step.contains("download")),
+            "attempt {attempt}: {fetched:?}"
+        );
+        assert!(gate.held_together(), "not in flight at once: {:?}", gate.log());
+        let first = format!("name=reviewgate-agent-result-{}-attempt-1", head());
+        let own = format!("name=reviewgate-agent-result-{}-attempt-{attempt}", head());
+        let listings: Vec<String> = gate
+            .log()
+            .into_iter()
+            .filter(|l| l.starts_with(&format!("{arts}?")))
+            .collect();
+        assert!(listings[0].contains(&first), "{listings:?}");
+        match attempt {
+            1 => assert_eq!(listings.len(), 1, "{listings:?}"),
+            _ => {
+                assert_eq!(listings.len(), 2, "{listings:?}");
+                assert!(listings[1].contains(&own), "{listings:?}");
+            }
+        }
+    }
 }
