@@ -711,6 +711,60 @@ async fn a_second_fetch_of_an_unchanged_pull_request_sends_only_conditional_requ
     assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
 }
 
+/// What `R` sends for an unchanged pull request on the session's client:
+/// every REST read conditional (answered 304), the zip from memory, and the
+/// review-thread query, which GraphQL cannot ask conditionally.
+#[tokio::test]
+async fn a_refresh_of_an_unchanged_pull_request_sends_conditional_reads_and_the_thread_query() {
+    use triage::session::fetch::fetch_live;
+    let (api, blob) = (MockServer::start().await, MockServer::start().await);
+    let pull =
+        json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } });
+    mount_conditional(&api, &format!("/repos/{REPO}/pulls/{PR}"), pull, "\"p1\"").await;
+    let runs = json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, 1, &head(), "failure")] });
+    let runs_route = format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+    mount_conditional(&api, &runs_route, runs, "\"r1\"").await;
+    let name = format!("reviewgate-agent-result-{}-attempt-1", head());
+    let arts = json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] });
+    mount_conditional(&api, &format!("/repos/{REPO}/actions/artifacts"), arts, "\"a1\"").await;
+    let bytes = simple_result(REPO, PR, &head());
+    mount_download(&api, &blob, 5001, zip_of(&[("result.json", &bytes)])).await;
+    Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(threads_page(Vec::new(), None)))
+        .mount(&api)
+        .await;
+
+    let client = client(&api);
+    let first = fetch_live(&client, &request()).await.expect("first");
+    assert!(first.threads.as_ref().is_some_and(|t| t.unavailable_reason().is_none()));
+    let before = api.received_requests().await.expect("recorded").len();
+    let again = fetch_live(&client, &request()).await.expect("again");
+    assert_eq!(again.bytes, first.bytes);
+    let requests = api.received_requests().await.expect("recorded");
+    let second: Vec<String> = requests[before..]
+        .iter()
+        .map(|r| {
+            let conditional = r.headers.get("if-none-match").is_some();
+            format!("{} {} {conditional}", r.method, r.url.path())
+        })
+        .collect();
+    let mut sorted = second.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            format!("GET /repos/{REPO}/actions/artifacts true"),
+            format!("GET {runs_route} true"),
+            format!("GET /repos/{REPO}/pulls/{PR} true"),
+            format!("GET /repos/{REPO}/pulls/{PR} true"),
+            "POST /graphql false".to_owned(),
+        ],
+        "{second:?}"
+    );
+    assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
+}
+
 #[path = "support/gate.rs"]
 mod gate;
 
