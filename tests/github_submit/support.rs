@@ -181,9 +181,7 @@ pub async fn requests(server: &MockServer) -> Vec<(String, Vec<u8>)> {
 
 /// Where a read sent beside others is listed (`None`: not such a read).
 pub fn read_rank(line: &str) -> Option<u8> {
-    let Some(path) = line.strip_prefix("GET ") else {
-        return None;
-    };
+    let path = line.strip_prefix("GET ")?;
     let path = path.split('?').next().unwrap_or(path);
     let path = path.strip_prefix("/api/v3").unwrap_or(path);
     let rank = match path {
