@@ -322,3 +322,60 @@ async fn a_batch_reads_the_actor_and_its_permission_once_and_the_head_before_eve
         );
     }
 }
+
+#[tokio::test]
+async fn a_second_decision_for_a_finding_sent_earlier_in_the_batch_sees_the_first() {
+    use triage::github::decide::Rejection;
+    use triage::model::finding::SubmittedDisposition;
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, fake) = fake().await;
+    // Two different decisions for one finding, and one for another finding.
+    let drafts = [
+        draft(),
+        Draft {
+            status: SubmittedDisposition::Fixed,
+            evidence: "Fixed on the reviewed head.".into(),
+            ..draft()
+        },
+        Draft {
+            fingerprint: "defect:src.other.rs:x".into(),
+            ..draft()
+        },
+    ];
+    let kept: Vec<Kept> = drafts
+        .into_iter()
+        .map(|d| batch::keep(&outbox, d, None).unwrap())
+        .collect();
+    let mut outcomes = Vec::new();
+    let summary = batch::submit_many(&client(&server.uri()), &outbox, &kept, |entry, result| {
+        let outcome = result.as_ref().map(|s| s.outcome.clone()).ok();
+        outcomes.push((entry.draft.status, entry.draft.fingerprint.clone(), outcome));
+    })
+    .await;
+    assert_eq!((summary.recorded, summary.rejected), (2, 1), "{outcomes:?}");
+    let refused: Vec<_> = outcomes
+        .iter()
+        .filter(|(_, _, o)| matches!(o, Some(Outcome::Rejected { .. })))
+        .collect();
+    assert_eq!(refused.len(), 1, "{outcomes:?}");
+    let (status, fingerprint, outcome) = refused[0];
+    assert_eq!((status, fingerprint.as_str()), (&SubmittedDisposition::Fixed, FP));
+    assert!(
+        matches!(
+            outcome,
+            Some(Outcome::Rejected {
+                reason: Rejection::AlreadyDecided { .. },
+                ..
+            })
+        ),
+        "the first decision of the batch is in the ledger the second reads: {outcome:?}"
+    );
+    assert_eq!(fake.comments().len(), 2, "no comment for the refused decision");
+    let lines = sequence(&server).await;
+    let ledger_reads = lines.iter().filter(|l| **l == line("GET", COMMENTS_PAGE_1)).count();
+    assert_eq!(
+        ledger_reads, 2,
+        "once for the batch, once more for the finding sent before: {lines:?}"
+    );
+}
