@@ -1,8 +1,10 @@
 //! The newest exact-head ReviewGate result of a pull request, for the
 //! commands and the screen alike: [`fetch_blocking`] (one call, own runtime),
-//! and inside an existing runtime [`resolve_target`], [`fetch_live`],
-//! [`observe_threads`] and [`current_head`] (to tell when a loaded result
-//! went stale). What to fetch is a plain [`PrTarget`].
+//! [`fetch_reporting_on`] (one call on a runtime the caller runs, with its
+//! client: the screen's first load), and inside an existing runtime
+//! [`resolve_target`], [`fetch_live`], [`observe_threads`] and
+//! [`current_head`] (to tell when a loaded result went stale). What to
+//! fetch is a plain [`PrTarget`].
 
 use crate::decision::decide::Target;
 use crate::git_remote::{host_of_web_base, origin_repository};

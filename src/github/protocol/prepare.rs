@@ -1,12 +1,12 @@
 //! Everything a submission reads before it posts, read at once: the actor
 //! (`GET /user`), the token user's permission (`GET /repos/{repo}`), the
 //! pull request and its head, and the ledger (comments and the head's
-//! statuses), once the clean-up deletes an earlier attempt left unfinished
-//! are done.
-//! None of these reads needs another's answer, so they cost one round trip
-//! together (the deletes come first: one round trip more, on a retry only). Their answers are then judged in the protocol's order (deletes,
-//! actor, permission, pull request, ledger), so the refusal a user sees is
-//! the same as when they were read one after another.
+//! statuses). None of these reads needs another's answer, so together they
+//! cost one round trip. Clean-up deletes an earlier attempt left unfinished
+//! are sent before them (one round trip more, on such a retry only). The
+//! answers are judged in the protocol's order (actor, permission, pull
+//! request, ledger), so the refusal a user sees is the one reading them one
+//! after another would give.
 //!
 //! [`Known`] keeps what a run of several submissions (a batch) has read:
 //! the actor and the permission once, and per pull request and head the
