@@ -67,6 +67,9 @@ def fixed(path):
                                                  "expired": False, "workflow_run": {"id": 77, "head_sha": HEAD}}]}
     if path == "/user":
         return {"login": ACTOR}
+    if path == base:
+        return {"full_name": REPO, "permissions": {"admin": False, "maintain": False, "push": True,
+                                                   "triage": True, "pull": True}}
     if path == f"{base}/collaborators/{ACTOR}/permission":
         return {"permission": "write", "role_name": "write"}
     return None
@@ -74,6 +77,10 @@ def fixed(path):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in two writes: without TCP_NODELAY the body
+    # waits for the client's delayed ACK (tens of ms per answer on
+    # loopback), which would be counted as the client's time.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass

@@ -76,8 +76,8 @@ async fn github() -> MockServer {
         // The disposition protocol's reads: the decision's head abc123 is stale.
         ("/user", json!({ "login": "repair-agent", "id": 5 })),
         (
-            "/repos/LVTD-LLC/reviewgate/collaborators/repair-agent/permission",
-            json!({ "permission": "write", "role_name": "write" }),
+            "/repos/LVTD-LLC/reviewgate",
+            json!({ "full_name": "LVTD-LLC/reviewgate", "permissions": { "push": true, "pull": true } }),
         ),
         (
             "/repos/LVTD-LLC/reviewgate/pulls/48",

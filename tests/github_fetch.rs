@@ -598,11 +598,12 @@ async fn the_thread_query_and_the_ledger_run_beside_the_artifact_chain() {
     // The thread query does not wait for the chain; the ledger waits only for the head.
     assert!(at("/graphql") < at("/runs"), "{order:?}");
     assert!(pulls[0] < at("/comments") && at("/comments") < pulls[1], "{order:?}");
+    // The runs and the first attempt's artifacts are listed together, after
+    // the head and before the head is read again.
     assert!(
-        at("/runs") < at("/artifacts") && at("/artifacts") < pulls[1],
+        pulls[0] < at("/runs") && pulls[0] < at("/artifacts") && at("/artifacts") < pulls[1],
         "the chain keeps its order: {order:?}"
     );
-    assert!(log.max_in_flight() >= 2, "nothing overlapped: {order:?}");
 
     let events = events.into_inner().expect("events");
     let position = |e: FetchEvent| {
@@ -707,4 +708,164 @@ async fn a_second_fetch_of_an_unchanged_pull_request_sends_only_conditional_requ
         assert!(r.headers.get("if-none-match").is_some(), "unconditional: {}", r.url);
     }
     assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
+}
+
+/// What `R` sends for an unchanged pull request on the session's client:
+/// every REST read conditional (answered 304), the zip from memory, and the
+/// review-thread query, which GraphQL cannot ask conditionally.
+#[tokio::test]
+async fn a_refresh_of_an_unchanged_pull_request_sends_conditional_reads_and_the_thread_query() {
+    use triage::session::fetch::fetch_live;
+    let (api, blob) = (MockServer::start().await, MockServer::start().await);
+    let pull =
+        json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } });
+    mount_conditional(&api, &format!("/repos/{REPO}/pulls/{PR}"), pull, "\"p1\"").await;
+    let runs = json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, 1, &head(), "failure")] });
+    let runs_route = format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+    mount_conditional(&api, &runs_route, runs, "\"r1\"").await;
+    let name = format!("reviewgate-agent-result-{}-attempt-1", head());
+    let arts = json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] });
+    mount_conditional(&api, &format!("/repos/{REPO}/actions/artifacts"), arts, "\"a1\"").await;
+    let bytes = simple_result(REPO, PR, &head());
+    mount_download(&api, &blob, 5001, zip_of(&[("result.json", &bytes)])).await;
+    Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(threads_page(Vec::new(), None)))
+        .mount(&api)
+        .await;
+
+    let client = client(&api);
+    let first = fetch_live(&client, &request()).await.expect("first");
+    assert!(first.threads.as_ref().is_some_and(|t| t.unavailable_reason().is_none()));
+    let before = api.received_requests().await.expect("recorded").len();
+    let again = fetch_live(&client, &request()).await.expect("again");
+    assert_eq!(again.bytes, first.bytes);
+    let requests = api.received_requests().await.expect("recorded");
+    let second: Vec<String> = requests[before..]
+        .iter()
+        .map(|r| {
+            let conditional = r.headers.get("if-none-match").is_some();
+            format!("{} {} {conditional}", r.method, r.url.path())
+        })
+        .collect();
+    let mut sorted = second.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            format!("GET /repos/{REPO}/actions/artifacts true"),
+            format!("GET {runs_route} true"),
+            format!("GET /repos/{REPO}/pulls/{PR} true"),
+            format!("GET /repos/{REPO}/pulls/{PR} true"),
+            "POST /graphql false".to_owned(),
+        ],
+        "{second:?}"
+    );
+    assert_eq!(blob.received_requests().await.expect("recorded").len(), 1);
+}
+
+#[path = "support/gate.rs"]
+mod gate;
+
+/// A gate server for the fetch chain (the download is refused: the chain's
+/// reads up to it are what is looked at).
+fn gated_chain(together: &[&str], attempt: u32) -> gate::Gate {
+    let answer = move |verb: &str, path: &str, _: &[u8]| -> (u16, String) {
+        let pull = format!("/repos/{REPO}/pulls/{PR}");
+        let runs = format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+        let arts = format!("/repos/{REPO}/actions/artifacts");
+        let name = format!("reviewgate-agent-result-{}-attempt-{attempt}", head());
+        let json = match (verb, path) {
+            ("GET", p) if p == pull => {
+                json!({ "number": PR, "state": "open", "head": { "sha": head() }, "base": { "repo": { "full_name": REPO } } })
+            }
+            ("GET", p) if p == runs => {
+                json!({ "total_count": 1, "workflow_runs": [run_json(77, 3, attempt, &head(), "failure")] })
+            }
+            ("GET", p) if p == arts => {
+                json!({ "total_count": 1, "artifacts": [artifact_json(5001, &name, 77, &head(), false)] })
+            }
+            ("POST", "/graphql") => threads_page(Vec::new(), None),
+            ("GET", p) if p == format!("/repos/{REPO}/issues/{PR}/comments") => json!([]),
+            ("GET", p) if p == format!("/repos/{REPO}/commits/{}/status", head()) => json!({ "statuses": [] }),
+            _ => return (404, json!({ "message": "Not Found" }).to_string()),
+        };
+        (200, json.to_string())
+    };
+    gate::Gate::start(together, std::sync::Arc::new(answer))
+}
+
+#[tokio::test]
+async fn the_thread_query_is_in_flight_beside_the_head_read() {
+    use triage::session::fetch::fetch_live;
+    let pull = format!("GET /repos/{REPO}/pulls/{PR}");
+    let gate = gated_chain(&[&pull, "POST /graphql"], 1);
+    let api = gate.base.clone();
+    let client = Client::new(triage::github::ClientConfig::new(
+        triage::github::ApiBase::parse(&api).expect("base"),
+        triage::github::Token::new(TOKEN).expect("token"),
+    ))
+    .expect("client");
+    let fetched = fetch_live(&client, &request()).await;
+    assert!(
+        matches!(&fetched, Err(FetchError::GitHub { step, .. }) if step.contains("download")),
+        "{fetched:?}"
+    );
+    assert!(gate.held_together(), "not in flight at once: {:?}", gate.log());
+}
+
+#[tokio::test]
+async fn a_first_attempt_artifact_is_listed_beside_the_runs_a_rerun_lists_its_own_after() {
+    let runs = format!("GET /repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+    let arts = format!("GET /repos/{REPO}/actions/artifacts");
+    for attempt in [1, 2] {
+        let gate = gated_chain(&[&runs, &arts], attempt);
+        let client = Client::new(triage::github::ClientConfig::new(
+            triage::github::ApiBase::parse(&gate.base).expect("base"),
+            triage::github::Token::new(TOKEN).expect("token"),
+        ))
+        .expect("client");
+        let fetched = fetch_exact_head(&client, &request()).await;
+        assert!(
+            matches!(&fetched, Err(FetchError::GitHub { step, .. }) if step.contains("download")),
+            "attempt {attempt}: {fetched:?}"
+        );
+        assert!(gate.held_together(), "not in flight at once: {:?}", gate.log());
+        let first = format!("name=reviewgate-agent-result-{}-attempt-1", head());
+        let own = format!("name=reviewgate-agent-result-{}-attempt-{attempt}", head());
+        let listings: Vec<String> = gate
+            .log()
+            .into_iter()
+            .filter(|l| l.starts_with(&format!("{arts}?")))
+            .collect();
+        assert!(listings[0].contains(&first), "{listings:?}");
+        match attempt {
+            1 => assert_eq!(listings.len(), 1, "{listings:?}"),
+            _ => {
+                assert_eq!(listings.len(), 2, "{listings:?}");
+                assert!(listings[1].contains(&own), "{listings:?}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_ledger_is_read_beside_the_rest_of_the_chain_once_the_head_is_known() {
+    use triage::session::fetch::{LiveReads, fetch_live_reporting};
+    let comments = format!("GET /repos/{REPO}/issues/{PR}/comments");
+    let statuses = format!("GET /repos/{REPO}/commits/{}/status", head());
+    let runs = format!("GET /repos/{REPO}/actions/workflows/{WORKFLOW}/runs");
+    let gate = gated_chain(&[&comments, &statuses, &runs], 1);
+    let client = Client::new(triage::github::ClientConfig::new(
+        triage::github::ApiBase::parse(&gate.base).expect("base"),
+        triage::github::Token::new(TOKEN).expect("token"),
+    ))
+    .expect("client");
+    let reads = LiveReads { ledger: true };
+    let fetched = fetch_live_reporting(&client, &request(), reads, &|_| {}).await;
+    assert!(
+        matches!(&fetched, Err(FetchError::GitHub { step, .. }) if step.contains("download")),
+        "{fetched:?}"
+    );
+    assert!(gate.held_together(), "not in flight at once: {:?}", gate.log());
 }

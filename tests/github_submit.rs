@@ -11,12 +11,12 @@ mod cli;
 mod client;
 #[path = "github_submit/fake.rs"]
 mod fake;
+#[path = "support/gate.rs"]
+mod gate;
 #[path = "github_submit/ledger.rs"]
 mod ledger;
 #[path = "github_submit/outbox_retry.rs"]
 mod outbox_retry;
-#[path = "support/overlap.rs"]
-mod overlap;
 #[path = "github_submit/protocol.rs"]
 mod protocol;
 #[path = "github_submit/races.rs"]

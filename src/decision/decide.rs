@@ -19,7 +19,7 @@ pub struct Target {
 pub enum Step {
     /// 2: `GET /user`.
     Actor,
-    /// 3: collaborator permission.
+    /// 3: the token user's permission on the repository (`GET /repos/{repo}`).
     Permission,
     /// 4: the pull request and its head.
     PullRequest,

@@ -22,7 +22,7 @@ pub use artifact::artifact_name;
 pub use error::FetchError;
 pub use head::{current_head, is_commit_sha};
 
-use artifact::find_artifact;
+use artifact::{list_artifacts, pick_artifact};
 use check::check_result;
 use runs::newest_run;
 
@@ -33,8 +33,9 @@ pub const MAX_PAGES: u32 = 10;
 pub const MAX_ZIP_BYTES: usize = 8 * 1024 * 1024;
 
 /// The steps of a fetch, as reported to a [`Progress`] callback. The
-/// artifact chain runs `Head` to `HeadAgain` in order; `Threads` and
-/// `Ledger` run beside it.
+/// artifact chain runs `Head` to `HeadAgain` in order (the listing of a
+/// first attempt's artifact is sent beside `Runs`); `Threads` and `Ledger`
+/// run beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FetchStep {
     /// Reading the pull request's head.
@@ -151,15 +152,32 @@ pub async fn fetch_exact_head_reporting(
 ) -> Result<FetchedResult, FetchError> {
     let head = reported(progress, FetchStep::Head, current_head(client, req)).await?;
     progress(FetchEvent::Head(head.clone()));
-    let run = reported(progress, FetchStep::Runs, newest_run(client, req, &head)).await?;
+    // A run's first attempt is by far the most common, and its artifact's
+    // name needs only the head: that listing is sent beside the runs'. When
+    // the newest run is a re-run, the listing of its attempt follows (one
+    // round trip more, only then).
+    let first_name = artifact_name(&head, 1);
+    progress(FetchEvent::Started(FetchStep::Runs));
+    let (run, first_listing) = tokio::join!(
+        async {
+            let run = newest_run(client, req, &head).await;
+            progress(FetchEvent::Finished(FetchStep::Runs));
+            if run.is_ok() {
+                progress(FetchEvent::Started(FetchStep::Artifact));
+            }
+            run
+        },
+        list_artifacts(client, req, &first_name)
+    );
+    let run = run?;
     let attempt = run.run_attempt.unwrap_or(1).max(1);
     let name = artifact_name(&head, attempt);
-    let artifact = reported(
-        progress,
-        FetchStep::Artifact,
-        find_artifact(client, req, &run, &head, &name),
-    )
-    .await?;
+    let listed = match attempt {
+        1 => first_listing,
+        _ => list_artifacts(client, req, &name).await,
+    };
+    progress(FetchEvent::Finished(FetchStep::Artifact));
+    let artifact = pick_artifact(listed?, &run, &head, &name)?;
     if artifact.size_in_bytes > MAX_ZIP_BYTES as u64 {
         return Err(FetchError::TooLarge {
             size: artifact.size_in_bytes,

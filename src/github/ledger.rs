@@ -106,9 +106,41 @@ pub async fn read_ledger(client: &Client, target: &Target, known_writers: KnownW
     }
 }
 
+/// What a ledger is made of, as read: the comments and the head's
+/// disposition statuses. Both are read at once ([`read_raw`]); the statuses
+/// are only judged when a disposition comment is among the comments.
+#[derive(Debug, Clone)]
+pub struct RawLedger {
+    pub comments: Result<Vec<CommentRecord>, GhError>,
+    pub statuses: Result<Vec<StatusRecord>, GhError>,
+}
+
+/// Reads the comments and the statuses of `target.reviewed_sha` side by
+/// side (the statuses are read even when no comment needs them: one more
+/// request, one round trip less).
+pub async fn read_raw(client: &Client, target: &Target) -> RawLedger {
+    let (comments, statuses) = tokio::join!(
+        read_comments(client, target),
+        read_statuses(client, target, &target.reviewed_sha)
+    );
+    RawLedger { comments, statuses }
+}
+
 /// [`read_ledger`] with the reason typed.
 pub async fn read(client: &Client, target: &Target, known_writers: KnownWriters<'_>) -> Result<Ledger, LedgerError> {
-    let comments = read_comments(client, target).await.map_err(LedgerError::Comments)?;
+    judge(client, target, read_raw(client, target).await, known_writers).await
+}
+
+/// Classifies what [`read_raw`] read; the write permission of an
+/// unattested author is looked up here (once each, unless `known_writers`
+/// names them).
+pub async fn judge(
+    client: &Client,
+    target: &Target,
+    raw: RawLedger,
+    known_writers: KnownWriters<'_>,
+) -> Result<Ledger, LedgerError> {
+    let comments = raw.comments.map_err(LedgerError::Comments)?;
     let picked = pick(&comments);
     let scope = LedgerScope {
         repository: target.repository.to_string(),
@@ -128,8 +160,8 @@ pub async fn read(client: &Client, target: &Target, known_writers: KnownWriters<
             entries: Vec::new(),
         });
     }
-    let statuses = read_statuses(client, target, &target.reviewed_sha)
-        .await
+    let statuses = raw
+        .statuses
         .map_err(|e| format!("the head's statuses could not be read: {e}"));
     let receipts = statuses.as_ref().map(|s| receipted(&picked, s)).unwrap_or_default();
     let mut permissions = BTreeMap::new();

@@ -14,19 +14,29 @@
 //! - after the attestation, the comment and its status are read back:
 //!   "recorded" is said only of what GitHub is seen to hold.
 //!
+//! Requests that need no answer of another are sent together: the reads
+//! before posting ([`prepare`]), and the comment and status read-back. The
+//! steps that guard the protocol stay in order and cost one round trip each:
+//! the comment, the head re-read after it (before the status is posted), the
+//! status, and the read-back after it. One decision: five round trips.
+//!
 //! Nothing is left half-done on GitHub: a comment is deleted again when the
 //! head moved, could not be re-read, or the attestation failed or was made
 //! by someone else; each delete is written down first ([`Journal`]).
 
-use super::cleanup::{Journal, NoJournal, delete_comment, remove_comment};
+use super::cleanup::{Journal, NoJournal, remove_comment};
 use super::client::Client;
 use super::error::GhError;
-use super::ledger::{self, LedgerError};
+use super::ledger;
 use super::route::Route;
-use super::wire::{Account, CreatedStatus, IssueComment, NewComment, NewStatus, PermissionLevel, PullRequest};
+use super::wire::{CreatedStatus, IssueComment, NewComment, NewStatus, PullRequest};
 use crate::decision::decide::{self, Rejection, Step, StepError, Target};
 use crate::decision::draft::CheckedDraft;
-use crate::model::ledger::{Prior, prior_for, receipted};
+use crate::model::ledger::receipted;
+
+mod prepare;
+
+pub use prepare::{Known, Plan, Ready, prepare};
 
 /// What a submission achieved, named where the protocol produces it.
 pub use crate::decision::outcome::{Outcome, Receipt};
@@ -72,19 +82,8 @@ pub async fn submit_with(
     submit_knowing(client, draft, options, journal, &mut Known::default()).await
 }
 
-/// What one run of several submissions (a batch) learned once and uses for
-/// the rest: the token's login (step 2) and the repositories that login was
-/// seen to have write permission on (step 3). The pull request and its head
-/// (step 4) are read before every post all the same, and the head again
-/// after it (step 6): those can change between two decisions.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Known {
-    login: Option<String>,
-    writable: Vec<String>,
-}
-
-/// [`submit_with`], taking the actor and permission from `known` when an
-/// earlier submission of the batch read them, and noting them there.
+/// [`submit_with`], using and adding to what `known` holds from earlier
+/// submissions of the same run ([`Known`]).
 pub async fn submit_knowing(
     client: &Client,
     draft: &CheckedDraft,
@@ -92,128 +91,106 @@ pub async fn submit_knowing(
     journal: &mut dyn Journal,
     known: &mut Known,
 ) -> Outcome {
-    match run(client, draft, options, journal, known).await {
-        Ok(receipt) => Outcome::Recorded(receipt),
+    match start(client, draft, options, journal, known).await {
+        Ok(Started::Done(receipt)) => Outcome::Recorded(receipt),
+        Ok(Started::Attested(attested)) => confirm(client, &attested).await,
         Err(outcome) => outcome,
     }
 }
 
-/// The sequence; `Err` carries every outcome other than recorded.
-async fn run(
+/// A submission that went as far as it can before its read-back.
+#[derive(Debug, Clone)]
+pub enum Started {
+    /// The identical decision was attested already; nothing was sent.
+    Done(Receipt),
+    /// The comment is posted (or an earlier one reused) and attested; what
+    /// GitHub holds is still to be read back ([`confirm`]).
+    Attested(Attested),
+}
+
+/// What [`confirm`] reads back and, when it is there, reports.
+#[derive(Debug, Clone)]
+pub struct Attested {
+    target: Target,
+    body: String,
+    receipt: Receipt,
+}
+
+/// Steps up to the attestation. The round trips of one decision: the reads
+/// ([`prepare`]: one), the comment (one), the head again (one), the status
+/// (one); [`confirm`] adds one more. In a batch the reads are made once and
+/// the read-back of one decision runs beside the next decision's steps, so
+/// each further decision costs three.
+pub async fn start(
     client: &Client,
     draft: &CheckedDraft,
     options: &SubmitOptions,
     journal: &mut dyn Journal,
     known: &mut Known,
-) -> Result<Receipt, Outcome> {
+) -> Result<Started, Outcome> {
     let target = draft.target();
-    finish_deletes(client, target, &options.pending_deletes, journal).await?;
-    let repo = &target.repository;
-    let number = target.pull_request.to_string();
-
-    // Steps 2 and 4 are independent reads: the pull request is read beside
-    // the actor, and its answer judged after the actor's and the permission's
-    // (the order of the checks, and so of the refusals, is the protocol's).
-    let pull_route = Route::repo(repo, ["pulls", number.as_str()]);
-    let (actor, pull) = match known.login.clone() {
-        Some(login) => (Ok(login), client.get_json::<PullRequest>(&pull_route).await),
-        None => {
-            let user_route = Route::new(["user"]);
-            let (actor, pull) = tokio::join!(
-                client.get_json::<Account>(&user_route),
-                client.get_json::<PullRequest>(&pull_route)
-            );
-            (actor.map(|a| a.login), pull)
-        }
-    };
-    let login = step(Step::Actor, actor)?;
-    known.login = Some(login.clone());
-    decide::check_actor(&login, draft.draft().actor.as_deref()).map_err(not_posted)?;
-
-    let repo_key = repo.as_str().to_ascii_lowercase();
-    if !known.writable.contains(&repo_key) {
-        let permission_route = Route::repo(repo, ["collaborators", login.as_str(), "permission"]);
-        let level = step(
-            Step::Permission,
-            client.get_json::<PermissionLevel>(&permission_route).await,
-        )?;
-        decide::check_permission(&login, &level).map_err(not_posted)?;
-        known.writable.push(repo_key);
-    }
-
-    let pull = step(Step::PullRequest, pull)?;
-    decide::check_pull(&pull, target).map_err(not_posted)?;
-
-    let rendered = render(draft, &login);
+    let ready = prepare(client, draft, options, journal, known).await?;
     let receipt = |comment_id: u64, reused: bool, already_recorded: bool| Receipt {
         comment_id,
         url: comment_url(client, target, comment_id),
         fingerprint: draft.draft().fingerprint.clone(),
         disposition: draft.draft().status,
-        actor: login.clone(),
-        digest: rendered.digest.clone(),
+        actor: ready.login.clone(),
+        digest: ready.rendered.digest.clone(),
         reused,
         already_recorded,
     };
-    let existing = match look_up(client, draft, &login, &rendered, options).await? {
-        Found::Done(id) => return Ok(receipt(id, true, true)),
-        Found::Unattested(id) => Some(id),
-        Found::Nothing => None,
-    };
-    let comment_id = match existing {
-        Some(id) => id,
-        None => {
-            let route = Route::repo(repo, ["issues", number.as_str(), "comments"]);
+    if let Plan::Done(id) = ready.plan {
+        return Ok(Started::Done(receipt(id, true, true)));
+    }
+    // From here the ledger this run read no longer tells about this finding.
+    known.posted(target, &draft.draft().fingerprint);
+    let (comment_id, reused) = match ready.plan {
+        Plan::Attest(id) => (id, true),
+        Plan::Done(_) | Plan::Post => {
+            let number = target.pull_request.to_string();
+            let route = Route::repo(&target.repository, ["issues", number.as_str(), "comments"]);
             let posted = client
-                .post_json::<_, IssueComment>(&route, &NewComment { body: &rendered.body })
+                .post_json::<_, IssueComment>(
+                    &route,
+                    &NewComment {
+                        body: &ready.rendered.body,
+                    },
+                )
                 .await;
-            step(Step::Comment, posted)?.id
+            (step(Step::Comment, posted)?.id, false)
         }
     };
-    attest(client, target, comment_id, &login, &rendered, journal).await?;
-    read_back(client, target, comment_id, &login, &rendered).await?;
-    Ok(receipt(comment_id, existing.is_some(), false))
+    attest(
+        client,
+        target,
+        comment_id,
+        &ready.login,
+        &ready.rendered,
+        journal,
+        known,
+    )
+    .await?;
+    Ok(Started::Attested(Attested {
+        target: target.clone(),
+        body: ready.rendered.body.clone(),
+        receipt: receipt(comment_id, reused, false),
+    }))
 }
 
-/// What the ledger says about this exact decision.
-enum Found {
-    /// Attested already: nothing to send.
-    Done(u64),
-    /// The identical comment exists without its receipt: attest it.
-    Unattested(u64),
-    /// Post a new comment.
-    Nothing,
-}
-
-/// Reads the ledger and applies the never-twice rule.
-async fn look_up(
-    client: &Client,
-    draft: &CheckedDraft,
-    login: &str,
-    rendered: &Rendered,
-    options: &SubmitOptions,
-) -> Result<Found, Outcome> {
-    let ledger = match ledger::read(client, draft.target(), &[login]).await {
-        Ok(l) => l,
-        Err(LedgerError::Comments(error)) => return Err(failed(Step::FindExisting, error, None)),
-        Err(LedgerError::Undecided(reason)) => return Err(not_posted(Rejection::LedgerUndecided { reason })),
-    };
-    let fingerprint = &draft.draft().fingerprint;
-    match prior_for(&ledger, fingerprint, login, &rendered.digest, &options.pending_deletes) {
-        Prior::AlreadyRecorded(r) => Ok(Found::Done(r.comment_id)),
-        Prior::Different(r) if !options.supersede => Err(not_posted(Rejection::AlreadyDecided {
-            comment_id: r.comment_id,
-            url: ledger.url(r.comment_id),
-            disposition: r.decision.as_ref().map_or(draft.draft().status, |d| d.disposition),
-            actor: r.author.clone(),
-        })),
-        Prior::Unattested(r) => Ok(Found::Unattested(r.comment_id)),
-        Prior::Different(_) | Prior::Nothing => Ok(Found::Nothing),
+/// After the attestation: the comment (exact body, by the actor) and the
+/// head's statuses attesting it are read back together; "recorded" only
+/// when both are seen.
+pub async fn confirm(client: &Client, attested: &Attested) -> Outcome {
+    match read_back(client, attested).await {
+        Ok(()) => Outcome::Recorded(attested.receipt.clone()),
+        Err(outcome) => outcome,
     }
 }
 
 /// Steps 6 and 7: the head again, then the status; on any refusal the
-/// comment is deleted again.
+/// comment is deleted again. The re-read head is kept in `known`: in a
+/// batch it is the head the next decision's post is judged by.
 async fn attest(
     client: &Client,
     target: &Target,
@@ -221,10 +198,12 @@ async fn attest(
     login: &str,
     rendered: &Rendered,
     journal: &mut dyn Journal,
+    known: &mut Known,
 ) -> Result<(), Outcome> {
     let number = target.pull_request.to_string();
     let pull_route = Route::repo(&target.repository, ["pulls", number.as_str()]);
     let reread = client.get_json::<PullRequest>(&pull_route).await;
+    known.saw_head(target, reread.as_ref());
     if let Err(reason) = decide::recheck_head(reread.as_ref(), target) {
         return Err(rejected_after_posting(client, target, comment_id, reason, journal).await);
     }
@@ -247,62 +226,42 @@ async fn attest(
     Ok(())
 }
 
-/// After step 7: the comment must still be there with the exact body by the
-/// actor, and the head's statuses must attest it.
-async fn read_back(
-    client: &Client,
-    target: &Target,
-    comment_id: u64,
-    login: &str,
-    rendered: &Rendered,
-) -> Result<(), Outcome> {
+/// The comment must still be there with the exact body by the actor, and
+/// the head's statuses must attest it (both read at once).
+async fn read_back(client: &Client, attested: &Attested) -> Result<(), Outcome> {
+    let (target, comment_id, login) = (&attested.target, attested.receipt.comment_id, &attested.receipt.actor);
     let id = comment_id.to_string();
     let route = Route::repo(&target.repository, ["issues", "comments", id.as_str()]);
-    let comment = match client.get_json::<IssueComment>(&route).await {
+    let (comment, statuses) = tokio::join!(
+        client.get_json::<IssueComment>(&route),
+        ledger::read_statuses(client, target, &target.reviewed_sha)
+    );
+    let comment = match comment {
         Ok(c) => c,
         // Gone (a late clean-up delete landed?): nothing is recorded and
         // nothing is left; the next attempt posts afresh.
         Err(error @ GhError::NotFound { .. }) => return Err(failed(Step::ReadBack, error, None)),
         Err(error) => return Err(failed(Step::ReadBack, error, Some(comment_id))),
     };
-    let same = comment.body.as_deref() == Some(rendered.body.as_str())
-        && comment.user.as_ref().is_some_and(|u| u.login == login);
+    let same = comment.body.as_deref() == Some(attested.body.as_str())
+        && comment.user.as_ref().is_some_and(|u| &u.login == login);
     if !same {
         let error = GhError::Decode {
             message: format!("comment {comment_id} no longer has the posted body and author"),
         };
         return Err(failed(Step::ReadBack, error, Some(comment_id)));
     }
-    let statuses = ledger::read_statuses(client, target, &target.reviewed_sha)
-        .await
-        .map_err(|error| failed(Step::ReadBack, error, Some(comment_id)))?;
+    let statuses = statuses.map_err(|error| failed(Step::ReadBack, error, Some(comment_id)))?;
     let record = crate::model::ledger::CommentRecord {
         id: comment_id,
-        author: Some(login.to_owned()),
-        body: rendered.body.clone(),
+        author: Some(login.clone()),
+        body: attested.body.clone(),
     };
     if receipted(std::slice::from_ref(&record), &statuses).is_empty() {
         let error = GhError::Decode {
             message: format!("the head's statuses do not attest comment {comment_id}"),
         };
         return Err(failed(Step::ReadBack, error, Some(comment_id)));
-    }
-    Ok(())
-}
-
-/// Finishes the deletes an earlier attempt sent; any that fails stops the
-/// attempt before anything is posted.
-async fn finish_deletes(
-    client: &Client,
-    target: &Target,
-    pending: &[u64],
-    journal: &mut dyn Journal,
-) -> Result<(), Outcome> {
-    for &comment_id in pending {
-        match delete_comment(client, target, comment_id).await {
-            Ok(()) => journal.deleted(comment_id),
-            Err(error) => return Err(failed(Step::CleanUp, error, Some(comment_id))),
-        }
     }
     Ok(())
 }
@@ -319,14 +278,14 @@ pub fn comment_url(client: &Client, target: &Target, comment_id: u64) -> String 
 }
 
 /// Maps a step's error before anything was posted.
-fn step<T>(step: Step, result: Result<T, GhError>) -> Result<T, Outcome> {
+pub(crate) fn step<T>(step: Step, result: Result<T, GhError>) -> Result<T, Outcome> {
     result.map_err(|error| match decide::classify(step, error) {
         StepError::Refused(reason) => not_posted(reason),
         StepError::Failed(error) => failed(step, error, None),
     })
 }
 
-fn failed(step: Step, error: GhError, comment_left: Option<u64>) -> Outcome {
+pub(crate) fn failed(step: Step, error: GhError, comment_left: Option<u64>) -> Outcome {
     Outcome::Failed {
         step,
         error,
@@ -334,7 +293,7 @@ fn failed(step: Step, error: GhError, comment_left: Option<u64>) -> Outcome {
     }
 }
 
-fn not_posted(reason: Rejection) -> Outcome {
+pub(crate) fn not_posted(reason: Rejection) -> Outcome {
     Outcome::Rejected {
         reason,
         comment_removed: false,

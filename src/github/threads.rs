@@ -5,6 +5,15 @@
 //! lists last stands, whatever the comment times say: ReviewGate's CLI
 //! collects the threads into a map in the order GitHub lists them, so the
 //! later thread replaces the earlier (INTEROP.md section 6).
+//!
+//! A refresh (`R`) asks this query again every time, unconditionally:
+//! GitHub's GraphQL endpoint sends no `ETag` and honours no
+//! `If-None-Match`, and no REST resource reflects a thread's resolution (the
+//! REST review comments carry no resolved state, so their `ETag` does not
+//! change when a thread is resolved or reopened). A conditional REST read
+//! in front of the query could not tell an unchanged thread state from a
+//! changed one, so there is none. Everything else a refresh reads is a
+//! conditional REST read (a `304` for an unchanged pull request).
 
 use super::client::Client;
 use super::graphql::{REVIEW_THREADS_QUERY, ThreadsData, marked_threads, variables};

@@ -20,6 +20,52 @@ pub struct PermissionLevel {
     pub role_name: Option<String>,
 }
 
+/// `GET /repos/{repo}`: only the authenticated user's permissions on it,
+/// which GitHub includes in an authenticated answer. The protocol's write
+/// check reads them here rather than from
+/// `collaborators/{login}/permission`: the same fact about the token's user,
+/// without waiting for `GET /user` to name the login first.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RepositoryAccess {
+    #[serde(default)]
+    pub permissions: Option<RepoPermissions>,
+}
+
+/// The role flags of [`RepositoryAccess`] (an absent flag is false).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub struct RepoPermissions {
+    #[serde(default)]
+    pub admin: bool,
+    #[serde(default)]
+    pub maintain: bool,
+    #[serde(default)]
+    pub push: bool,
+    #[serde(default)]
+    pub triage: bool,
+    #[serde(default)]
+    pub pull: bool,
+}
+
+impl RepositoryAccess {
+    /// The highest role as the collaborator endpoint names it (`push` is
+    /// `write`; no flags, or no `permissions` at all, is `none`).
+    pub fn level(&self) -> PermissionLevel {
+        let p = self.permissions.unwrap_or_default();
+        let role = match () {
+            _ if p.admin => "admin",
+            _ if p.maintain => "maintain",
+            _ if p.push => "write",
+            _ if p.triage => "triage",
+            _ if p.pull => "read",
+            _ => "none",
+        };
+        PermissionLevel {
+            permission: role.to_owned(),
+            role_name: Some(role.to_owned()),
+        }
+    }
+}
+
 /// `GET /repos/{repo}/pulls/{n}` (the members the protocol checks).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct PullRequest {

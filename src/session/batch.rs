@@ -10,8 +10,11 @@ use crate::decision::draft::{Draft, LocalProblem};
 use crate::decision::outcome::Outcome;
 use crate::github::cleanup::Journal;
 use crate::github::client::Client;
-use crate::github::protocol::{Known, SubmitOptions, submit_knowing};
-use crate::outbox::{Entry, Outbox, OutboxError};
+use crate::github::protocol::{self, Known, Started, SubmitOptions};
+use crate::outbox::{Claim, Entry, Outbox, OutboxError};
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
 
 /// A kept decision, whether it was already in the outbox, and whether the
 /// user chose to supersede a different recorded decision with it.
@@ -113,40 +116,45 @@ pub async fn send_entry(
     entry: &Entry,
     options: SubmitOptions,
 ) -> Result<Sent, SendError> {
-    send_entry_knowing(client, outbox, entry, options, &mut Known::default()).await
+    let (_claim, entry) = claim_fresh(outbox, entry)?;
+    let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
+    let options = with_pending(options, &entry);
+    let mut journal = EntryJournal { outbox, id: &entry.id };
+    let outcome = protocol::submit_knowing(client, &checked, &options, &mut journal, &mut Known::default()).await;
+    Ok(settle(outbox, &entry, outcome))
 }
 
-/// [`send_entry`] within a batch: the actor and permission `known` holds are
-/// not read again.
-async fn send_entry_knowing(
-    client: &Client,
-    outbox: &Outbox,
-    entry: &Entry,
-    options: SubmitOptions,
-    known: &mut Known,
-) -> Result<Sent, SendError> {
-    let _claim = outbox.claim(&entry.id)?;
-    let Some(entry) = outbox.get(&entry.id)? else {
-        return Err(SendError::Gone { id: entry.id.clone() });
-    };
-    let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
-    let mut options = options;
+/// Claims the entry, then reads it again (another process may have changed
+/// or settled it before the claim).
+fn claim_fresh(outbox: &Outbox, listed: &Entry) -> Result<(Claim, Entry), SendError> {
+    let claim = outbox.claim(&listed.id)?;
+    match outbox.get(&listed.id)? {
+        Some(entry) => Ok((claim, entry)),
+        None => Err(SendError::Gone { id: listed.id.clone() }),
+    }
+}
+
+/// The options with every delete the stored entry has written down.
+fn with_pending(mut options: SubmitOptions, entry: &Entry) -> SubmitOptions {
     for id in &entry.pending_deletes {
         if !options.pending_deletes.contains(id) {
             options.pending_deletes.push(*id);
         }
     }
-    let mut journal = EntryJournal { outbox, id: &entry.id };
-    let outcome = submit_knowing(client, &checked, &options, &mut journal, known).await;
+    options
+}
+
+/// Removes the entry when recorded, otherwise stores its attempt.
+fn settle(outbox: &Outbox, entry: &Entry, outcome: Outcome) -> Sent {
     let settled = if outcome.is_recorded() {
         outbox.remove(&entry.id).map(|_| ())
     } else {
         outbox.mark_attempt(&entry.id, &outcome).map(|_| ())
     };
-    Ok(Sent {
+    Sent {
         outcome,
         settle_error: settled.err(),
-    })
+    }
 }
 
 /// Counts of a batch.
@@ -185,23 +193,86 @@ impl Summary {
     }
 }
 
-/// Sends kept entries one after another (never in parallel: GitHub's
-/// secondary rate limits punish bursts of writes). The actor and its write
-/// permission are read once for the batch ([`Known`]); each pull request's
-/// head is read before every post. Each result is handed to `each` as soon
-/// as it is known; one failure never stops the others.
+/// Sends kept entries, the writes one after another (never two at once:
+/// GitHub's secondary rate limits punish bursts of writes), the reads beside
+/// them. Every entry is claimed first, and only then is anything read, so
+/// the ledger read sees every comment an earlier attempt of these entries
+/// made. The actor, its permission, and each pull request and its ledger
+/// are read once for the batch ([`Known`]); the head is read again after
+/// every comment, before its status, and that read is what the next
+/// decision's post is judged by. The read-back of one decision runs beside
+/// the next decision's steps: N decisions on one pull request cost 3N + 2
+/// round trips. Each result is handed to `each` as soon as it is known; one
+/// failure never stops the others. Entries are sent grouped by pull request
+/// (in their order otherwise).
 pub async fn submit_many(
     client: &Client,
     outbox: &Outbox,
     entries: &[Kept],
-    mut each: impl FnMut(&Entry, &Result<Sent, SendError>),
+    each: impl FnMut(&Entry, &Result<Sent, SendError>),
 ) -> Summary {
-    let mut summary = Summary::default();
-    let mut known = Known::default();
-    for kept in entries {
-        let result = send_entry_knowing(client, outbox, &kept.entry, kept.options(), &mut known).await;
-        summary.add(&result);
-        each(&kept.entry, &result);
+    let tally = RefCell::new((Summary::default(), each));
+    {
+        let report = |entry: &Entry, result: Result<Sent, SendError>| {
+            let mut tally = tally.borrow_mut();
+            tally.0.add(&result);
+            (tally.1)(entry, &result);
+        };
+        let mut claimed = Vec::new();
+        for kept in entries {
+            match claim_fresh(outbox, &kept.entry) {
+                Ok((claim, entry)) => claimed.push((claim, entry, kept.options())),
+                Err(error) => report(&kept.entry, Err(error)),
+            }
+        }
+        claimed.sort_by_key(|(_, entry, _)| {
+            let d = &entry.draft;
+            (
+                d.repository.to_ascii_lowercase(),
+                d.pull_request,
+                d.reviewed_sha.clone(),
+            )
+        });
+        let mut known = Known::default();
+        let mut tail: Option<Pin<Box<dyn Future<Output = ()> + '_>>> = None;
+        for (claim, entry, options) in claimed {
+            let checked = match entry.draft.clone().check() {
+                Ok(checked) => checked,
+                Err(problems) => {
+                    report(&entry, Err(SendError::Invalid(problems)));
+                    continue;
+                }
+            };
+            let options = with_pending(options, &entry);
+            let previous = tail.take();
+            let front = async {
+                let mut journal = EntryJournal { outbox, id: &entry.id };
+                protocol::start(client, &checked, &options, &mut journal, &mut known).await
+            };
+            let ((), started) = tokio::join!(
+                async {
+                    if let Some(previous) = previous {
+                        previous.await;
+                    }
+                },
+                front
+            );
+            match started {
+                Ok(Started::Attested(attested)) => {
+                    let report = &report;
+                    tail = Some(Box::pin(async move {
+                        let outcome = protocol::confirm(client, &attested).await;
+                        report(&entry, Ok(settle(outbox, &entry, outcome)));
+                        drop(claim);
+                    }));
+                }
+                Ok(Started::Done(receipt)) => report(&entry, Ok(settle(outbox, &entry, Outcome::Recorded(receipt)))),
+                Err(outcome) => report(&entry, Ok(settle(outbox, &entry, outcome))),
+            }
+        }
+        if let Some(last) = tail {
+            last.await;
+        }
     }
-    summary
+    tally.into_inner().0
 }

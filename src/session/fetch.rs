@@ -1,8 +1,10 @@
 //! The newest exact-head ReviewGate result of a pull request, for the
 //! commands and the screen alike: [`fetch_blocking`] (one call, own runtime),
-//! and inside an existing runtime [`resolve_target`], [`fetch_live`],
-//! [`observe_threads`] and [`current_head`] (to tell when a loaded result
-//! went stale). What to fetch is a plain [`PrTarget`].
+//! [`fetch_reporting_on`] (one call on a runtime the caller runs, with its
+//! client: the screen's first load), and inside an existing runtime
+//! [`resolve_target`], [`fetch_live`], [`observe_threads`] and
+//! [`current_head`] (to tell when a loaded result went stale). What to
+//! fetch is a plain [`PrTarget`].
 
 use crate::decision::decide::Target;
 use crate::git_remote::{host_of_web_base, origin_repository};
@@ -169,6 +171,24 @@ pub fn fetch_blocking_with(pr: &PrTarget, reads: LiveReads) -> anyhow::Result<Fe
 /// loading frame names the step under way).
 pub fn fetch_blocking_reporting(pr: &PrTarget, progress: Progress<'_>) -> anyhow::Result<FetchedResult> {
     fetch_on_own_runtime(pr, Some(LiveReads::default()), progress)
+}
+
+/// [`fetch_blocking_reporting`] on a runtime the caller already runs (the
+/// screen's session worker), with the client `client` gives for the
+/// configuration found in the environment (the session's one client: built
+/// now, or the one it already holds). Blocks the calling thread, which must
+/// not be one of the runtime's. Errors are those of [`fetch_blocking`].
+pub fn fetch_reporting_on(
+    runtime: &tokio::runtime::Handle,
+    pr: &PrTarget,
+    client: impl FnOnce(ClientConfig) -> Result<Client, crate::github::GhError>,
+    progress: Progress<'_>,
+) -> anyhow::Result<FetchedResult> {
+    let (_api, request) = resolve_target(pr)?;
+    let config = ClientConfig::discover(pr.api_url.as_deref())?;
+    let client = client(config).map_err(TargetError::Api)?;
+    let fetched = runtime.block_on(fetch_live_reporting(&client, &request, LiveReads::default(), progress))?;
+    Ok(fetched)
 }
 
 /// Like [`fetch_blocking`] without reading the threads: the result's bytes

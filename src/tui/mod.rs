@@ -88,7 +88,13 @@ type LiveStart = (Option<String>, Vec<crate::model::threads::OrphanThread>);
 
 /// The document to open and, for `--pr`, the live thread facts; `step` is
 /// told each fetch step as it starts (the loading frame shows the latest).
-fn open_document(args: &OpenOptions, step: &(dyn Fn(&str) + Sync)) -> anyhow::Result<(Document, LiveStart)> {
+/// With `net` (the session worker's), the fetch runs on its runtime and
+/// client; without (no screen), on a runtime of its own.
+fn open_document(
+    args: &OpenOptions,
+    net: Option<&jobs::worker::Net>,
+    step: &(dyn Fn(&str) + Sync),
+) -> anyhow::Result<(Document, LiveStart)> {
     let forced = args.kind;
     if args.pr.pr.is_some() {
         let progress = |event: crate::github::fetch::FetchEvent| {
@@ -96,7 +102,12 @@ fn open_document(args: &OpenOptions, step: &(dyn Fn(&str) + Sync)) -> anyhow::Re
                 step(s.label());
             }
         };
-        let fetched = crate::session::fetch::fetch_blocking_reporting(&args.pr, &progress)?;
+        let fetched = match net {
+            Some(net) => {
+                crate::session::fetch::fetch_reporting_on(net.handle(), &args.pr, |c| net.client_from(c), &progress)?
+            }
+            None => crate::session::fetch::fetch_blocking_reporting(&args.pr, &progress)?,
+        };
         let threads = fetched
             .threads
             .as_ref()
@@ -161,13 +172,13 @@ fn opening_what(args: &OpenOptions) -> String {
 }
 
 /// The loader: reads (or fetches) the review, finds the checkout; runs off the screen's thread.
-fn open_all(args: &OpenOptions, step: &(dyn Fn(&str) + Sync)) -> anyhow::Result<Opened> {
+fn open_all(args: &OpenOptions, net: &jobs::worker::Net, step: &(dyn Fn(&str) + Sync)) -> anyhow::Result<Opened> {
     step(if args.pr.pr.is_some() {
         "fetching the pull request"
     } else {
         "reading and validating"
     });
-    let (doc, live) = open_document(args, step)?;
+    let (doc, live) = open_document(args, Some(net), step)?;
     step("looking for the local checkout");
     let checkout = checkout_for(&doc, args);
     Ok(Opened {
@@ -199,7 +210,7 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
         // Without a terminal a `--pr` screen still fetches first, so a
         // refusal, a missing token or a network failure keeps its own exit code.
         if args.pr.pr.is_some() {
-            open_document(&args, &|_| {})?;
+            open_document(&args, None, &|_| {})?;
         }
         return Err(no_terminal.into());
     }
@@ -225,10 +236,11 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     });
     runtime::draw(&app, &mut guard)?;
     let load_args = args.clone();
+    let net = runner.worker.net();
     let ended = startup::wait_for(
         &tx,
         &rx,
-        move |step| open_all(&load_args, step),
+        move |step| open_all(&load_args, &net, step),
         |msg| {
             if let Msg::Resize(w, h) = msg {
                 guard.resize(w, h)?;

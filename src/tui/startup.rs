@@ -4,11 +4,10 @@
 //! own while the screen keeps answering keys, so `q` (or `ctrl-c`) quits at
 //! any moment and a signal ends it as it ends the full screen.
 //!
-//! Steps arrive as [`Msg::Progress`]; this is where a loader with finer steps
-//! (the head, the runs, the artifact, the threads) reports them. Today's
-//! `--pr` fetch runs whole under one "fetching the pull request" step, on the
-//! headless fetch function with a runtime of its own (the session's worker is
-//! for the jobs after the load; this first fetch is the one exception).
+//! Steps arrive as [`Msg::Progress`]: a `--pr` fetch names each of its steps
+//! (the head, the runs, the artifact, the threads) as it starts. That fetch
+//! runs on the session worker's runtime and builds the session's one GitHub
+//! client, which every later job uses.
 
 use super::app::App;
 use super::update::Msg;

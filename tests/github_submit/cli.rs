@@ -154,8 +154,8 @@ async fn cli_records_the_conformance_body_and_exits_0() {
     assert_eq!(printed["comment_id"], 1);
     assert_eq!(printed["receipt"], json!(accepted_digest()));
     let seen = requests(&server).await;
-    assert_eq!(seen.len(), 9);
-    assert_eq!(body_json(&seen[4].1), json!({"body": accepted_body()}));
+    assert_eq!(seen.len(), 10);
+    assert_eq!(body_json(&seen[5].1), json!({"body": accepted_body()}));
     assert!(
         files_under(&home.path().join("state/outbox"))
             .iter()
@@ -219,9 +219,10 @@ async fn cli_keeps_a_failed_decision_retries_it_and_never_prints_the_token() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),

@@ -166,6 +166,21 @@ fn apply(s: &mut State, verb: &str, path: &str, query: &str, body: &[u8]) -> Res
     let parts: Vec<&str> = rest.trim_start_matches('/').split('/').collect();
     let (page, per_page) = page_of(query);
     match (verb, parts.as_slice()) {
+        ("GET", [""]) => {
+            let permission = s.permissions.get(&s.login).cloned().unwrap_or_else(|| "read".into());
+            let at_least = |role: &str| {
+                let rank = |p: &str| {
+                    ["read", "triage", "write", "maintain", "admin"]
+                        .iter()
+                        .position(|r| *r == p)
+                };
+                rank(&permission) >= rank(role)
+            };
+            ResponseTemplate::new(200).set_body_json(json!({"full_name": s.repo, "permissions": {
+                "pull": at_least("read"), "triage": at_least("triage"), "push": at_least("write"),
+                "maintain": at_least("maintain"), "admin": at_least("admin")
+            }}))
+        }
         ("GET", ["collaborators", login, "permission"]) => {
             let permission = s.permissions.get(*login).cloned().unwrap_or_else(|| "read".into());
             ResponseTemplate::new(200).set_body_json(json!({"permission": permission}))

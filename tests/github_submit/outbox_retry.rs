@@ -35,9 +35,10 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS)
         ],
         "a failed POST is never re-sent automatically"
@@ -51,9 +52,10 @@ async fn server_error_on_the_comment_keeps_the_draft_then_a_retry_posts_once() {
         sequence(&server).await.split_off(before),
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
@@ -110,8 +112,8 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
         lines,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
             format!("GET {COMMENTS}?per_page=100&page=2"),
             line("GET", HEAD_STATUS_PAGE_1),
@@ -127,11 +129,11 @@ async fn timeout_on_the_comment_whose_post_took_effect_is_not_posted_again() {
     assert!(outbox.list().unwrap().entries.is_empty());
 }
 
-/// A server that answers the first `answers.len()` connections (one request
-/// each, `Connection: close`) with the answer for the request's path, and
-/// then stops listening, so the next request is refused. Returns its base
-/// URL and the request lines it saw, `GET /user` first when it came right
-/// after the pull request read it is sent beside.
+/// A server that answers each request (one per connection, `Connection:
+/// close`) whose path has an answer in `answers` (once), closes the first
+/// connection whose path has none without answering, and once every answer
+/// is given stops listening, so the next request is refused. Returns its
+/// base URL and the request lines it saw, in order of arrival.
 fn closing_server(answers: Vec<(&'static str, String)>) -> (String, std::sync::mpsc::Receiver<String>) {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -140,7 +142,8 @@ fn closing_server(answers: Vec<(&'static str, String)>) -> (String, std::sync::m
     std::thread::spawn(move || {
         let mut answers = answers;
         let mut seen: Vec<String> = Vec::new();
-        while !answers.is_empty() {
+        let mut dropped_one = false;
+        while !answers.is_empty() || !dropped_one {
             let Ok((stream, _)) = listener.accept() else { return };
             let mut reader = BufReader::new(stream);
             let mut request_line = String::new();
@@ -160,18 +163,19 @@ fn closing_server(answers: Vec<(&'static str, String)>) -> (String, std::sync::m
             reader.read_exact(&mut discard).unwrap();
             let mut parts = request_line.split_whitespace();
             let (verb, target) = (parts.next().unwrap(), parts.next().unwrap());
-            let at = answers.iter().position(|(route, _)| *route == target).unwrap_or(0);
-            let body = answers.remove(at).1;
             seen.push(format!("{verb} {target}"));
+            let path = target.split('?').next().unwrap_or(target);
+            let Some(at) = answers.iter().position(|(route, _)| *route == path) else {
+                dropped_one = true;
+                continue;
+            };
+            let body = answers.remove(at).1;
             let response = format!(
                 "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
                 body.len(),
                 body
             );
             reader.get_mut().write_all(response.as_bytes()).unwrap();
-        }
-        if let Some(i) = (1..seen.len()).find(|&i| seen[i - 1] == line("GET", PULL) && seen[i] == line("GET", USER)) {
-            seen.swap(i - 1, i);
         }
         for request in seen {
             tx.send(request).unwrap();
@@ -187,8 +191,9 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     let outbox = outbox_in(dir.path());
     let answers = vec![
         (USER, json!({"login": ACTOR}).to_string()),
-        (PERMISSION, json!({"permission": "write"}).to_string()),
+        (ACCESS, repo_access("write").to_string()),
         (PULL, pull("open", REPO, SHA).to_string()),
+        (HEAD_STATUS, json!({"statuses": []}).to_string()),
     ];
     let (base, seen) = closing_server(answers);
     let first = keep_and_send(&client(&base), &outbox).await;
@@ -201,8 +206,12 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     else {
         panic!("{first:?}")
     };
-    let lines: Vec<String> = seen.try_iter().collect();
-    assert_eq!(lines, [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]);
+    // Sent together: in any order.
+    let mut lines: Vec<String> = seen.try_iter().collect();
+    lines.sort();
+    let mut expected = reads();
+    expected.sort();
+    assert_eq!(lines, expected);
     assert_eq!(outbox.list().unwrap().entries.len(), 1);
 
     let (server, _fake) = fake().await;
@@ -282,8 +291,17 @@ async fn a_batch_reads_the_actor_and_its_permission_once_and_the_head_before_eve
     let lines = sequence(&server).await;
     let count = |want: &str| lines.iter().filter(|l| *l == want).count();
     assert_eq!(count(&line("GET", USER)), 1, "{lines:?}");
-    assert_eq!(count(&line("GET", PERMISSION)), 1, "{lines:?}");
-    assert_eq!(count(&line("GET", PULL)), 6, "before and after each post: {lines:?}");
+    assert_eq!(count(&line("GET", ACCESS)), 1, "{lines:?}");
+    assert_eq!(
+        count(&line("GET", COMMENTS_PAGE_1)),
+        1,
+        "the ledger is read once: {lines:?}"
+    );
+    assert_eq!(
+        count(&line("GET", PULL)),
+        4,
+        "once before the batch, and after each post: {lines:?}"
+    );
     // Each post is preceded by a read of the head since the previous post.
     let posts: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i] == line("POST", COMMENTS))
@@ -299,8 +317,65 @@ async fn a_batch_reads_the_actor_and_its_permission_once_and_the_head_before_eve
             .filter(|l| **l == line("GET", PULL))
             .count();
         assert_eq!(
-            reads_between, 2,
-            "the re-check after one post and the read before the next: {lines:?}"
+            reads_between, 1,
+            "the re-check after one post is the head the next post is judged by: {lines:?}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_second_decision_for_a_finding_sent_earlier_in_the_batch_sees_the_first() {
+    use triage::github::decide::Rejection;
+    use triage::model::finding::SubmittedDisposition;
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, fake) = fake().await;
+    // Two different decisions for one finding, and one for another finding.
+    let drafts = [
+        draft(),
+        Draft {
+            status: SubmittedDisposition::Fixed,
+            evidence: "Fixed on the reviewed head.".into(),
+            ..draft()
+        },
+        Draft {
+            fingerprint: "defect:src.other.rs:x".into(),
+            ..draft()
+        },
+    ];
+    let kept: Vec<Kept> = drafts
+        .into_iter()
+        .map(|d| batch::keep(&outbox, d, None).unwrap())
+        .collect();
+    let mut outcomes = Vec::new();
+    let summary = batch::submit_many(&client(&server.uri()), &outbox, &kept, |entry, result| {
+        let outcome = result.as_ref().map(|s| s.outcome.clone()).ok();
+        outcomes.push((entry.draft.status, entry.draft.fingerprint.clone(), outcome));
+    })
+    .await;
+    assert_eq!((summary.recorded, summary.rejected), (2, 1), "{outcomes:?}");
+    let refused: Vec<_> = outcomes
+        .iter()
+        .filter(|(_, _, o)| matches!(o, Some(Outcome::Rejected { .. })))
+        .collect();
+    assert_eq!(refused.len(), 1, "{outcomes:?}");
+    let (status, fingerprint, outcome) = refused[0];
+    assert_eq!((status, fingerprint.as_str()), (&SubmittedDisposition::Fixed, FP));
+    assert!(
+        matches!(
+            outcome,
+            Some(Outcome::Rejected {
+                reason: Rejection::AlreadyDecided { .. },
+                ..
+            })
+        ),
+        "the first decision of the batch is in the ledger the second reads: {outcome:?}"
+    );
+    assert_eq!(fake.comments().len(), 2, "no comment for the refused decision");
+    let lines = sequence(&server).await;
+    let ledger_reads = lines.iter().filter(|l| **l == line("GET", COMMENTS_PAGE_1)).count();
+    assert_eq!(
+        ledger_reads, 2,
+        "once for the batch, once more for the finding sent before: {lines:?}"
+    );
 }

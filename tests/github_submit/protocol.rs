@@ -35,9 +35,10 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
         lines,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
@@ -45,9 +46,9 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
             line("GET", HEAD_STATUS_PAGE_1),
         ]
     );
-    assert_eq!(body_json(&seen[4].1), json!({"body": accepted_body()}));
+    assert_eq!(body_json(&seen[5].1), json!({"body": accepted_body()}));
     assert_eq!(
-        body_json(&seen[6].1),
+        body_json(&seen[7].1),
         json!({
             "state": "success",
             "target_url": format!("{}/{REPO}/pull/48#issuecomment-1", server.uri()),
@@ -65,13 +66,7 @@ async fn happy_path_posts_the_conformance_body_and_attests_it() {
 async fn enterprise_base_prefixes_routes_and_links_to_the_web_host() {
     let server = MockServer::start().await;
     on(&server, "GET", "/api/v3/user", ok(json!({"login": ACTOR}))).await;
-    on(
-        &server,
-        "GET",
-        &format!("/api/v3{PERMISSION}"),
-        ok(json!({"permission": "admin"})),
-    )
-    .await;
+    on(&server, "GET", &format!("/api/v3{ACCESS}"), ok(repo_access("admin"))).await;
     on(&server, "GET", &format!("/api/v3{PULL}"), ok(pull("open", REPO, SHA))).await;
     on(&server, "POST", &format!("/api/v3{COMMENTS}"), comment_created()).await;
     on(&server, "GET", &format!("/api/v3{COMMENTS}"), ok(json!([]))).await;
@@ -103,9 +98,9 @@ async fn enterprise_base_prefixes_routes_and_links_to_the_web_host() {
     let web = format!("{}/{REPO}/pull/48#issuecomment-1", server.uri());
     assert_eq!(receipt.url, web);
     let seen = requests(&server).await;
-    assert_eq!(seen.len(), 9);
+    assert_eq!(seen.len(), 10);
     assert!(seen.iter().all(|(l, _)| l.contains(" /api/v3/")), "{seen:?}");
-    assert_eq!(body_json(&seen[6].1)["target_url"], json!(web));
+    assert_eq!(body_json(&seen[7].1)["target_url"], json!(web));
 }
 
 #[tokio::test]
@@ -126,10 +121,7 @@ async fn stale_head_before_posting_posts_nothing() {
             comment_left: None
         }
     );
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
-    );
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -158,9 +150,10 @@ async fn head_moved_after_posting_deletes_the_comment_and_sets_no_status() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("DELETE", DELETE_1),
@@ -192,9 +185,10 @@ async fn unreadable_head_after_posting_counts_as_moved() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("GET", PULL),
@@ -218,10 +212,7 @@ async fn read_only_permission_is_rejected_before_the_pull_request_is_judged() {
         panic!("{outcome:?}")
     };
     assert_eq!(permission, "read");
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
-    );
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -230,8 +221,8 @@ async fn forbidden_permission_lookup_is_a_rejection() {
     on(&server, "GET", USER, ok(json!({"login": ACTOR}))).await;
     let denied = ResponseTemplate::new(403)
         .insert_header("x-ratelimit-remaining", "4999")
-        .set_body_json(json!({"message": "Must have push access to view repository collaborators."}));
-    on(&server, "GET", PERMISSION, denied).await;
+        .set_body_json(json!({"message": "Resource not accessible by personal access token"}));
+    on(&server, "GET", ACCESS, denied).await;
     let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
     let Outcome::Rejected {
         reason:
@@ -244,10 +235,7 @@ async fn forbidden_permission_lookup_is_a_rejection() {
     else {
         panic!("{outcome:?}")
     };
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
-    );
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -264,10 +252,7 @@ async fn closed_pull_request_is_rejected_without_a_comment() {
             comment_left: None
         }
     );
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
-    );
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -287,10 +272,7 @@ async fn pull_request_from_another_base_repository_is_rejected() {
             comment_left: None
         }
     );
-    assert_eq!(
-        sequence(&server).await,
-        [line("GET", USER), line("GET", PULL), line("GET", PERMISSION)]
-    );
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -319,9 +301,10 @@ async fn attestation_by_someone_else_deletes_the_comment() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS),
             line("GET", PULL),
             line("POST", STATUS),
@@ -369,7 +352,7 @@ async fn payload_actor_must_be_the_authenticated_user() {
     else {
         panic!("{outcome:?}")
     };
-    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PULL)]);
+    assert_eq!(sequence(&server).await, reads());
 }
 
 #[tokio::test]
@@ -391,7 +374,7 @@ async fn primary_rate_limit_is_reported_with_its_reset_time_and_not_retried() {
     };
     assert!(error.to_string().contains("2023-11-14T22:13:20Z"), "{error}");
     assert!(outcome.summary().contains("2023-11-14T22:13:20Z"));
-    assert_eq!(sequence(&server).await, [line("GET", USER), line("GET", PULL)]);
+    assert_eq!(sequence(&server).await, reads(), "the reads sent together, none again");
 }
 
 #[tokio::test]
@@ -421,9 +404,10 @@ async fn too_many_requests_on_the_comment_is_a_failure_with_reset() {
         sequence(&server).await,
         [
             line("GET", USER),
+            line("GET", ACCESS),
             line("GET", PULL),
-            line("GET", PERMISSION),
             line("GET", COMMENTS_PAGE_1),
+            line("GET", HEAD_STATUS_PAGE_1),
             line("POST", COMMENTS)
         ]
     );
@@ -437,7 +421,7 @@ async fn transient_get_failures_are_retried_but_4xx_are_not() {
     on(
         &server,
         "GET",
-        PERMISSION,
+        ACCESS,
         ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"})),
     )
     .await;
@@ -453,42 +437,55 @@ async fn transient_get_failures_are_retried_but_4xx_are_not() {
     else {
         panic!("{outcome:?}")
     };
-    // The pull request is read once beside the actor's reads (wherever it lands).
+    // The 503 of `GET /user` is retried; the 404 of the repository is not
+    // (the retry may land anywhere among the other reads).
     let mut seen = sequence(&server).await;
-    let pull_at = seen
-        .iter()
-        .position(|l| *l == line("GET", PULL))
-        .expect("the pull request is read");
-    seen.remove(pull_at);
-    assert_eq!(seen, [line("GET", USER), line("GET", USER), line("GET", PERMISSION)]);
-    assert!(pull_at < 3, "read before the permission: {pull_at}");
+    seen.sort();
+    let mut expected = reads();
+    expected.push(line("GET", USER));
+    expected.sort();
+    assert_eq!(seen, expected);
 }
 
 #[tokio::test]
-async fn the_actor_and_the_pull_request_are_read_together() {
-    let server = MockServer::start().await;
-    let log = super::overlap::Log::default();
-    wiremock::Mock::given(wiremock::matchers::method("GET"))
-        .and(wiremock::matchers::path(USER))
-        .respond_with(log.answer(ok(json!({"login": ACTOR}))))
-        .mount(&server)
-        .await;
-    wiremock::Mock::given(wiremock::matchers::method("GET"))
-        .and(wiremock::matchers::path(PULL))
-        .respond_with(log.answer(ok(pull("open", REPO, SHA))))
-        .mount(&server)
-        .await;
-    on(&server, "GET", PERMISSION, ok(json!({"permission": "read"}))).await;
-    let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
-    assert!(
-        matches!(
-            &outcome,
-            Outcome::Rejected {
-                reason: Rejection::NoWritePermission { .. },
-                ..
+async fn the_reads_before_posting_are_sent_together() {
+    use super::gate::Gate;
+    use std::sync::Arc;
+    let body = accepted_body();
+    let answer = move |verb: &str, path: &str, _: &[u8]| -> (u16, String) {
+        let json = match (verb, path) {
+            ("GET", USER) => json!({"login": ACTOR}),
+            ("GET", ACCESS) => repo_access("write"),
+            ("GET", PULL) => pull("open", REPO, SHA),
+            ("GET", COMMENTS) => json!([]),
+            ("GET", HEAD_STATUS) => receipt_status(1, &body, ACTOR),
+            ("POST", COMMENTS) => {
+                return (
+                    201,
+                    json!({"id": 1, "body": body, "user": {"login": ACTOR}}).to_string(),
+                );
             }
-        ),
-        "{outcome:?}"
+            ("POST", STATUS) => return (201, json!({"id": 7, "creator": {"login": ACTOR}}).to_string()),
+            ("GET", COMMENT_1) => json!({"id": 1, "body": body, "user": {"login": ACTOR}}),
+            _ => return (404, json!({"message": "Not Found"}).to_string()),
+        };
+        (200, json.to_string())
+    };
+    let reads_together = [USER, ACCESS, PULL, COMMENTS, HEAD_STATUS].map(|p| format!("GET {p}"));
+    let names: Vec<&str> = reads_together.iter().map(String::as_str).collect();
+    let gate = Gate::start(&names, Arc::new(answer));
+    let outcome = submit(&client(&gate.base), &checked(), SubmitOptions::default()).await;
+    assert!(outcome.is_recorded(), "{outcome:?} {:?}", gate.log());
+    assert!(
+        gate.held_together(),
+        "the five reads were not in flight at once: {:?}",
+        gate.log()
     );
-    assert_eq!(log.max_in_flight(), 2, "{:?}", log.order());
+    // After them, one step at a time (then the read-back).
+    let log = gate.log();
+    assert_eq!(log.len(), 10, "{log:?}");
+    assert_eq!(
+        log[5..8],
+        [line("POST", COMMENTS), line("GET", PULL), line("POST", STATUS),]
+    );
 }

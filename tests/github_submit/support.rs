@@ -21,7 +21,10 @@ pub const FP: &str = "reliability_risk:app.webhooks.retry.py:webhook.retry.exhau
 pub const EVIDENCE: &str = "Accepted verified on the reviewed head.";
 
 pub const USER: &str = "/user";
+/// The collaborator permission of the actor (the ledger's authorisation lookups).
 pub const PERMISSION: &str = "/repos/LVTD-LLC/reviewgate/collaborators/repair-agent/permission";
+/// The repository, whose `permissions` are the token user's (step 3).
+pub const ACCESS: &str = "/repos/LVTD-LLC/reviewgate";
 pub const PULL: &str = "/repos/LVTD-LLC/reviewgate/pulls/48";
 pub const COMMENTS: &str = "/repos/LVTD-LLC/reviewgate/issues/48/comments";
 pub const COMMENTS_PAGE_1: &str = "/repos/LVTD-LLC/reviewgate/issues/48/comments?per_page=100&page=1";
@@ -112,16 +115,21 @@ pub fn created(body: Value) -> ResponseTemplate {
     ResponseTemplate::new(201).set_body_json(body)
 }
 
-/// Mounts steps 2–4 answering for an open PR at the reviewed head.
+/// Mounts steps 2 and 3: the actor, with `permission` on the repository.
 pub async fn mount_reads(server: &MockServer, permission: &str) {
     on(server, "GET", USER, ok(json!({"login": ACTOR, "id": 5}))).await;
-    on(
-        server,
-        "GET",
-        PERMISSION,
-        ok(json!({"permission": permission, "role_name": permission})),
-    )
-    .await;
+    on(server, "GET", ACCESS, ok(repo_access(permission))).await;
+}
+
+/// `GET /repos/{repo}` for a token user with role `permission`.
+pub fn repo_access(permission: &str) -> Value {
+    let rank = ["read", "triage", "write", "maintain", "admin"]
+        .iter()
+        .position(|p| *p == permission)
+        .map_or(-1, |i| i as i64);
+    json!({"full_name": REPO, "permissions": {
+        "pull": rank >= 0, "triage": rank >= 1, "push": rank >= 2, "maintain": rank >= 3, "admin": rank >= 4
+    }})
 }
 
 pub fn comment_created() -> ResponseTemplate {
@@ -137,25 +145,66 @@ pub async fn sequence(server: &MockServer) -> Vec<String> {
     requests(server).await.iter().map(|(line, _)| line.clone()).collect()
 }
 
-/// Every request in order of arrival, except that `GET /user` and the pull
-/// request read the protocol sends together are listed user first wherever
-/// the pull read arrived first (their relative order is not the protocol's).
+/// Every request in order of arrival, except that reads sent together
+/// (they may arrive in any order) are listed in one fixed order: each run of
+/// consecutive reads of [`read_rank`] in which no line repeats is sorted by
+/// that rank (user, repository, pull request, comments, one comment,
+/// statuses). A repeated line starts a new run: the head re-read after a
+/// post is never sorted into the reads before it.
 pub async fn requests(server: &MockServer) -> Vec<(String, Vec<u8>)> {
     let received = server.received_requests().await.unwrap();
-    let mut seen: Vec<(String, Vec<u8>)> = received
+    let seen: Vec<(String, Vec<u8>)> = received
         .iter()
         .map(|r| {
             let query = r.url.query().map(|q| format!("?{q}")).unwrap_or_default();
             (format!("{} {}{}", r.method, r.url.path(), query), r.body.clone())
         })
         .collect();
-    let (user, pull) = (line("GET", USER), line("GET", PULL));
-    for i in 1..seen.len() {
-        if seen[i - 1].0 == pull && seen[i].0 == user {
-            seen.swap(i - 1, i);
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut run: Vec<(String, Vec<u8>)> = Vec::new();
+    for item in seen {
+        let repeats = run.iter().any(|(l, _)| *l == item.0);
+        if read_rank(&item.0).is_none() || repeats {
+            run.sort_by_key(|(l, _)| read_rank(l));
+            out.append(&mut run);
+        }
+        if read_rank(&item.0).is_some() {
+            run.push(item);
+        } else {
+            out.push(item);
         }
     }
-    seen
+    run.sort_by_key(|(l, _)| read_rank(l));
+    out.append(&mut run);
+    out
+}
+
+/// Where a read sent beside others is listed (`None`: not such a read).
+pub fn read_rank(line: &str) -> Option<u8> {
+    let path = line.strip_prefix("GET ")?;
+    let path = path.split('?').next().unwrap_or(path);
+    let path = path.strip_prefix("/api/v3").unwrap_or(path);
+    let rank = match path {
+        USER => 0,
+        ACCESS => 1,
+        PULL => 2,
+        COMMENTS => 3,
+        HEAD_STATUS => 5,
+        _ if path.starts_with("/repos/LVTD-LLC/reviewgate/issues/comments/") => 4,
+        _ => return None,
+    };
+    Some(rank)
+}
+
+/// The reads sent together before anything is posted, in [`requests`]' order.
+pub fn reads() -> Vec<String> {
+    vec![
+        line("GET", USER),
+        line("GET", ACCESS),
+        line("GET", PULL),
+        line("GET", COMMENTS_PAGE_1),
+        line("GET", HEAD_STATUS_PAGE_1),
+    ]
 }
 
 pub fn body_json(bytes: &[u8]) -> Value {

@@ -40,15 +40,13 @@ pub fn artifact_name(head: &str, attempt: u32) -> String {
     format!("reviewgate-agent-result-{head}-attempt-{attempt}")
 }
 
-/// The run's unexpired artifact named `name` (listing every page; the newest if several).
-pub(super) async fn find_artifact(
+/// Every artifact named `name` (all pages), not yet matched to a run.
+pub(super) async fn list_artifacts(
     client: &Client,
     req: &FetchRequest,
-    run: &WorkflowRun,
-    head: &str,
     name: &str,
-) -> Result<ArtifactInfo, FetchError> {
-    let (mut live, mut expired) = (None::<ArtifactInfo>, false);
+) -> Result<Vec<ArtifactInfo>, FetchError> {
+    let mut all = Vec::new();
     let mut seen = 0u64;
     for page in 1..=MAX_PAGES {
         // Built by hand: octocrab's typed listing drops per_page and page.
@@ -62,15 +60,27 @@ pub(super) async fn find_artifact(
         })?;
         let count = listed.artifacts.len();
         seen += count as u64;
-        for a in listed.artifacts.into_iter().filter(|a| belongs_to(a, run, head, name)) {
-            if a.expired {
-                expired = true;
-            } else if live.as_ref().is_none_or(|l| a.id > l.id) {
-                live = Some(a);
-            }
-        }
+        all.extend(listed.artifacts);
         if count < 100 || seen >= listed.total_count {
             break;
+        }
+    }
+    Ok(all)
+}
+
+/// The run's unexpired artifact named `name` among `listed` (the newest if several).
+pub(super) fn pick_artifact(
+    listed: Vec<ArtifactInfo>,
+    run: &WorkflowRun,
+    head: &str,
+    name: &str,
+) -> Result<ArtifactInfo, FetchError> {
+    let (mut live, mut expired) = (None::<ArtifactInfo>, false);
+    for a in listed.into_iter().filter(|a| belongs_to(a, run, head, name)) {
+        if a.expired {
+            expired = true;
+        } else if live.as_ref().is_none_or(|l| a.id > l.id) {
+            live = Some(a);
         }
     }
     let attempt = run.run_attempt.unwrap_or(1).max(1);

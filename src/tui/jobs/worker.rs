@@ -96,6 +96,26 @@ impl Net {
         Ok(client)
     }
 
+    /// The session's client, or, before one is built, a client from
+    /// `config` kept as the session's (the first `--pr` fetch brings its
+    /// own configuration so that its errors keep their types).
+    pub fn client_from(&self, config: ClientConfig) -> Result<Client, crate::github::GhError> {
+        let mut slot = self.client.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(client) = slot.as_ref() {
+            return Ok(client.clone());
+        }
+        let _inside = self.handle.enter();
+        let client = Client::new(config)?;
+        CLIENTS.fetch_add(1, Ordering::SeqCst);
+        *slot = Some(client.clone());
+        Ok(client)
+    }
+
+    /// The session's runtime.
+    pub fn handle(&self) -> &tokio::runtime::Handle {
+        &self.handle
+    }
+
     /// Runs a future on the session's runtime from a job (a blocking thread).
     pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
         self.handle.block_on(future)

@@ -115,3 +115,35 @@ fn a_full_queue_refuses_a_job_with_a_notice() {
         let _ = release.send(());
     }
 }
+
+#[test]
+fn the_first_fetch_s_client_is_the_session_s_client_for_every_later_job() {
+    let (tx, rx) = channel();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let worker = Worker::new(tx, config_counting(Arc::clone(&calls))).unwrap_or_else(|e| panic!("{e}"));
+    let net = worker.net();
+    let config = || {
+        let base = ApiBase::parse("http://127.0.0.1:9").unwrap_or_else(|e| panic!("{e}"));
+        ClientConfig::new(base, Token::new("t0ken-for-tests").unwrap_or_else(|e| panic!("{e}")))
+    };
+    // As the first `--pr` fetch does, on the load thread (not a runtime thread).
+    let first = std::thread::spawn(move || net.client_from(config()).is_ok());
+    assert!(first.join().unwrap_or(false));
+    for _ in 0..3 {
+        worker.job("a client job", move |net| {
+            let ok = net.client().is_ok() && net.client_from(config()).is_ok();
+            Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
+        });
+    }
+    let seen = notices(&rx, 3);
+    assert!(
+        seen.iter()
+            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
+        "{seen:?}"
+    );
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        0,
+        "the jobs use the client the first fetch built; none configures another"
+    );
+}
