@@ -42,6 +42,7 @@ pub mod reader;
 pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
+pub mod search;
 pub mod startup;
 pub mod terminal;
 pub mod text;

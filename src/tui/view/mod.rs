@@ -11,6 +11,7 @@ pub mod filter_menu;
 pub mod header;
 pub mod help;
 pub mod list;
+pub mod list_match;
 pub mod loading;
 pub mod orphans;
 pub mod outbox;
