@@ -139,3 +139,33 @@ fn a_large_review_is_searched_a_chunk_per_turn() {
     assert!(more <= matched / CHUNK, "{more}");
     assert!(app.browse.visible.len() <= matched);
 }
+
+#[test]
+fn a_link_no_browser_opened_is_shown_whole_and_copied() {
+    use triage::tui::effect::Effect;
+    let mut app = fixture::app(fixture::sample_set(), (80, 24));
+    let url = format!(
+        "https://github.com/acme/webhooks/pull/42/files#diff-{}R88",
+        "a".repeat(64)
+    );
+    let effects = update(
+        &mut app,
+        Msg::LinkNotOpened {
+            url: url.clone(),
+            why: "xdg-open exited with exit status: 3".into(),
+        },
+    );
+    assert_eq!(effects, vec![Effect::Copy(url.clone())]);
+    let text = draw(&app).backend().to_string();
+    let joined: String = text
+        .lines()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>();
+    let flat: String = joined.chars().filter(|c| *c != '"' && *c != ' ').collect();
+    assert!(flat.contains(&url), "the whole URL is on screen: {text}");
+    insta::assert_snapshot!("link_not_opened", draw(&app).backend());
+}

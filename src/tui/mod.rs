@@ -36,6 +36,7 @@ pub mod link;
 pub mod live;
 pub mod nav;
 pub mod offer;
+pub mod opener;
 pub mod prepared;
 pub mod progress;
 pub mod reader;

@@ -50,6 +50,8 @@ pub enum Msg {
     Resize(u16, u16),
     /// An effect finished and has something to say in the status bar.
     Notice(Level, String),
+    /// No browser opened this link: it is shown whole and copied (OSC 52).
+    LinkNotOpened { url: String, why: String },
     /// A submission finished; stale generations are ignored.
     SubmitFinished {
         finding: usize,
@@ -146,6 +148,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.ui.flash = Some(Flash { level, text });
             Vec::new()
         }
+        Msg::LinkNotOpened { url, why } => super::opener::not_opened(app, url, &why),
         Msg::SubmitFinished {
             finding,
             generation,
