@@ -169,3 +169,40 @@ fn a_link_no_browser_opened_is_shown_whole_and_copied() {
     assert!(flat.contains(&url), "the whole URL is on screen: {text}");
     insta::assert_snapshot!("link_not_opened", draw(&app).backend());
 }
+
+#[test]
+fn s_cycles_the_order_and_by_file_groups_the_list() {
+    let mut app = fixture::app(fixture::sample_set(), (120, 40));
+    keys(&mut app, "2s");
+    assert_eq!(flash(&app), "Sorted by file.");
+    let paths: Vec<Option<String>> = app
+        .browse
+        .visible
+        .iter()
+        .map(|&i| app.doc.findings()[i].path.clone())
+        .collect();
+    let mut want = paths.clone();
+    want.sort_by_key(|p| (p.is_none(), p.clone()));
+    assert_eq!(paths, want);
+    let text = draw(&app).backend().to_string();
+    assert!(text.contains("· by file"), "{text}");
+    insta::assert_snapshot!("sorted_by_file", draw(&app).backend());
+    keys(&mut app, "s");
+    let conf: Vec<String> = app
+        .browse
+        .visible
+        .iter()
+        .map(|&i| app.doc.prepared.rows[i].confidence.clone())
+        .collect();
+    let mut want = conf.clone();
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(conf, want, "confidence, highest first");
+    keys(&mut app, "ss");
+    assert_eq!(app.browse.sort, triage::tui::sort::Sort::Severity);
+    // A search keeps ranking by score over the chosen order.
+    keys(&mut app, "s/retry");
+    assert_eq!(
+        app.doc.findings()[app.browse.visible[0]].path.as_deref(),
+        Some("app/webhooks/retry.py")
+    );
+}

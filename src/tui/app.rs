@@ -187,6 +187,8 @@ pub struct Browse {
     pub in_view: Vec<usize>,
     /// The ranked search behind the query.
     pub search: super::search::Search,
+    /// The list's order.
+    pub sort: super::sort::Sort,
 }
 
 /// Kind of a status-bar message.
@@ -322,6 +324,7 @@ impl App {
             view: self.browse.view,
             filters: &self.browse.filters,
             recorded_drift: &recorded_drift,
+            sort: self.browse.sort,
         };
         let base = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
         super::search::refilter(self, base);

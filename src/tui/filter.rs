@@ -211,6 +211,8 @@ pub struct Selection<'a> {
     /// (unauthorised, or for an older head): listed in the drift lane too,
     /// after the thread lanes.
     pub recorded_drift: &'a [usize],
+    /// The list's order ([`super::sort`]).
+    pub sort: super::sort::Sort,
 }
 
 /// The finding indices the view and the facets keep, in display order
@@ -231,6 +233,7 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
     if sel.view == View::Drift {
         out.sort_by_key(|&i| (Drift::of(&findings[i]).is_none(), Drift::of(&findings[i])));
     }
+    sel.sort.apply(&mut out, findings, prepared);
     out
 }
 
@@ -246,6 +249,7 @@ mod tests {
             view,
             filters,
             recorded_drift: &[],
+            sort: Default::default(),
         };
         let mut search = crate::tui::search::Search::default();
         search.set(&prepared.search, visible(&set.findings, &prepared, sel), query);

@@ -44,6 +44,7 @@ pub mod recorded;
 pub mod river_evidence;
 pub mod runtime;
 pub mod search;
+pub mod sort;
 pub mod startup;
 pub mod terminal;
 pub mod text;

@@ -289,6 +289,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ViewAll => set_view(app, View::All),
         Action::ViewDrift => set_view(app, View::Drift),
         Action::NextView => set_view(app, app.browse.view.next()),
+        Action::CycleSort => super::sort::cycle(app),
         Action::OpenFilters => app.ui.mode = Mode::Filter { cursor: 0 },
         Action::ClearFilters => {
             app.browse.filters = Default::default();

@@ -93,6 +93,9 @@ fn title(app: &App) -> Line<'static> {
         Span::styled(format!(" {} ", b.view.title()), theme.heading),
         Span::raw(format!("{position}/{} of {total} ", b.visible.len())),
     ];
+    if b.sort != crate::tui::sort::Sort::Severity {
+        spans.push(Span::styled(format!("· by {} ", b.sort.label()), theme.accent));
+    }
     let filters = b.filters.summary();
     if !filters.is_empty() {
         spans.push(Span::styled(format!("· {filters} "), theme.accent));
