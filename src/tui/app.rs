@@ -331,8 +331,9 @@ impl App {
     }
 
     /// Updates the visible list after the query changed by typing (see
-    /// [`super::search`]: a longer query narrows the previous matches).
+    /// [`super::search`]: the view and facets are unchanged, a longer query
+    /// narrows the previous matches).
     pub fn narrow_search(&mut self) {
-        self.refilter();
+        super::search::retype(self);
     }
 }
