@@ -75,7 +75,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
     // A message wraps onto the rows [`height`] gave it; hints stay on one row.
     let paragraph = Paragraph::new(Line::from(spans));
-    let paragraph = if app.ui.flash.is_some() {
+    let paragraph = if height(app) > 1 {
         paragraph.wrap(Wrap { trim: false })
     } else {
         paragraph
@@ -86,12 +86,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 /// The most rows a message in the status bar takes.
 const MAX_ROWS: u16 = 4;
 
-/// Rows of the status bar: one, or as many as the message needs to be read
+/// Rows of the status bar: one, or (in the list and search, where no
+/// overlay covers the bottom rows) as many as the message needs to be read
 /// whole (a link, a reason), up to [`MAX_ROWS`].
 pub fn height(app: &App) -> u16 {
     let Some(flash) = &app.ui.flash else {
         return 1;
     };
+    if !matches!(app.ui.mode, Mode::Normal | Mode::Search) {
+        return 1;
+    }
     let width = usize::from(app.ui.size.0.max(1));
     // The mode label, the spinner and its text take at most this much before the message.
     let lead = 14 + busy(app).map_or(0, |b| b.chars().count() + 3);
