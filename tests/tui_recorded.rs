@@ -204,6 +204,8 @@ fn decide_first(app: &mut App) -> (usize, u64) {
     }
     update(app, Msg::Paste("Verified on the head.".into()));
     update(app, Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)));
+    // Yes waits for the GitHub login the preview looks up.
+    update(app, Msg::Actor(Ok("octo-reviewer".into())));
     keys(app, "y");
     (0..app.submit.len())
         .find_map(|i| match app.submit[i] {

@@ -546,6 +546,7 @@ fn pending_recorded_and_rejected_rows() {
     }
     update(&mut app, Msg::Paste(" (constant-time compare)".into()));
     ctrl(&mut app, 's');
+    update(&mut app, Msg::Actor(Ok("octo-reviewer".into())));
     keys(&mut app, "y");
     let pending: Vec<usize> = (0..app.submit.len())
         .filter(|&i| matches!(app.submit[i], SubmitState::Pending { .. }))

@@ -35,6 +35,8 @@ pub enum Action {
     ViewDrift,
     /// Cycle repair set -> all -> drift lane.
     NextView,
+    /// Cycle the list's order: severity, file, confidence, disposition.
+    CycleSort,
     /// Open the filter menu.
     OpenFilters,
     /// Remove every filter and the search query.
@@ -137,7 +139,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 62] = [
+    pub const ALL: [Action; 63] = [
         Action::Down,
         Action::Up,
         Action::PageDown,
@@ -151,6 +153,7 @@ impl Action {
         Action::ViewAll,
         Action::ViewDrift,
         Action::NextView,
+        Action::CycleSort,
         Action::OpenFilters,
         Action::ClearFilters,
         Action::ToggleFilter,
@@ -218,12 +221,13 @@ impl Action {
             Action::ViewAll => "view: all findings",
             Action::ViewDrift => "view: drift lane (threads that need a human)",
             Action::NextView => "next view",
+            Action::CycleSort => "sort by severity, file (grouped), confidence, disposition",
             Action::OpenFilters => "filters: severity, disposition, classification, thread, path",
             Action::ClearFilters => "clear filters and search",
             Action::ToggleFilter => "switch the filter on/off (path: edit)",
             Action::StartSearch => "search title, claim, path, fingerprint",
-            Action::NextUndecided => "next undecided finding (with a search: the next undecided match)",
-            Action::PrevUndecided => "previous undecided finding (or match)",
+            Action::NextUndecided => "next undecided finding (with a search applied: next match)",
+            Action::PrevUndecided => "previous undecided finding (with a search applied: previous match)",
             Action::Zoom => "zoom the focused pane (again: back)",
             Action::ShrinkList => "narrower list",
             Action::GrowList => "wider list",

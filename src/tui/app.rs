@@ -4,7 +4,6 @@ use super::composer::Stage;
 use super::decision_state::{Decisions, Question, Receipt};
 use super::evidence_state::EvidenceState;
 use super::filter::{self, Filters, Selection, View};
-use super::fuzzy;
 use super::keymap::{KeyMode, Keymap};
 use super::live::Live;
 use super::prepared::Prepared;
@@ -186,6 +185,10 @@ pub struct Browse {
     pub marks: Vec<bool>,
     /// The view's findings before the undecided filter (what progress counts).
     pub in_view: Vec<usize>,
+    /// The ranked search behind the query.
+    pub search: super::search::Search,
+    /// The list's order.
+    pub sort: super::sort::Sort,
 }
 
 /// Kind of a status-bar message.
@@ -316,36 +319,21 @@ impl App {
     /// Recomputes the visible list from view, filters and query, keeping the
     /// selected finding selected when it is still listed.
     pub fn refilter(&mut self) {
-        let keep = self.selected();
-        let query = fuzzy::normalize_query(&self.browse.query);
         let recorded_drift = super::recorded::drifting(self);
         let sel = Selection {
             view: self.browse.view,
             filters: &self.browse.filters,
-            query: &query,
             recorded_drift: &recorded_drift,
+            sort: self.browse.sort,
         };
-        self.browse.visible = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
-        self.browse.in_view = self.browse.visible.clone();
-        super::progress::apply_filter(self);
-        self.reselect(keep);
+        let base = filter::visible(self.doc.findings(), &self.doc.prepared, sel);
+        super::search::refilter(self, base);
     }
 
-    /// Narrows the visible list after the query grew by typing (the matches
-    /// of a longer query are a subset of the shorter one's).
+    /// Updates the visible list after the query changed by typing (see
+    /// [`super::search`]: the view and facets are unchanged, a longer query
+    /// narrows the previous matches).
     pub fn narrow_search(&mut self) {
-        let keep = self.selected();
-        let query = fuzzy::normalize_query(&self.browse.query);
-        filter::narrow(&mut self.browse.visible, &self.doc.prepared, &query);
-        filter::narrow(&mut self.browse.in_view, &self.doc.prepared, &query);
-        self.reselect(keep);
-    }
-
-    fn reselect(&mut self, keep: Option<usize>) {
-        let pos = keep.and_then(|k| self.browse.visible.iter().position(|&i| i == k));
-        self.browse.cursor = pos.unwrap_or(0);
-        if pos.is_none() {
-            self.browse.offset = 0;
-        }
+        super::search::retype(self);
     }
 }

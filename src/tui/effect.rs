@@ -15,7 +15,7 @@ use crate::model::review::ReviewSet;
 use crate::session::PrTarget;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
@@ -190,24 +190,12 @@ impl Runner {
     }
 
     fn open_url(&self, url: String) {
+        let openers = super::opener::openers(std::env::var_os("BROWSER").as_deref());
         self.worker.job("opening a link", move |_| {
-            let (program, args) = opener();
-            let status = Command::new(program)
-                .args(args)
-                .arg(&url)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-            let msg = match status {
-                Ok(s) if s.success() => Msg::Notice(Level::Info, format!("Opened {url}")),
-                Ok(s) => Msg::Notice(Level::Warning, format!("{program} exited with {s}; the link is {url}")),
-                Err(e) => Msg::Notice(
-                    Level::Warning,
-                    format!("Cannot start {program} ({e}); the link is {url}"),
-                ),
-            };
-            Some(msg)
+            Some(match super::opener::open(&url, &openers) {
+                Ok(program) => Msg::Notice(Level::Info, format!("Opened with {program}: {url}")),
+                Err(why) => Msg::LinkNotOpened { url, why },
+            })
         });
     }
 
@@ -289,16 +277,6 @@ impl Runner {
 }
 
 /// The browser opener of this platform.
-fn opener() -> (&'static str, &'static [&'static str]) {
-    if cfg!(target_os = "macos") {
-        ("open", &[])
-    } else if cfg!(windows) {
-        ("explorer", &[])
-    } else {
-        ("xdg-open", &[])
-    }
-}
-
 /// Arguments that open `file` at `line` in the editors that spell it differently.
 fn editor_args(program: &str, file: &Path, line: Option<u32>) -> Vec<OsString> {
     let name = Path::new(program)

@@ -2,7 +2,6 @@
 //! facet filters and the search query.
 
 use super::drift::Drift;
-use super::fuzzy;
 use super::prepared::Prepared;
 use crate::model::finding::{Classification, Disposition, Finding, Severity, ThreadTransition};
 
@@ -208,15 +207,16 @@ impl Filters {
 pub struct Selection<'a> {
     pub view: View,
     pub filters: &'a Filters,
-    /// Lower-cased search query (empty: no search).
-    pub query: &'a str,
     /// Findings whose recorded decisions are not applied on this head
     /// (unauthorised, or for an older head): listed in the drift lane too,
     /// after the thread lanes.
     pub recorded_drift: &'a [usize],
+    /// The list's order ([`super::sort`]).
+    pub sort: super::sort::Sort,
 }
 
-/// The finding indices the list shows, in display order.
+/// The finding indices the view and the facets keep, in display order
+/// (the search query is applied over these by [`super::search`]).
 pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) -> Vec<usize> {
     let in_view = |i: usize| match sel.view {
         View::Repair => findings[i].in_repair_set(),
@@ -228,23 +228,13 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
         .iter()
         .copied()
         .filter(|&i| i < findings.len() && in_view(i))
-        .filter(|&i| sel.filters.keeps(&findings[i], &prepared.rows[i].haystacks[2]))
+        .filter(|&i| sel.filters.keeps(&findings[i], &prepared.rows[i].path_lower))
         .collect();
     if sel.view == View::Drift {
         out.sort_by_key(|&i| (Drift::of(&findings[i]).is_none(), Drift::of(&findings[i])));
     }
-    narrow(&mut out, prepared, sel.query);
+    sel.sort.apply(&mut out, findings, prepared);
     out
-}
-
-/// Keeps only the indices whose search fields match `query` (order kept).
-/// Also used alone when a query grows: the matches of `ab` are a subset of
-/// the matches of `a`.
-pub fn narrow(indices: &mut Vec<usize>, prepared: &Prepared, query: &str) {
-    if query.trim().is_empty() {
-        return;
-    }
-    indices.retain(|&i| fuzzy::best(query, prepared.rows[i].haystacks.iter().map(String::as_str)).is_some());
 }
 
 #[cfg(test)]
@@ -258,10 +248,13 @@ mod tests {
         let sel = Selection {
             view,
             filters,
-            query,
             recorded_drift: &[],
+            sort: Default::default(),
         };
-        visible(&set.findings, &prepared, sel)
+        let mut search = crate::tui::search::Search::default();
+        search.set(&prepared.search, visible(&set.findings, &prepared, sel), query);
+        while search.advance(&prepared.search) {}
+        search.listed()
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub fn delete_back(app: &mut App) {
     match app.ui.mode {
         Mode::Search => {
             app.browse.query.pop();
+            return app.narrow_search();
         }
         Mode::PathInput { .. } => {
             app.browse.filters.path.pop();

@@ -1,28 +1,29 @@
 //! Where a finding lives outside the screen: its GitHub page and its file.
 //!
 //! A GitHub URL is built only from facts validation vouches for (the scope's
-//! repository and pull request number, the reviewed SHA) plus the finding's
-//! path and line, percent-encoded segment by segment. Nothing else a finding
-//! says ever becomes part of a URL. The forms:
+//! repository and pull request number), the finding's path and line, and the
+//! comment id of its review thread as GitHub reported it; the `url` crate
+//! joins them. Nothing else a finding says ever becomes part of a URL. The
+//! forms, in the order they are tried:
 //!
-//! - with a path and a hex reviewed SHA: the blob permalink
-//!   `https://github.com/{owner}/{name}/blob/{sha}/{path}#L{line}`;
-//! - otherwise: the pull request's changed files
-//!   `https://github.com/{owner}/{name}/pull/{n}/files`.
+//! - the review thread, when a live read of GitHub gave its link and that
+//!   link is this pull request's `#discussion_r{id}`: the link is rebuilt
+//!   from the repository, the number and the digits of the id
+//!   (`https://github.com/{owner}/{name}/pull/{n}#discussion_r{id}`);
+//! - with a plain relative path: the Files changed view at the line,
+//!   `https://github.com/{owner}/{name}/pull/{n}/files#diff-{sha256(path)}R{line}`
+//!   (GitHub's anchor: the hex SHA-256 of the path, `R` for the new side,
+//!   which is the side a finding's line is on);
+//! - otherwise: the Files changed view, `https://github.com/{owner}/{name}/pull/{n}/files`.
 //!
 //! A local review (or a River artifact) has no GitHub location.
 
 use crate::model::finding::Finding;
 use crate::model::review::{ReviewSet, Scope};
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use url::Url;
 
 /// The web host every link goes to.
 const GITHUB_WEB: &str = "https://github.com/";
-
-/// What a file-path segment of a blob link keeps raw: RFC 3986's unreserved
-/// `A-Z a-z 0-9 - _ . ~`; a space, `#`, `?`, `%` or any non-ASCII byte is escaped.
-const BLOB_PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
 /// Why no link could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -85,8 +86,8 @@ pub fn relative_segments(path: &str) -> Result<Vec<&str>, LinkError> {
 }
 
 /// A page on GitHub's web host from path segments that are already safe
-/// (validated names, or [`BLOB_PATH_SEGMENT`]-encoded text) and an optional
-/// fragment. `url` only joins them: it escapes nothing in such segments.
+/// (validated names and digits) and an optional fragment (hex digits, or
+/// `discussion_r` and digits). `url` only joins them: it escapes nothing in such segments.
 fn github_page(segments: &[&str], fragment: Option<&str>) -> Result<String, LinkError> {
     let mut url = Url::parse(GITHUB_WEB).map_err(|_| LinkError::BadRepository)?;
     url.set_path(&segments.join("/"));
@@ -98,24 +99,41 @@ fn github_page(segments: &[&str], fragment: Option<&str>) -> Result<String, Link
 pub fn finding_url(set: &ReviewSet, finding: &Finding) -> Result<String, LinkError> {
     let (repo, number) = repository(&set.scope)?;
     let number = number.to_string();
-    let files = github_page(&[repo, "pull", &number, "files"], None)?;
-    let (Some(path), Some(sha)) = (finding.path.as_deref(), set.reviewed_sha.as_deref()) else {
-        return Ok(files);
-    };
-    let Some(sha) = crate::checkout::valid_sha(sha) else {
-        return Ok(files);
-    };
-    let Ok(segments) = relative_segments(path) else {
-        return Ok(files);
-    };
-    let encoded: Vec<String> = segments
-        .iter()
-        .map(|s| utf8_percent_encode(s, BLOB_PATH_SEGMENT).to_string())
-        .collect();
-    let mut parts = vec![repo, "blob", sha.as_str()];
-    parts.extend(encoded.iter().map(String::as_str));
-    let line = finding.line.map(|l| format!("L{l}"));
-    github_page(&parts, line.as_deref())
+    if let Some(id) = thread_comment_id(finding, repo, &number) {
+        return github_page(&[repo, "pull", &number], Some(&format!("discussion_r{id}")));
+    }
+    let anchor = finding
+        .path
+        .as_deref()
+        .and_then(|p| relative_segments(p).ok().map(|_| p))
+        .map(|path| {
+            use sha2::{Digest, Sha256};
+            let digest: String = Sha256::digest(path.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            let line = finding.line.map(|l| format!("R{l}")).unwrap_or_default();
+            format!("diff-{digest}{line}")
+        });
+    github_page(&[repo, "pull", &number, "files"], anchor.as_deref())
+}
+
+/// The digits of the review comment a live read linked the finding's thread
+/// to, when that link is `https://github.com/{repo}/pull/{number}#discussion_r{digits}`.
+fn thread_comment_id(finding: &Finding, repo: &str, number: &str) -> Option<String> {
+    let link = finding.reviewgate()?.thread.facts.as_ref()?.url.as_deref()?;
+    let url = Url::parse(link).ok()?;
+    let expected = format!("/{repo}/pull/{number}");
+    let same_page = url.scheme() == "https"
+        && url.host_str() == Some("github.com")
+        && url.port().is_none()
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.query().is_none()
+        && url.path().eq_ignore_ascii_case(&expected);
+    let digits = url.fragment()?.strip_prefix("discussion_r")?;
+    (same_page && !digits.is_empty() && digits.len() <= 20 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.to_string())
 }
 
 #[cfg(test)]
@@ -123,47 +141,86 @@ mod tests {
     use super::*;
     use crate::tui::fixture;
 
+    const FILES: &str = "https://github.com/acme/webhooks/pull/42/files";
+
+    fn anchor(path: &str) -> String {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(path.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     #[test]
-    fn blob_permalink_at_the_reviewed_sha() {
+    fn files_changed_at_the_line() {
         let set = fixture::sample_set();
         let url = finding_url(&set, &set.findings[0]).unwrap_or_default();
+        assert_eq!(url, format!("{FILES}#diff-{}R88", anchor("app/webhooks/retry.py")));
+        // The anchor is the hex SHA-256 of the path.
         assert_eq!(
-            url,
-            format!(
-                "https://github.com/acme/webhooks/blob/{}/app/webhooks/retry.py#L88",
-                fixture::SHA
-            )
+            anchor("app/webhooks/retry.py"),
+            "933e11759d3a2e5dca326067e39e2aec1456030f420b9696cd8a91016dc9160b"
         );
     }
 
     #[test]
-    fn odd_paths_are_encoded_or_fall_back() {
+    fn the_review_thread_when_github_linked_it() {
         let mut set = fixture::sample_set();
+        let mut f = set.findings[0].clone();
+        let link = |f: &mut Finding, url: &str| {
+            if let crate::model::finding::Origin::ReviewGate(r) = &mut f.origin {
+                r.thread.facts = Some(crate::model::finding::ThreadFacts {
+                    url: Some(url.to_string()),
+                    ..Default::default()
+                });
+            }
+        };
+        link(&mut f, "https://github.com/acme/webhooks/pull/42#discussion_r1234567");
+        assert_eq!(
+            finding_url(&set, &f).unwrap_or_default(),
+            "https://github.com/acme/webhooks/pull/42#discussion_r1234567"
+        );
+        for bad in [
+            "https://evil.example/acme/webhooks/pull/42#discussion_r1",
+            "http://github.com/acme/webhooks/pull/42#discussion_r1",
+            "https://github.com/acme/other/pull/42#discussion_r1",
+            "https://github.com/acme/webhooks/pull/43#discussion_r1",
+            "https://github.com/acme/webhooks/pull/42?x=1#discussion_r1",
+            "https://user@github.com/acme/webhooks/pull/42#discussion_r1",
+            "https://github.com/acme/webhooks/pull/42#discussion_r1x",
+            "https://github.com/acme/webhooks/pull/42#discussion_r",
+            "javascript:alert(1)",
+        ] {
+            link(&mut f, bad);
+            let url = finding_url(&set, &f).unwrap_or_default();
+            assert!(url.starts_with(FILES), "{bad} gave {url}");
+        }
+        set.scope = Scope::Local;
+        assert_eq!(finding_url(&set, &f), Err(LinkError::Local));
+    }
+
+    #[test]
+    fn odd_paths_fall_back_to_the_files_view() {
+        let set = fixture::sample_set();
         let mut f = set.findings[0].clone();
         f.path = Some("src/a b#?.rs".to_string());
         let url = finding_url(&set, &f).unwrap_or_default();
-        assert!(url.ends_with("/src/a%20b%23%3F.rs#L88"), "{url}");
-        f.path = Some("d~i-r_/50%.é+;=@:".to_string());
+        assert_eq!(
+            url,
+            format!("{FILES}#diff-{}R88", anchor("src/a b#?.rs")),
+            "hashed, never spliced"
+        );
         f.line = None;
         let url = finding_url(&set, &f).unwrap_or_default();
-        assert!(
-            url.ends_with(&format!("/blob/{}/d~i-r_/50%25.%C3%A9%2B%3B%3D%40%3A", fixture::SHA)),
-            "{url}"
-        );
+        assert_eq!(url, format!("{FILES}#diff-{}", anchor("src/a b#?.rs")));
         f.line = Some(88);
         for bad in ["../etc/passwd", "/abs", "a//b", "a/\u{1b}]8;;x", "a\\b"] {
             f.path = Some(bad.to_string());
             let url = finding_url(&set, &f).unwrap_or_default();
-            assert_eq!(url, "https://github.com/acme/webhooks/pull/42/files", "{bad}");
+            assert_eq!(url, FILES, "{bad}");
         }
         f.path = None;
-        assert_eq!(
-            finding_url(&set, &f).unwrap_or_default(),
-            "https://github.com/acme/webhooks/pull/42/files"
-        );
-        set.reviewed_sha = Some("not-a-sha".to_string());
-        f.path = Some("src/x.rs".to_string());
-        assert!(finding_url(&set, &f).unwrap_or_default().ends_with("/pull/42/files"));
+        assert_eq!(finding_url(&set, &f).unwrap_or_default(), FILES);
     }
 
     #[test]

@@ -57,6 +57,8 @@ pub enum Msg {
     Resize(u16, u16),
     /// An effect finished and has something to say in the status bar.
     Notice(Level, String),
+    /// No browser opened this link: it is shown whole and copied (OSC 52).
+    LinkNotOpened { url: String, why: String },
     /// A submission finished; stale generations are ignored.
     SubmitFinished {
         finding: usize,

@@ -2,7 +2,7 @@
 //!
 //! Every string a list row shows is sanitised here, once, so that drawing a
 //! frame never touches untrusted text again and costs the same at 10,000
-//! findings as at 10. Search haystacks are lower-cased here too.
+//! findings as at 10. Search fields are folded here too ([`crate::tui::fuzzy`]).
 
 use crate::model::finding::{Classification, Disposition, Finding, Origin, RiverStatus, Severity, ThreadTransition};
 use crate::model::review::ReviewSet;
@@ -10,8 +10,8 @@ use crate::sanitize::clean_line;
 
 /// The longest headline kept for a row (a row never shows more).
 const HEADLINE_CHARS: usize = 240;
-/// The longest part of a claim that search looks at (keeps a keystroke bounded).
-const SEARCH_CHARS: usize = 2_000;
+/// The longest part of a path the path filter looks at.
+const PATH_CHARS: usize = 2_000;
 
 /// What a row shows in its thread column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,8 +64,8 @@ pub struct Row {
     pub headline: String,
     /// Confidence as shown in the list: `0.93` (ReviewGate), River's own word cut to 4 columns, or empty.
     pub confidence: String,
-    /// Lower-cased search fields: title, claim, path, fingerprint.
-    pub haystacks: [String; 4],
+    /// The lower-cased path (for the path filter).
+    pub path_lower: String,
     /// Sanitised live thread facts for the drift lane: who resolved it, who replied last.
     pub thread_people: Option<String>,
 }
@@ -96,12 +96,7 @@ impl Row {
             location: location(finding, 160),
             headline: headline(finding.headline()),
             confidence: confidence(finding),
-            haystacks: [
-                lower(finding.title.as_deref().unwrap_or("")),
-                lower(finding.claim.as_deref().unwrap_or("")),
-                lower(finding.path.as_deref().unwrap_or("")),
-                lower(finding.key.as_str()),
-            ],
+            path_lower: lower(finding.path.as_deref().unwrap_or("")),
             thread_people: thread_people(finding),
         }
     }
@@ -152,6 +147,8 @@ pub struct Prepared {
     /// Finding indices sorted by rank ([`ReviewSet::ranked`]).
     pub ranked: Vec<usize>,
     pub counts: Counts,
+    /// The folded search fields (see [`crate::tui::fuzzy`]).
+    pub search: crate::tui::fuzzy::SearchIndex,
 }
 
 impl Prepared {
@@ -174,10 +171,19 @@ impl Prepared {
         }
         labels.sort_by_key(|(l, _)| disposition_order(l));
         counts.per_disposition = labels;
+        let search = crate::tui::fuzzy::SearchIndex::new(set.findings.iter().map(|f| {
+            [
+                f.title.as_deref().unwrap_or(""),
+                f.claim.as_deref().unwrap_or(""),
+                f.path.as_deref().unwrap_or(""),
+                f.key.as_str(),
+            ]
+        }));
         Prepared {
             rows,
             ranked: set.ranked(),
             counts,
+            search,
         }
     }
 }
@@ -242,7 +248,7 @@ fn headline(text: &str) -> String {
 }
 
 fn lower(text: &str) -> String {
-    first_chars(text, SEARCH_CHARS).to_lowercase()
+    first_chars(text, PATH_CHARS).to_lowercase()
 }
 
 /// The first `n` chars of `s` (no allocation beyond the copy).

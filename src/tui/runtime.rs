@@ -5,7 +5,9 @@
 //! A frame is drawn after each batch of messages and at no other time: an
 //! idle screen writes nothing. While background work runs (the status bar
 //! shows a spinner) the wait ends after [`TICK`] with a [`Msg::Tick`]; with
-//! nothing running the loop waits without a timeout.
+//! nothing running the loop waits without a timeout. An unfinished `/`
+//! search does not wait at all: each turn scores one more chunk
+//! ([`super::search`]) unless input is waiting.
 //!
 //! SIGHUP and SIGTERM arrive as [`Msg::Terminate`] (a watcher thread turns
 //! them into a message), so every draft is written and the terminal restored
@@ -21,7 +23,7 @@ use super::view;
 use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 /// How often the spinner advances while background work runs.
@@ -103,6 +105,14 @@ pub fn draw(app: &App, guard: &mut TerminalGuard) -> anyhow::Result<()> {
 
 /// The next message: waits for one, or (while work runs) at most one tick.
 fn next(app: &App, rx: &Receiver<Msg>) -> anyhow::Result<Msg> {
+    if app.browse.search.pending() {
+        // An unfinished search goes on at once unless input is waiting.
+        return match rx.try_recv() {
+            Ok(msg) => Ok(msg),
+            Err(TryRecvError::Empty) => Ok(Msg::Tick),
+            Err(TryRecvError::Disconnected) => anyhow::bail!("the screen's message channel closed"),
+        };
+    }
     if super::view::status::busy(app).is_some() {
         return match rx.recv_timeout(TICK) {
             Ok(msg) => Ok(msg),

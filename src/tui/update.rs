@@ -46,6 +46,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.ui.flash = Some(Flash { level, text });
             Vec::new()
         }
+        Msg::LinkNotOpened { url, why } => super::opener::not_opened(app, url, &why),
         Msg::SubmitFinished {
             finding,
             generation,
@@ -113,7 +114,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 /// Messages from the decision, outbox and refresh work.
 fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Tick => app.decide.spinner = app.decide.spinner.wrapping_add(1),
+        Msg::Tick => {
+            app.decide.spinner = app.decide.spinner.wrapping_add(1);
+            super::search::tick(app);
+        }
         Msg::Actor(result) => decide::actor(app, result),
         Msg::RiverTarget(result) => decide::river_target(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
@@ -189,6 +193,7 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ViewAll => set_view(app, View::All),
         Action::ViewDrift => set_view(app, View::Drift),
         Action::NextView => set_view(app, app.browse.view.next()),
+        Action::CycleSort => super::sort::cycle(app),
         Action::OpenFilters => app.ui.mode = Mode::Filter { cursor: 0 },
         Action::ClearFilters => {
             app.browse.filters = Default::default();
@@ -197,8 +202,8 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleFilter => toggle_filter(app),
         Action::StartSearch => app.ui.mode = Mode::Search,
-        Action::NextUndecided => super::progress::jump(app, true),
-        Action::PrevUndecided => super::progress::jump(app, false),
+        Action::NextUndecided => super::search::next(app, true),
+        Action::PrevUndecided => super::search::next(app, false),
         Action::Zoom => app.ui.zoom = !app.ui.zoom,
         Action::ShrinkList => resize_split(app, -1),
         Action::GrowList => resize_split(app, 1),

@@ -137,8 +137,16 @@ pub fn act(app: &mut App, stage: Stage, action: Action) -> Vec<Effect> {
             }
         }
         (Stage::Evidence, Action::Preview) => return preview(app),
+        (Stage::Confirm { .. }, Action::AnswerYes | Action::ToggleAnswer)
+            if super::preview::yes_blocked(app).is_some() =>
+        {
+            let why = super::preview::yes_blocked(app).unwrap_or_default();
+            flash(app, Level::Warning, format!("Yes is unavailable: {why}."));
+        }
         (Stage::Confirm { .. }, Action::AnswerYes) => return decide::confirm(app),
-        (Stage::Confirm { yes: true, .. }, Action::Accept) => return decide::confirm(app),
+        (Stage::Confirm { yes: true, .. }, Action::Accept) if super::preview::yes_blocked(app).is_none() => {
+            return decide::confirm(app);
+        }
         (Stage::Confirm { .. }, Action::AnswerNo | Action::Back | Action::Accept) => {
             app.ui.mode = Mode::Compose(Stage::Evidence);
             flash(app, Level::Info, "Not sent. The draft is still here.");
@@ -301,7 +309,7 @@ fn check_and_show(app: &mut App) -> Vec<Effect> {
     }
     app.ui.mode = Mode::Compose(Stage::Confirm { scroll: 0, yes: false });
     let github = system == System::ReviewGate;
-    if github && app.decide.actor == Actor::Unknown {
+    if github && matches!(app.decide.actor, Actor::Unknown | Actor::Unavailable(_)) {
         app.decide.actor = Actor::LookingUp;
         return vec![Effect::LookupActor];
     }

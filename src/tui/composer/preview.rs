@@ -1,6 +1,9 @@
-//! What confirming will do, as sanitised display lines: for ReviewGate the
-//! exact comment body ([`protocol::render`]) and the payload it encodes; for
-//! River the feedback entry and the suppression, or why none is written.
+//! What confirming will do, as sanitised display lines, in the order a
+//! reviewer checks them: the evidence as it will be sent first, then every
+//! target (a batch lists each one, with a count), the disposition and where
+//! it goes, the receipt, and last the raw text: for ReviewGate the exact
+//! comment body ([`protocol::render`]) and the payload it encodes; for River
+//! the feedback entry and the suppression, or why none is written.
 
 use super::Composer;
 use super::choice::Choice;
@@ -28,16 +31,34 @@ pub fn lines(app: &App) -> Vec<TextLine> {
         out.push(TextLine::one(Tone::Warning, note.clone()));
         out.push(TextLine::blank());
     }
+    out.push(TextLine::one(Tone::Heading, "Evidence, as it will be sent"));
+    body(&c.evidence(), Tone::Plain, &mut out);
+    out.push(TextLine::blank());
+    targets(app, c, &mut out);
     match c.choice {
         Some(Choice::ReviewGate(status)) => reviewgate(app, set, c, status, &mut out),
         Some(Choice::River(status)) => river(app, set, c, status, &mut out),
         None => {}
     }
-    others(app, c, &mut out);
-    out.push(TextLine::blank());
-    out.push(TextLine::one(Tone::Heading, "Evidence, as it will be sent"));
-    body(&c.evidence(), Tone::Plain, &mut out);
     out
+}
+
+/// Why Yes cannot be taken yet, if so: a ReviewGate comment names its actor
+/// (the GitHub login the token belongs to), so it waits for the login and
+/// is refused while no login can be had.
+pub fn yes_blocked(app: &App) -> Option<String> {
+    let c = app.decide.composer.as_ref()?;
+    if c.system != super::choice::System::ReviewGate {
+        return None;
+    }
+    match &app.decide.actor {
+        Actor::Known(_) => None,
+        Actor::Unknown | Actor::LookingUp => Some("looking up your GitHub login".into()),
+        Actor::Unavailable(why) => Some(format!(
+            "actor unknown ({}); set GH_TOKEN or log in with gh, then preview again",
+            clean_line(why)
+        )),
+    }
 }
 
 fn body(text: &str, tone: Tone, out: &mut Vec<TextLine>) {
@@ -59,7 +80,7 @@ fn actor_line(actor: &Actor) -> (String, TextLine) {
             TextLine::one(
                 Tone::Warning,
                 format!(
-                    "actor unknown: {}. Confirming keeps the decision in the outbox; set GH_TOKEN and retry (r).",
+                    "actor unknown: {}. Nothing can be sent until the login is known: set GH_TOKEN or log in with gh, then preview again.",
                     clean_line(why)
                 ),
             ),
@@ -193,22 +214,27 @@ fn river(app: &App, set: &ReviewSet, c: &Composer, status: DecisionStatus, out: 
     }
 }
 
-/// The other findings of a batch, one line each.
-fn others(app: &App, c: &Composer, out: &mut Vec<TextLine>) {
-    if c.targets.len() < 2 {
+/// Every finding of a batch, with a count (one target is named in the
+/// composer's header already).
+fn targets(app: &App, c: &Composer, out: &mut Vec<TextLine>) {
+    let n = c.targets.len();
+    if n < 2 {
         return;
     }
-    out.push(TextLine::blank());
     out.push(TextLine::one(
         Tone::Heading,
-        format!(
-            "The same status and evidence for all {} findings, sent one after another:",
-            c.targets.len()
-        ),
+        format!("{n} targets, the same status and evidence for each, sent one after another"),
     ));
     for &i in &c.targets {
-        if let Some(f) = app.doc.findings().get(i) {
-            out.push(TextLine::one(Tone::Plain, format!("  {}", clean_line(f.key.as_str()))));
-        }
+        let (Some(f), Some(row)) = (app.doc.findings().get(i), app.doc.prepared.rows.get(i)) else {
+            continue;
+        };
+        out.push(
+            TextLine::one(Tone::Plain, format!("  {} ", row.rank.as_str()))
+                .push(Tone::Label, format!("{} ", row.location))
+                .push(Tone::Plain, row.headline.clone())
+                .push(Tone::Dim, format!("  {}", clean_line(f.key.as_str()))),
+        );
     }
+    out.push(TextLine::blank());
 }

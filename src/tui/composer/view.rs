@@ -250,6 +250,21 @@ fn question(app: &App, c: &Composer, yes: bool) -> Line<'static> {
         (System::River, n) => format!("Write these {n} decisions to River Review's files?"),
     };
     let chosen = theme.selected.add_modifier(Modifier::REVERSED);
+    if super::preview::yes_blocked(app).is_some() {
+        // The full reason is in the preview's actor line and, after `y`, the status line.
+        let why = match app.decide.actor {
+            crate::tui::decision_state::Actor::Unavailable(_) => "Yes is unavailable: actor unknown (see the preview).",
+            _ => "Yes waits for your GitHub login…",
+        };
+        return Line::from(vec![
+            Span::styled(what, tone_style(theme, Tone::Heading)),
+            Span::raw("  "),
+            Span::styled("[ No ]", chosen),
+            Span::raw(" "),
+            Span::styled("[ Yes ]", theme.dim.add_modifier(Modifier::CROSSED_OUT)),
+            Span::styled(format!("  {why}"), theme.warning),
+        ]);
+    }
     let (no, yes_style) = if yes {
         (Style::new(), chosen)
     } else {

@@ -60,14 +60,14 @@ fn the_byte_counter_over_the_limit_blocks_the_preview() {
             limit: 4096
         })
     ));
-    let effects = update(&mut app, ctrl('s'));
+    let effects = preview(&mut app);
     assert!(without_saves(effects).is_empty(), "only the draft is kept");
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
     let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("4098") && flash.contains("4096"), "{flash}");
     update(&mut app, key(KeyCode::Backspace));
     update(&mut app, key(KeyCode::Backspace));
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     assert!(matches!(app.ui.mode, Mode::Compose(Stage::Confirm { .. })));
 }
 
@@ -76,12 +76,12 @@ fn blank_or_untouched_template_evidence_is_not_ready() {
     let mut app = sample();
     typed(&mut app, "d");
     update(&mut app, key(KeyCode::Enter));
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence), "template untouched");
     if let Some(c) = app.decide.composer.as_mut() {
         c.editor.set_text(" \n\t");
     }
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence), "blank");
 }
 
@@ -89,7 +89,7 @@ fn blank_or_untouched_template_evidence_is_not_ready() {
 fn the_confirmation_defaults_to_no() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed in 1a2b3c: constant-time compare.");
-    let effects = update(&mut app, ctrl('s'));
+    let effects = preview(&mut app);
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: false }));
     assert_eq!(
         without_saves(effects),
@@ -99,7 +99,7 @@ fn the_confirmation_defaults_to_no() {
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(submitted(&effects).is_empty(), "Enter on No sends nothing");
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: true }));
     let effects = update(&mut app, key(KeyCode::Enter));
@@ -118,10 +118,10 @@ fn the_confirmation_defaults_to_no() {
 fn y_confirms_and_n_goes_back_to_the_text() {
     let mut app = sample();
     compose(&mut app, 5, "Cannot tell whether the comparison is reachable.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     typed(&mut app, "n");
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Evidence));
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let items = submitted(&typed(&mut app, "y"));
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].draft.status, S::NeedsHuman);
@@ -200,4 +200,29 @@ fn text_from_the_external_editor_replaces_the_evidence() {
     assert_eq!(evidence(&app), "a much\nlonger text", "a failed edit changes nothing");
     let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert_eq!(flash, "The editor's text was not used: vi exited with exit status: 1");
+}
+
+#[test]
+fn yes_waits_for_the_actor_and_is_refused_while_none_can_be_had() {
+    let mut app = sample();
+    compose(&mut app, 1, "Fixed in 1a2b3c: constant-time compare.");
+    let effects = update(&mut app, ctrl('s'));
+    assert!(effects.contains(&Effect::LookupActor));
+    assert!(
+        submitted(&typed(&mut app, "y")).is_empty(),
+        "no Yes while the login is looked up"
+    );
+    assert!(app.ui.flash.as_ref().is_some_and(|f| f.text.contains("looking up")));
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: false }));
+    update(&mut app, Msg::Actor(Err("no GitHub token".to_string())));
+    assert!(submitted(&typed(&mut app, "y")).is_empty());
+    let why = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(why.contains("actor unknown (no GitHub token)"), "{why}");
+    // Back to the text and preview again: the login is asked for again.
+    update(&mut app, key(KeyCode::Esc));
+    let effects = update(&mut app, ctrl('s'));
+    assert!(effects.contains(&Effect::LookupActor), "{effects:?}");
+    update(&mut app, Msg::Actor(Ok("octocat".to_string())));
+    assert_eq!(submitted(&typed(&mut app, "y")).len(), 1);
 }

@@ -61,7 +61,7 @@ fn esc_saves_the_exact_text_bound_to_the_pull_request_and_head() {
 fn quit_and_preview_save_too() {
     let mut app = sample();
     compose(&mut app, 1, "Checked by hand.");
-    let on_preview = update(&mut app, ctrl('s'));
+    let on_preview = preview(&mut app);
     assert_eq!(saved(&on_preview)[0].evidence, "Checked by hand.");
     update(&mut app, key(KeyCode::Esc));
     let on_quit = update(&mut app, Msg::Action(Action::Quit));
@@ -73,7 +73,7 @@ fn quit_and_preview_save_too() {
 fn confirming_hands_the_draft_to_the_send_which_removes_it_once_kept() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed by the retry rewrite.");
-    let id = saved(&update(&mut app, ctrl('s')))[0].id.clone();
+    let id = saved(&preview(&mut app))[0].id.clone();
     let effects = typed(&mut app, "y");
     let Some(Effect::Submit { drafts, .. }) = effects.first() else {
         panic!("no submit: {effects:?}");
@@ -184,7 +184,7 @@ fn a_draft_for_another_head_is_restored_stale_and_kept_under_its_head() {
     assert_eq!(saved(&effects)[0].reviewed_sha.as_deref(), Some(old));
     assert_eq!(saved(&effects)[0].id, draft.id);
     typed(&mut app, "d");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     assert!(matches!(app.ui.mode, Mode::Compose(Stage::Confirm { yes: false, .. })));
     let effects = typed(&mut app, "y");
     let items = submitted(&effects);

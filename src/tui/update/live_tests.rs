@@ -93,6 +93,7 @@ fn a_stale_entry_cannot_be_retried_only_rebound_after_confirming() {
     let c = app.decide.composer.as_ref().expect("composer");
     assert_eq!(c.replaces.as_deref(), Some(stale.id.as_str()));
     assert!(c.note.as_deref().is_some_and(|n| n.contains("000000000000")));
+    update(&mut app, Msg::Actor(Ok("reviewer".to_string())));
     let effects = typed(&mut app, "y");
     let Some(Effect::Submit { items, .. }) = effects.first() else {
         panic!("{effects:?}")

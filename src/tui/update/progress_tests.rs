@@ -11,7 +11,7 @@ use crate::tui::progress::{self, Progress};
 /// Confirms a decision with status row 1 on the selection (or the marks).
 fn decide(app: &mut App, text: &str) -> Vec<Effect> {
     compose(app, 1, text);
-    update(app, ctrl('s'));
+    preview(app);
     typed(app, "y")
 }
 
@@ -111,7 +111,7 @@ fn a_decision_that_is_not_confirmed_keeps_marks_and_selection() {
     typed(&mut app, " ");
     typed(&mut app, "k");
     compose(&mut app, 1, "Fixed.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     typed(&mut app, "n");
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Esc));

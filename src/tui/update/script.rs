@@ -56,3 +56,13 @@ pub fn submitted(effects: &[Effect]) -> Vec<SubmitItem> {
         })
         .collect()
 }
+
+/// Opens the preview (`ctrl-s`) and answers the actor lookup it starts, as
+/// the runtime does, so that Yes can be taken.
+pub fn preview(app: &mut App) -> Vec<Effect> {
+    let effects = update(app, ctrl('s'));
+    if effects.contains(&Effect::LookupActor) {
+        update(app, Msg::Actor(Ok("reviewer".to_string())));
+    }
+    effects
+}

@@ -22,7 +22,7 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
     typed(&mut app, "   ");
     assert_eq!(app.mark_count(), 3);
     compose(&mut app, 1, "Fixed by the retry rewrite.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let effects = typed(&mut app, "y");
     let Some(Effect::Submit { generation, items, .. }) = effects.first().cloned() else {
         panic!("no submit: {effects:?}");
@@ -68,7 +68,7 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
 fn retry_sends_the_same_decision_under_a_new_generation() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let first = submitted(&typed(&mut app, "y"));
     let i = first[0].finding;
     let SubmitState::Pending { generation } = app.submit[i] else {
@@ -129,7 +129,7 @@ fn retry_sends_the_same_decision_under_a_new_generation() {
 fn a_recorded_accept_still_shows_open() {
     let mut app = sample();
     compose(&mut app, 0, "Valid; fix planned in the next sprint.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let items = submitted(&typed(&mut app, "y"));
     let i = items[0].finding;
     let SubmitState::Pending { generation } = app.submit[i] else {
@@ -151,7 +151,7 @@ fn a_recorded_accept_still_shows_open() {
 fn a_stale_head_rejection_turns_submission_off() {
     let mut app = sample();
     compose(&mut app, 1, "Fixed.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let i = submitted(&typed(&mut app, "y"))[0].finding;
     let SubmitState::Pending { generation } = app.submit[i] else {
         panic!("not pending")
@@ -171,7 +171,7 @@ fn a_stale_head_rejection_turns_submission_off() {
     assert_eq!(app.live.stale_head, Some("ab".repeat(20)));
     typed(&mut app, "j");
     compose(&mut app, 1, "Another.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     assert_eq!(
         app.ui.mode,
         Mode::Compose(Stage::Evidence),
@@ -203,7 +203,7 @@ fn river_decisions_go_to_river_files() {
     let c = app.decide.composer.as_ref().expect("composer");
     assert_eq!(c.system.choices().len(), 8);
     compose_from_status(&mut app, 1, "The key is a test fixture.");
-    update(&mut app, ctrl('s'));
+    preview(&mut app);
     let effects = typed(&mut app, "y");
     let Some(Effect::RecordRiver { items, .. }) = effects.first() else {
         panic!("no river effect: {effects:?}");

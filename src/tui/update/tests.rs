@@ -205,10 +205,8 @@ fn marks_toggle_and_select_all_visible() {
 #[test]
 fn o_e_y_ask_for_effects_built_from_trusted_parts() {
     let mut app = sample((120, 40));
-    let url = format!(
-        "https://github.com/acme/webhooks/blob/{}/src/auth/session.rs#L41",
-        fixture::SHA
-    );
+    // The Files changed view at the line: the anchor is the SHA-256 of the path.
+    let url = "https://github.com/acme/webhooks/pull/42/files#diff-99edbb38e2ba871d5c47b8eebba19ae5ed1a52150f88360fce75788c6771a7bfR41".to_string();
     assert_eq!(typed(&mut app, "o"), vec![Effect::OpenUrl(url)]);
     assert_eq!(
         typed(&mut app, "e"),

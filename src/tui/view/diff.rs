@@ -1,7 +1,9 @@
 //! The diff view (`D`): the pull request's hunk around each evidence line,
 //! drawn from the rows [`crate::tui::diff`] prepared (sanitised, maybe
 //! highlighted). Removed lines carry `-` and the old number, added lines `+`
-//! and the new number; evidence lines are marked `▶` and emphasised.
+//! and the new number; evidence lines are marked `▶` and emphasised. A line
+//! wider than the view wraps under its code column (`↪` in the gutter), so
+//! nothing is cut.
 
 use crate::checkout::diff::LineKind;
 use crate::tui::app::App;
@@ -26,6 +28,43 @@ pub fn area(app: &App) -> Rect {
 
 fn number(n: Option<u32>) -> String {
     n.map_or_else(|| "     ".to_string(), |n| format!("{n:>5}"))
+}
+
+/// Columns of a code line's gutter and sign (`▶  old   new + `).
+const GUTTER_COLS: usize = 15;
+
+/// One row as screen lines `width` columns wide: a code line wraps under its
+/// code column; `color` allows colours (not under `NO_COLOR`).
+fn lines_of<'a>(row: &'a Row, app: &App, color: bool, width: usize) -> Vec<Line<'a>> {
+    let whole = line(row, app, color);
+    if !matches!(row.kind, RowKind::Line { .. }) || whole.width() <= width || width <= GUTTER_COLS + 4 {
+        return vec![whole];
+    }
+    let mut spans = whole.spans.into_iter();
+    let head: Vec<Span<'a>> = spans.by_ref().take(2).collect();
+    let room = width - GUTTER_COLS;
+    let mut out: Vec<Vec<Span<'a>>> = vec![head];
+    let mut used = 0;
+    for span in spans {
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + w > room {
+                if let Some(last) = out.last_mut() {
+                    last.push(Span::styled(std::mem::take(&mut piece), span.style));
+                }
+                let cont = format!("{:>width$} ", "↪", width = GUTTER_COLS - 1);
+                out.push(vec![Span::styled(cont, app.settings.theme.dim)]);
+                used = 0;
+            }
+            used += w;
+            piece.push(c);
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(Span::styled(piece, span.style));
+        }
+    }
+    out.into_iter().map(Line::from).collect()
 }
 
 /// One row as a line; `color` allows colours (not under `NO_COLOR`).
@@ -93,9 +132,70 @@ pub fn render(frame: &mut Frame, app: &App, scroll: usize) {
             .iter()
             .skip(scroll)
             .take(usize::from(inner.height))
-            .map(|r| line(r, app, app.settings.color))
+            .flat_map(|r| lines_of(r, app, app.settings.color, usize::from(inner.width)))
+            .take(usize::from(inner.height))
             .collect(),
     };
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::fixture;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    #[test]
+    fn a_long_line_wraps_under_its_code_instead_of_being_cut() {
+        let mut app = fixture::app(fixture::sample_set(), (60, 12));
+        let long = format!("let total = {}end_marker;", "amount + ".repeat(12));
+        let row = |kind, text: &str| Row {
+            kind,
+            text: vec![(Style::new(), text.to_string())],
+        };
+        let rows = vec![
+            row(RowKind::Heading, "src/pay.rs (new side)"),
+            row(
+                RowKind::Line {
+                    kind: LineKind::Added,
+                    old: None,
+                    new: Some(7),
+                    marked: true,
+                },
+                &long,
+            ),
+            row(
+                RowKind::Line {
+                    kind: LineKind::Context,
+                    old: Some(8),
+                    new: Some(8),
+                    marked: false,
+                },
+                "short",
+            ),
+        ];
+        app.diff = DiffView::Shown {
+            finding: 0,
+            report: Err("test".into()),
+            rows,
+            waiting: Default::default(),
+        };
+        let mut term = Terminal::new(TestBackend::new(60, 12)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| render(f, &app, 0)).unwrap_or_else(|e| panic!("{e}"));
+        let text = term.backend().to_string();
+        let flat: String = text
+            .lines()
+            .map(|l| {
+                l.trim_matches('"')
+                    .trim_matches('│')
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || " ▶+↪".contains(c))
+            })
+            .collect();
+        assert!(flat.replace(' ', "").contains(&long.replace(' ', "")), "{text}");
+        assert!(text.contains('↪'), "{text}");
+        assert!(text.lines().filter(|l| l.contains('↪')).count() >= 2, "{text}");
+        assert!(text.contains("short"), "{text}");
+    }
 }

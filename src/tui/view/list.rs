@@ -7,6 +7,7 @@ use crate::tui::app::{App, Mode, Pane, SubmitState};
 use crate::tui::decision_state::SPINNER;
 use crate::tui::drift::Drift;
 use crate::tui::filter::View;
+use crate::tui::fuzzy::Query;
 use crate::tui::keymap::KeyMode;
 use crate::tui::layout::{self, Areas};
 use crate::tui::prepared::{Row, ThreadMark};
@@ -40,6 +41,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let rows = usize::from(inner.height) / layout::row_height(app);
     let window = || b.visible.iter().enumerate().skip(b.offset).take(rows.max(1));
     let prepared = &app.doc.prepared.rows;
+    let mut query = b.search.active().then(|| Query::display(&b.query)).flatten();
     // One location width for the rows on screen, so the columns line up.
     let cols = window()
         .filter_map(|(_, &i)| prepared.get(i))
@@ -56,6 +58,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             decision = recorded_mark(crate::tui::recorded::row_mark(app, i), theme).unwrap_or(decision);
         }
         let mut line = row_line(row, marked, decision, theme, cols);
+        if let Some(q) = query.as_mut() {
+            mark_matches(&mut line, q);
+        }
         if pos == b.cursor {
             line.spans[0] = Span::styled("▶", theme.selected);
             line = line.style(theme.selected);
@@ -88,6 +93,9 @@ fn title(app: &App) -> Line<'static> {
         Span::styled(format!(" {} ", b.view.title()), theme.heading),
         Span::raw(format!("{position}/{} of {total} ", b.visible.len())),
     ];
+    if b.sort != crate::tui::sort::Sort::Severity {
+        spans.push(Span::styled(format!("· by {} ", b.sort.label()), theme.accent));
+    }
     let filters = b.filters.summary();
     if !filters.is_empty() {
         spans.push(Span::styled(format!("· {filters} "), theme.accent));
@@ -97,6 +105,23 @@ fn title(app: &App) -> Line<'static> {
         spans.push(Span::styled(
             format!("/{}{cursor} ", crate::sanitize::clean_line(&b.query)),
             theme.accent,
+        ));
+    }
+    if b.search.active() && app.ui.mode != Mode::Search {
+        let key = |a| {
+            app.keymap()
+                .keys_for(KeyMode::Normal, a)
+                .first()
+                .map(ToString::to_string)
+        };
+        if let (Some(n), Some(p)) = (key(Action::NextUndecided), key(Action::PrevUndecided)) {
+            spans.push(Span::styled(format!("{n}/{p}: next/previous match "), theme.dim));
+        }
+    }
+    if let Some((done, total)) = b.search.progress() {
+        spans.push(Span::styled(
+            format!("searching {}% ", done * 100 / total.max(1)),
+            theme.dim,
         ));
     }
     Line::from(spans)
@@ -232,6 +257,27 @@ pub fn row_line<'a>(row: &'a Row, marked: bool, decision: DecisionMark, theme: &
         Span::styled(pad(&row.confidence, CONFIDENCE_COLS - 1), theme.dim),
         Span::raw(row.headline.as_str()),
     ])
+}
+
+/// Span positions in [`row_line`] of the location and the headline.
+const LOCATION_SPAN: usize = 11;
+const HEADLINE_SPAN: usize = 13;
+
+/// Marks the characters of the query's words in the row's location and headline.
+fn mark_matches(line: &mut Line<'_>, query: &mut Query) {
+    if line.spans.len() != HEADLINE_SPAN + 1 {
+        return;
+    }
+    let headline = line.spans.pop().map(|s| s.content.into_owned()).unwrap_or_default();
+    let tail: Vec<Span> = line.spans.drain(LOCATION_SPAN..).collect();
+    let mut tail = tail.into_iter();
+    if let Some(location) = tail.next() {
+        line.spans
+            .extend(super::list_match::spans(query, &location.content, location.style));
+    }
+    line.spans.extend(tail);
+    line.spans
+        .extend(super::list_match::spans(query, &headline, Style::new()));
 }
 
 fn advice_line<'a>(d: Drift, row: &'a Row, theme: &Theme) -> Line<'a> {

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod filter_menu;
 pub mod header;
 pub mod list;
+pub mod list_match;
 pub mod loading;
 pub mod orphans;
 pub mod outbox;

@@ -1,0 +1,290 @@
+//! The `/` search over the listed findings: ranked best first, narrowed as
+//! the query grows, and bounded per keystroke.
+//!
+//! The search keeps one step per query prefix typed. A longer query only
+//! scores the matches of the step it extends (a finding that does not match
+//! `re` cannot match `ret`), and deleting a character goes back to the step
+//! already computed for the shorter query, scoring nothing. A step scores at
+//! most [`CHUNK`] findings per message: a keystroke answers at once with the
+//! best matches found so far, and the rest are scored on the following turns
+//! of the event loop (which does not wait for input while a search is
+//! unfinished, see [`Search::pending`]), so typing never waits for a whole
+//! large review. The list title shows how far an unfinished search is.
+//!
+//! Ties keep the order of the list without a query (rank, or the drift
+//! lane's order).
+
+use super::app::{App, Level};
+use super::fuzzy::{Query, SearchIndex};
+
+/// Findings scored per message (2 to 3 ms in a release build for fields of
+/// a hundred characters; a keystroke's answer is drawn after the first).
+pub const CHUNK: usize = 2048;
+
+/// The search of the list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Search {
+    /// The list without the query (finding indices, in view order).
+    base: Vec<usize>,
+    /// One step per query prefix typed, the current one last; empty: no query.
+    steps: Vec<Step>,
+}
+
+/// The matches of one query.
+#[derive(Debug, Clone, PartialEq)]
+struct Step {
+    /// The query as typed.
+    query: String,
+    /// Matches scored so far as (score, position in `base`), best first.
+    ranked: Vec<(u32, u32)>,
+    /// Positions in `base` still to score.
+    todo: Vec<u32>,
+}
+
+impl Step {
+    fn ranked_positions(&self) -> impl Iterator<Item = u32> + '_ {
+        self.ranked.iter().map(|&(_, pos)| pos)
+    }
+}
+
+impl Search {
+    /// Sets the list without the query and the query, and scores the first
+    /// chunk. A new base starts over; the same base reuses the steps of the
+    /// query's prefixes.
+    pub fn set(&mut self, index: &SearchIndex, base: Vec<usize>, query: &str) {
+        if base != self.base {
+            self.base = base;
+            self.steps.clear();
+        }
+        if query.trim().is_empty() {
+            self.steps.clear();
+            return;
+        }
+        let keep = self.steps.iter().rposition(|s| query.starts_with(s.query.as_str()));
+        self.steps.truncate(keep.map_or(0, |k| k + 1));
+        if self.steps.last().is_some_and(|s| s.query == query) {
+            self.advance(index);
+            return;
+        }
+        let todo: Vec<u32> = match self.steps.last() {
+            // The previous best first: the new best are most likely among them.
+            Some(prev) => prev.ranked_positions().chain(prev.todo.iter().copied()).collect(),
+            None => (0..self.base.len()).filter_map(|p| u32::try_from(p).ok()).collect(),
+        };
+        self.steps.push(Step {
+            query: query.to_string(),
+            ranked: Vec::new(),
+            todo,
+        });
+        self.advance(index);
+    }
+
+    /// Scores the next chunk of the current step; true when some work was done.
+    pub fn advance(&mut self, index: &SearchIndex) -> bool {
+        let Some(step) = self.steps.last_mut() else {
+            return false;
+        };
+        if step.todo.is_empty() {
+            return false;
+        }
+        let Some(mut query) = Query::folded(&step.query) else {
+            step.todo.clear();
+            return false;
+        };
+        let take = step.todo.len().min(CHUNK);
+        let mut found: Vec<(u32, u32)> = step
+            .todo
+            .drain(..take)
+            .filter_map(|pos| {
+                let finding = *self.base.get(pos as usize)?;
+                query.score(index, finding).map(|score| (score, pos))
+            })
+            .collect();
+        found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        step.ranked = merge(std::mem::take(&mut step.ranked), found);
+        true
+    }
+
+    /// True while the current query has findings left to score.
+    pub fn pending(&self) -> bool {
+        self.steps.last().is_some_and(|s| !s.todo.is_empty())
+    }
+
+    /// How far the current query is, as (scored, to score), when unfinished.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        let step = self.steps.last().filter(|s| !s.todo.is_empty())?;
+        let total = self
+            .steps
+            .iter()
+            .rev()
+            .nth(1)
+            .map_or(self.base.len(), |p| p.ranked.len() + p.todo.len());
+        Some((total.saturating_sub(step.todo.len()), total))
+    }
+
+    /// The findings listed: the matches so far, best first; without a query, the base.
+    pub fn listed(&self) -> Vec<usize> {
+        match self.steps.last() {
+            None => self.base.clone(),
+            Some(step) => step
+                .ranked_positions()
+                .filter_map(|pos| self.base.get(pos as usize).copied())
+                .collect(),
+        }
+    }
+
+    /// True when a query is applied.
+    pub fn active(&self) -> bool {
+        !self.steps.is_empty()
+    }
+}
+
+/// Merges two lists sorted best first (score down, then position up).
+fn merge(a: Vec<(u32, u32)>, b: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut x, mut y) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let first = match (x.peek(), y.peek()) {
+            (Some(l), Some(r)) => l.0 > r.0 || (l.0 == r.0 && l.1 <= r.1),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let next = if first { x.next() } else { y.next() };
+        out.extend(next);
+    }
+    out
+}
+
+/// Recomputes the listed findings from the view, the facets and the query,
+/// keeping the selected finding selected when it is still listed.
+pub fn refilter(app: &mut App, base: Vec<usize>) {
+    let keep = app.selected();
+    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    show(app, keep);
+}
+
+/// The query changed by typing; the view and facets did not, so the list
+/// without the query is the one already held.
+pub fn retype(app: &mut App) {
+    let keep = app.selected();
+    let base = app.browse.search.base.clone();
+    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    show(app, keep);
+}
+
+/// One more chunk of an unfinished search (the event loop's turn without
+/// input); nothing when the search is done.
+pub fn tick(app: &mut App) {
+    let keep = app.selected();
+    if app.browse.search.advance(&app.doc.prepared.search) {
+        show(app, keep);
+    }
+}
+
+/// `n` / `N`: while a query is applied, the next (previous) match in rank
+/// order, decided or not, wrapping around; otherwise the next undecided
+/// finding ([`super::progress::jump`]).
+pub fn next(app: &mut App, forward: bool) {
+    if !app.browse.search.active() {
+        return super::progress::jump(app, forward);
+    }
+    let len = app.browse.visible.len();
+    if len == 0 {
+        return super::update::flash(app, Level::Info, "No match.");
+    }
+    let cursor = app.browse.cursor.min(len - 1);
+    let pos = if forward {
+        (cursor + 1) % len
+    } else {
+        (cursor + len - 1) % len
+    };
+    app.browse.cursor = pos;
+    let wrapped = if forward { pos <= cursor } else { pos >= cursor };
+    let more = if app.browse.search.pending() { "+" } else { "" };
+    let note = if wrapped && len > 1 { " (wrapped around)" } else { "" };
+    super::update::flash(app, Level::Info, format!("Match {} of {len}{more}{note}.", pos + 1));
+}
+
+fn show(app: &mut App, keep: Option<usize>) {
+    app.browse.in_view = app.browse.search.listed();
+    app.browse.visible = app.browse.in_view.clone();
+    super::progress::apply_filter(app);
+    let pos = keep.and_then(|k| app.browse.visible.iter().position(|&i| i == k));
+    app.browse.cursor = pos.unwrap_or(0);
+    if pos.is_none() {
+        app.browse.offset = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(titles: &[&str]) -> SearchIndex {
+        SearchIndex::new(titles.iter().map(|t| [*t, "", "", ""]))
+    }
+
+    fn finish(search: &mut Search, idx: &SearchIndex) {
+        while search.advance(idx) {}
+    }
+
+    #[test]
+    fn ranks_best_first_and_ties_keep_the_base_order() {
+        let idx = index(&["r-e-t-r-y", "retry", "no", "the retry", "retry"]);
+        let mut s = Search::default();
+        s.set(&idx, vec![4, 3, 2, 1, 0], "retry");
+        finish(&mut s, &idx);
+        assert_eq!(s.listed(), vec![4, 3, 1, 0]);
+        assert!(!s.pending() && s.active());
+        s.set(&idx, vec![4, 3, 2, 1, 0], "");
+        assert_eq!(s.listed(), vec![4, 3, 2, 1, 0]);
+        assert!(!s.active());
+    }
+
+    #[test]
+    fn a_longer_query_scores_only_the_previous_matches_and_backspace_scores_nothing() {
+        let idx = index(&["retry", "rust", "token"]);
+        let mut s = Search::default();
+        s.set(&idx, vec![0, 1, 2], "r");
+        assert_eq!(s.steps[0].ranked.len(), 2);
+        s.set(&idx, vec![0, 1, 2], "re");
+        assert_eq!(s.steps.len(), 2);
+        assert_eq!(s.listed(), vec![0]);
+        s.set(&idx, vec![0, 1, 2], "r");
+        assert_eq!(s.steps.len(), 1, "back to the step already computed");
+        assert_eq!(s.listed(), vec![0, 1]);
+        s.set(&idx, vec![0, 2], "r");
+        assert_eq!(s.listed(), vec![0], "a new base starts over");
+        s.set(&idx, vec![0, 2], "x");
+        assert!(s.listed().is_empty());
+    }
+
+    #[test]
+    fn work_is_bounded_per_message_and_the_answer_grows() {
+        let titles: Vec<String> = (0..CHUNK * 2 + 5).map(|i| format!("finding {i}")).collect();
+        let idx = SearchIndex::new(titles.iter().map(|t| [t.as_str(), "", "", ""]));
+        let mut s = Search::default();
+        s.set(&idx, (0..titles.len()).collect(), "fin");
+        assert!(s.pending());
+        assert_eq!(s.listed().len(), CHUNK);
+        assert_eq!(s.progress(), Some((CHUNK, titles.len())));
+        s.set(&idx, (0..titles.len()).collect(), "fin");
+        assert_eq!(s.listed().len(), CHUNK * 2, "the same query goes on");
+        finish(&mut s, &idx);
+        assert_eq!(s.listed().len(), titles.len());
+        assert_eq!(s.progress(), None);
+        s.set(&idx, (0..titles.len()).collect(), "fin 7");
+        finish(&mut s, &idx);
+        assert!(s.listed().iter().all(|&i| titles[i].contains('7')));
+    }
+
+    #[test]
+    fn merge_keeps_score_then_position_order() {
+        let got = merge(vec![(9, 0), (5, 2)], vec![(9, 1), (5, 1), (1, 0)]);
+        assert_eq!(got, vec![(9, 0), (9, 1), (5, 1), (5, 2), (1, 0)]);
+    }
+}
