@@ -179,15 +179,6 @@ mod tests {
         assert!(a.evidence.height > 0);
     }
 
-    /// The diff view's drawing still computes its own area: both must agree.
-    #[test]
-    fn the_diff_view_is_drawn_where_update_pages() {
-        for size in [(120, 40), (80, 24), (10, 1), (0, 0)] {
-            let app = app_with(fixture::sample_set(), size);
-            assert_eq!(diff_area(&app), crate::tui::view::diff::area(&app));
-        }
-    }
-
     #[test]
     fn tiny_terminal_does_not_panic() {
         for size in [(0, 0), (1, 1), (10, 3), (200, 2)] {

@@ -3,122 +3,19 @@
 //! counter, or the preview with the Yes/No question. Key hints are in the
 //! status bar (generated from the key table).
 
-use super::choice::{Choice, System, is_high};
+use super::choice::{Choice, System};
+use super::present::{header, preview_lines, regions, river_severity};
 use super::{Budget, Composer, Stage};
 use crate::model::finding::RiverSeverity;
 use crate::tui::app::App;
-use crate::tui::layout::{self, Areas};
-use crate::tui::text::{TextLine, Tone, wrap};
+use crate::tui::layout::Areas;
+use crate::tui::text::Tone;
 use crate::tui::view::{to_line, tone_style};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
-
-/// The composer's regions.
-struct Regions {
-    outer: Rect,
-    header: Rect,
-    body: Rect,
-    footer: Rect,
-}
-
-fn regions(app: &App, stage: Stage) -> Regions {
-    let outer = layout::overlay(app);
-    let inner = Areas::inner(outer);
-    let header_h = u16::try_from(header(app, stage, inner.width).len()).unwrap_or(u16::MAX);
-    let [header, body, footer] = Layout::vertical([
-        Constraint::Length(header_h.min(inner.height / 3)),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(inner);
-    Regions {
-        outer,
-        header,
-        body,
-        footer,
-    }
-}
-
-/// The preview wrapped to the composer's width.
-pub fn preview_lines(app: &App) -> Vec<TextLine> {
-    let width = regions(app, Stage::Confirm { scroll: 0, yes: false }).body.width;
-    wrap(&super::preview::lines(app), width)
-}
-
-/// Where the evidence text goes (inside the editor's border).
-pub fn editor_area(app: &App) -> Rect {
-    Areas::inner(regions(app, Stage::Evidence).body)
-}
-
-/// The most severe River severity among the targets.
-fn river_severity(app: &App, c: &Composer) -> Option<RiverSeverity> {
-    c.targets
-        .iter()
-        .filter_map(|&i| app.doc.findings().get(i)?.river()?.severity)
-        .min_by_key(|s| s.rank())
-}
-
-fn header(app: &App, stage: Stage, width: u16) -> Vec<TextLine> {
-    wrap(&header_lines(app, stage), width)
-}
-
-fn header_lines(app: &App, stage: Stage) -> Vec<TextLine> {
-    let Some(c) = &app.decide.composer else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    if let Some(note) = &c.note {
-        out.push(TextLine::one(Tone::Warning, note.clone()));
-    }
-    match c.targets.as_slice() {
-        [one] => {
-            if let Some(row) = app.doc.prepared.rows.get(*one) {
-                out.push(
-                    TextLine::one(Tone::Severity(row.rank as u8), format!("{} ", row.rank.as_str()))
-                        .push(Tone::Label, format!("{}  ", row.location))
-                        .push(Tone::Plain, row.headline.clone()),
-                );
-            }
-        }
-        many => out.push(TextLine::one(
-            Tone::Heading,
-            format!(
-                "{} marked findings: one decision, recorded for each in turn",
-                many.len()
-            ),
-        )),
-    }
-    let severity = river_severity(app, c);
-    if c.system == System::River && is_high(severity) {
-        let sev = severity.map_or("", |s| s.as_str());
-        out.push(TextLine::one(
-            Tone::Warning,
-            format!(
-                " This finding is {sev}: River Review suppresses major and critical findings only with accepted_risk; any other status writes feedback only. "
-            ),
-        ));
-    }
-    if let (Some(choice), false) = (c.choice, matches!(stage, Stage::Status { .. })) {
-        out.push(
-            TextLine::one(Tone::Label, "status: ")
-                .push(Tone::Accent, choice.name())
-                .push(
-                    Tone::Dim,
-                    format!(" · {} · {}", choice.guidance(), choice.effect(severity)),
-                ),
-        );
-        if let Choice::River(status) = choice {
-            out.extend(super::river_gate::lines(
-                &super::river_gate::gate_warnings(app, c, status),
-                false,
-            ));
-        }
-    }
-    out
-}
 
 /// Draws the composer at `stage`.
 pub fn render(frame: &mut Frame, app: &App, stage: Stage) {

@@ -10,21 +10,9 @@ use crate::tui::app::App;
 use crate::tui::diff::{DiffView, Row, RowKind};
 use crate::tui::layout::Areas;
 use ratatui::Frame;
-use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
-
-/// The view covers the screen above the status line.
-pub fn area(app: &App) -> Rect {
-    let (w, h) = app.ui.size;
-    Rect {
-        x: 0,
-        y: 0,
-        width: w,
-        height: h.saturating_sub(1),
-    }
-}
 
 fn number(n: Option<u32>) -> String {
     n.map_or_else(|| "     ".to_string(), |n| format!("{n:>5}"))
@@ -113,7 +101,7 @@ fn line<'a>(row: &'a Row, app: &App, color: bool) -> Line<'a> {
 
 /// Draws the view from `scroll` on.
 pub fn render(frame: &mut Frame, app: &App, scroll: usize) {
-    let area = area(app);
+    let area = crate::tui::layout::diff_area(app);
     let theme = &app.settings.theme;
     let title = match &app.diff {
         DiffView::Loading { .. } => " Change around the evidence (reading…) ",
