@@ -139,12 +139,8 @@ pub fn client_for(config: ClientConfig, cache: Option<&PathBuf>) -> Result<Clien
 /// Reads the inbox of `target` on a runtime of its own (for the headless
 /// command and the screen's worker), with the on-disk cache.
 pub fn read_blocking(target: &InboxTarget) -> anyhow::Result<Inbox> {
-    let (api, repo) = resolve(target)?;
-    let token = crate::github::Token::discover_for(&api).map_err(InboxSetupError::from)?;
-    let mut config = ClientConfig::new(api, token);
-    if let Ok(discovered) = ClientConfig::discover(target.api_url.as_deref()) {
-        config.timeout = discovered.timeout;
-    }
+    let (_, repo) = resolve(target)?;
+    let config = ClientConfig::discover(target.api_url.as_deref())?;
     let cache = cache_dir();
     let options = InboxOptions {
         repo,

@@ -46,7 +46,9 @@ impl Respond for Conditional {
     fn respond(&self, request: &Request) -> ResponseTemplate {
         let asked = request.headers.get("if-none-match").and_then(|v| v.to_str().ok());
         let template = if asked == Some(self.etag.as_str()) {
-            ResponseTemplate::new(304).insert_header("etag", self.etag.as_str())
+            ResponseTemplate::new(304)
+                .insert_header("etag", self.etag.as_str())
+                .insert_header("x-ratelimit-remaining", "4000")
         } else {
             ResponseTemplate::new(200)
                 .insert_header("etag", self.etag.as_str())
