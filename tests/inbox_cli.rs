@@ -201,5 +201,9 @@ async fn exit_codes_follow_the_common_table() {
     .await;
     assert_eq!(down.code, 4, "{}", down.stderr);
     assert!(down.stdout.is_empty());
+    // The screen needs a terminal: without one it says so (usage, 2).
+    let screen = triage(&["inbox", "--repo", "octo/app"], &server.uri(), home.path(), true).await;
+    assert_eq!(screen.code, 2, "{}", screen.stderr);
+    assert!(screen.stderr.contains("terminal"), "{}", screen.stderr);
     assert!(!down.stderr.contains("test-token-123"));
 }

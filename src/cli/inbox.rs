@@ -11,6 +11,7 @@
 use super::args::{InboxArgs, InboxFormat};
 use super::exit;
 use super::list::table::{table_width, truncate_end};
+use crate::inbox::row::{age_text, drift_text};
 use crate::inbox::{Inbox, Row};
 use crate::sanitize::clean_line;
 use serde_json::{Value, json};
@@ -20,7 +21,9 @@ use unicode_width::UnicodeWidthStr;
 
 /// Runs `triage inbox`.
 pub fn run(args: &InboxArgs) -> anyhow::Result<ExitCode> {
-    let format = args.format.unwrap_or(InboxFormat::Table);
+    let Some(format) = args.format else {
+        return crate::tui::inbox::run(args.target());
+    };
     let inbox = crate::inbox::read_blocking(&args.target())?;
     let stdout = std::io::stdout();
     let terminal = std::io::IsTerminal::is_terminal(&stdout);
@@ -102,27 +105,6 @@ pub fn json_line(row: &Row, rank: usize) -> Value {
     })
 }
 
-/// An age for people: `45m`, `5h`, `12d`.
-pub fn age_text(seconds: u64) -> String {
-    match seconds {
-        s if s < 3600 => format!("{}m", s / 60),
-        s if s < 86_400 => format!("{}h", s / 3600),
-        s => format!("{}d", s / 86_400),
-    }
-}
-
-/// The drift counts as `RE/RO/RP/U` (only when any is non-zero, else `-`).
-pub fn drift_text(row: &Row) -> String {
-    let d = row.drift;
-    if d.total() == 0 {
-        return "-".to_owned();
-    }
-    format!(
-        "{}/{}/{}/{}",
-        d.resolved_externally, d.reopened, d.resolution_pending, d.unknown
-    )
-}
-
 fn count(n: Option<usize>) -> String {
     n.map_or_else(|| "-".to_owned(), |n| n.to_string())
 }
@@ -135,7 +117,7 @@ fn cells(row: &Row) -> [String; 10] {
         row.score.map_or_else(|| "-".to_owned(), |s| s.to_string()),
         count(row.repair_set),
         count(row.undecided),
-        drift_text(row),
+        drift_text(&row.drift),
         row.needs_human.to_string(),
         count(row.awaiting),
         age_text(row.age_seconds),

@@ -153,6 +153,26 @@ impl Row {
     }
 }
 
+/// An age for people: `45m`, `5h`, `12d`.
+pub fn age_text(seconds: u64) -> String {
+    match seconds {
+        s if s < 3600 => format!("{}m", s / 60),
+        s if s < 86_400 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+/// The drift counts as `resolved_externally/reopened/pending/unknown`, `-` when none.
+pub fn drift_text(drift: &DriftCounts) -> String {
+    if drift.total() == 0 {
+        return "-".to_owned();
+    }
+    format!(
+        "{}/{}/{}/{}",
+        drift.resolved_externally, drift.reopened, drift.resolution_pending, drift.unknown
+    )
+}
+
 /// Puts the rows in the order of what needs a human: by [`Row::tier`], then
 /// the larger repair set, then the older pull request, then the lower number.
 pub fn rank(rows: &mut [Row]) {

@@ -28,6 +28,7 @@ pub mod filter;
 pub mod fixture;
 pub mod fuzzy;
 pub mod highlight;
+pub mod inbox;
 pub mod input;
 pub mod jobs;
 pub mod keymap;
