@@ -160,8 +160,22 @@ async fn thirty_pull_requests_rank_with_the_right_counts_and_revalidate_on_a_sec
     .into_iter()
     .max()
     .unwrap();
-    let first_own = position(&|r| r.url.path().contains("/issues/") || r.url.path().ends_with("/zip"));
+    let first_own = position(&|r| r.url.path().ends_with("/zip"));
     assert!(first_own > listings_done, "per-PR reads start after the listings");
+    let comments = position(&|r| r.url.path() == format!("/repos/{REPO}/issues/comments"));
+    let graphql_page = position(&|r| r.url.path() == "/graphql");
+    assert!(
+        comments > graphql_page,
+        "the comment listing starts at the oldest pull request listed"
+    );
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.url.path().starts_with(&format!("/repos/{REPO}/issues/"))
+                && r.url.path().ends_with("/comments")
+                && r.url.path() != format!("/repos/{REPO}/issues/comments")),
+        "no pull request's comments are listed on their own"
+    );
     let zips = requests.iter().filter(|r| r.url.path().ends_with("/zip")).count();
     assert_eq!(zips, 21, "one download per result artifact");
     let graphql: Vec<_> = requests.iter().filter(|r| r.url.path() == "/graphql").collect();

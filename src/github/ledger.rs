@@ -109,7 +109,19 @@ pub async fn read_ledger(client: &Client, target: &Target, known_writers: KnownW
 /// [`read_ledger`] with the reason typed.
 pub async fn read(client: &Client, target: &Target, known_writers: KnownWriters<'_>) -> Result<Ledger, LedgerError> {
     let comments = read_comments(client, target).await.map_err(LedgerError::Comments)?;
-    let picked = pick(&comments);
+    read_with_comments(client, target, known_writers, &comments).await
+}
+
+/// [`read`] with the pull request's comments already listed (every one, in
+/// GitHub's order: oldest first), as the inbox lists them for the whole
+/// repository at once.
+pub async fn read_with_comments(
+    client: &Client,
+    target: &Target,
+    known_writers: KnownWriters<'_>,
+    comments: &[CommentRecord],
+) -> Result<Ledger, LedgerError> {
+    let picked = pick(comments);
     let scope = LedgerScope {
         repository: target.repository.to_string(),
         pull_request: target.pull_request,

@@ -11,8 +11,8 @@
 //! - [`pr_files`]: the pull request's changed files (patches) and a file at a commit.
 //! - [`threads`], [`graphql`]: live review-thread state.
 //! - [`thread_action`], [`thread_send`]: reply to, resolve and reopen a thread.
-//! - [`open_prs`], [`repo_runs`]: every open pull request and the repository's
-//!   review runs and artifacts, for the inbox; [`disk_cache`]: answers kept between runs.
+//! - [`open_prs`], [`repo_runs`], [`repo_comments`]: every open pull request and the
+//!   repository's review runs, artifacts and comments, for the inbox; [`disk_cache`]: answers kept between runs.
 
 pub mod artifact_zip;
 pub mod cleanup;
@@ -28,6 +28,7 @@ pub mod open_prs;
 pub mod pr_files;
 pub mod protocol;
 pub mod redirect;
+pub mod repo_comments;
 pub mod repo_runs;
 pub mod response;
 pub mod route;

@@ -6,13 +6,15 @@
 //!
 //! Cost of one read (REST requests; GraphQL pages cost GraphQL points):
 //! one GraphQL page per 50 open pull requests; one to five pages of review
-//! runs; one to ten pages of artifacts; then per pull request one comment
-//! listing (plus statuses and permissions when it holds disposition
-//! comments), one artifact download the first time a result artifact is
-//! seen, and one run-artifact listing when the repository listing did not
-//! hold it. On a second read every REST request is conditional
-//! (`If-None-Match`), and an unchanged answer is a `304`, which GitHub does
-//! not count against the rate limit.
+//! runs; one to ten pages of artifacts; one to ten pages of the
+//! repository's comments since the oldest open pull request; then per pull
+//! request one artifact download the first time a result artifact is seen,
+//! one run-artifact listing when the repository listing did not hold it,
+//! a thread query when it has more than 50 threads, and the head's statuses
+//! and authors' permissions when it holds disposition comments. On a second
+//! read every REST request is conditional (`If-None-Match`), an unchanged
+//! answer is a `304`, which GitHub does not count against the rate limit,
+//! and no result is downloaded again.
 
 pub mod plan;
 pub mod read;

@@ -1,16 +1,18 @@
 //! One inbox read against GitHub: the open pull requests (GraphQL pages,
 //! with their first threads), the review runs and the repository's
-//! artifacts (REST listings, side by side), then for every pull request
-//! its remaining reads with at most [`InboxOptions::concurrency`] of them
-//! under way at once.
+//! artifacts (REST listings, side by side), then the repository's comments
+//! since the oldest open pull request (one listing for every ledger), then
+//! for every pull request its remaining reads with at most
+//! [`InboxOptions::concurrency`] of them under way at once.
 //!
 //! Per pull request: the run's artifact list when the repository listing did
 //! not hold the result artifact; the result itself, downloaded only when no
 //! result of that artifact id is kept on disk (an id names fixed bytes);
-//! its threads on their own when more than the page held; and its ledger
-//! (comments, then statuses and permissions only when disposition comments
-//! exist). A failed read marks that row `unknown` with the reason; only a
-//! failure of the pull-request listing fails the whole read.
+//! its threads on their own when more than the page held; its comments on
+//! their own only when the comment listing was cut before its creation;
+//! and, when it holds disposition comments, the head's statuses and the
+//! authors' permissions. A failed read marks that row `unknown` with the
+//! reason; only a failure of the pull-request listing fails the whole read.
 
 use super::plan::{Plan, pick_artifact, plan, river_artifacts};
 use super::row::{ReviewState, Row, rank};
@@ -20,8 +22,9 @@ use crate::decision::decide::Target;
 use crate::github::artifact_zip::read_result_json;
 use crate::github::disk_cache::DiskCache;
 use crate::github::fetch::{FetchRequest, MAX_ZIP_BYTES, artifact_name, check_result};
-use crate::github::ledger::read_ledger;
+use crate::github::ledger::{read_ledger, read_with_comments};
 use crate::github::open_prs::{OpenPr, list_open_prs};
+use crate::github::repo_comments::{RepoComments, list_comments_since};
 use crate::github::repo_runs::{ArtifactInfo, RunInfo, list_artifacts, list_review_runs, run_artifacts};
 use crate::github::threads::observe_threads;
 use crate::github::{Client, GhError, Route};
@@ -63,10 +66,23 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
         ));
         Vec::new()
     });
+    let comments = match oldest(&prs.prs) {
+        None => None,
+        Some(since) => match list_comments_since(client, repo, &since).await {
+            Ok(listed) => Some(listed),
+            Err(e) => {
+                notes.push(format!(
+                    "the repository's comments could not be listed ({e}); each pull request's are read instead"
+                ));
+                None
+            }
+        },
+    };
     let shared = Arc::new(Shared {
         client: client.clone(),
         options: options.clone(),
         artifacts,
+        comments,
         permits: Semaphore::new(options.concurrency.max(1)),
         results: options.cache.as_ref().map(|dir| DiskCache::new(dir.join("results"))),
     });
@@ -117,10 +133,20 @@ struct Shared {
     client: Client,
     options: InboxOptions,
     artifacts: Vec<ArtifactInfo>,
+    /// The repository's comments since the oldest open pull request (`None`: not listed).
+    comments: Option<RepoComments>,
     /// Bounds the reads under way at once (each holder reads in sequence).
     permits: Semaphore,
     /// Validated results by artifact, kept between runs.
     results: Option<DiskCache>,
+}
+
+/// The creation time of the oldest pull request listed (the comment listing starts there).
+fn oldest(prs: &[OpenPr]) -> Option<String> {
+    prs.iter()
+        .filter_map(|p| crate::time::parse_rfc3339(&p.created_at).map(|t| (t, &p.created_at)))
+        .min_by_key(|(t, _)| *t)
+        .map(|(_, text)| text.clone())
 }
 
 /// True when `pr` passes the filters (`me`: the `@me` login).
@@ -181,9 +207,16 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
         pull_request: pr.number,
         reviewed_sha: pr.head_sha.clone(),
     };
+    let listed = shared.comments.as_ref().and_then(|c| c.of(pr.number, &pr.created_at));
     let ledger = async {
         let _permit = shared.permits.acquire().await.ok()?;
-        Some(read_ledger(&shared.client, &target, &[]).await)
+        Some(match listed {
+            Some(comments) => match read_with_comments(&shared.client, &target, &[], &comments).await {
+                Ok(ledger) => LedgerState::Known(ledger),
+                Err(e) => LedgerState::Unknown { reason: e.to_string() },
+            },
+            None => read_ledger(&shared.client, &target, &[]).await,
+        })
     };
     let result = async {
         let (run, artifact) = run?;
@@ -252,28 +285,47 @@ async fn read_result(
         .as_ref()
         .and_then(|c| c.load(&key))
         .filter(|k| k.etag == id);
-    let bytes = match kept {
-        Some(kept) => kept.body,
-        None => {
-            let zip = shared
+    let zip = match kept {
+        Some(kept) => Unpacked::Json(kept.body),
+        None => Unpacked::Zip(
+            shared
                 .client
                 .get_fixed_bytes(&route, MAX_ZIP_BYTES)
                 .await
-                .map_err(|e| format!("the result artifact could not be downloaded: {e}"))?;
-            read_result_json(&zip).map_err(|e| format!("the result artifact is unusable: {e}"))?
-        }
+                .map_err(|e| format!("the result artifact could not be downloaded: {e}"))?,
+        ),
     };
     let request = FetchRequest {
         repo: repo.clone(),
         pr: pr.number,
         workflow: shared.options.workflow.clone(),
     };
-    let loaded = check_result(&bytes, &request, &pr.head_sha).map_err(|e| e.to_string())?;
-    let set = loaded.set.ok_or_else(|| "the result holds no review".to_owned())?;
+    let head = pr.head_sha.clone();
+    // Unpacking and strict validation are CPU work: off the runtime's thread.
+    let checked = tokio::task::spawn_blocking(move || {
+        let bytes = match zip {
+            Unpacked::Json(bytes) => bytes,
+            Unpacked::Zip(zip) => {
+                read_result_json(&zip).map_err(|e| format!("the result artifact is unusable: {e}"))?
+            }
+        };
+        let loaded = check_result(&bytes, &request, &head).map_err(|e| e.to_string())?;
+        let set = loaded.set.ok_or_else(|| "the result holds no review".to_owned())?;
+        Ok::<_, String>((set, bytes))
+    })
+    .await
+    .map_err(|e| format!("the result check stopped: {e}"))?;
+    let (set, bytes) = checked?;
     if let Some(cache) = &shared.results {
         cache.store(&key, &id, &bytes);
     }
     Ok((set, run.id, artifact.id))
+}
+
+/// A result as kept (the JSON) or as downloaded (the zip).
+enum Unpacked {
+    Json(Vec<u8>),
+    Zip(Vec<u8>),
 }
 
 /// The pull request's ReviewGate threads: the listed page when it held them

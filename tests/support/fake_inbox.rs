@@ -372,6 +372,17 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
             .mount(server)
             .await;
     }
+    // Every comment of the repository since the oldest pull request: none.
+    Mock::given(method("GET"))
+        .and(path(format!("{base}/issues/comments")))
+        .and(query_param("sort", "updated"))
+        .and(query_param("direction", "desc"))
+        .and(query_param("since", "2025-01-01T00:00:00Z"))
+        .and(query_param("per_page", "100"))
+        .and(query_param("page", "1"))
+        .respond_with(Conditional::json(&json!([])).delayed(delay))
+        .mount(server)
+        .await;
     runs.sort_by_key(|r| std::cmp::Reverse(r["id"].as_u64()));
     let run_pages: Vec<&[Value]> = if runs.is_empty() {
         vec![&[]]
