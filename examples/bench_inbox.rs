@@ -5,7 +5,10 @@
 //! made, how many were conditional and answered 304, and the most in
 //! flight, for each run.
 //!
-//! usage: cargo run --example bench_inbox [-- PRS [LATENCY_MS]]
+//! usage: cargo run --example bench_inbox [-- PRS [LATENCY_MS [serve]]]
+//!
+//! With `serve`, the fake is not read but kept running (its address on the
+//! first line) to try `triage inbox --repo octo/app` against it by hand.
 
 // A benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
@@ -41,6 +44,12 @@ fn main() {
         fake_inbox::mount(&server, &kinds, latency).await;
         server
     });
+    if args.next().as_deref() == Some("serve") {
+        println!("{}", server.uri());
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
     let cache = tempfile::tempdir().unwrap();
     let options = InboxOptions {
         repo: RepoName::parse(REPO).unwrap(),

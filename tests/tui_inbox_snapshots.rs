@@ -190,8 +190,20 @@ fn enter_opens_the_pull_request_and_the_return_keeps_the_place() {
     let chosen = state.selected.unwrap();
     assert_eq!(key(&mut state, KeyCode::Enter), vec![InboxEffect::Open(chosen)]);
     update(&mut state, InboxMsg::Resize(120, 40));
-    update(&mut state, InboxMsg::Returned);
+    update(&mut state, InboxMsg::Returned(None));
     assert_eq!(screen(&state), before, "the same place after the pull request's screen");
+    // A pull request that could not open says why, until the next key.
+    key(&mut state, KeyCode::Enter);
+    update(
+        &mut state,
+        InboxMsg::Returned(Some(format!("#{chosen} did not open: no result for the head"))),
+    );
+    let failed = screen(&state);
+    assert!(failed.contains("did not open: no result for the head"), "{failed}");
+    insta::assert_snapshot!("inbox_open_failed", failed);
+    key(&mut state, KeyCode::Char('k'));
+    key(&mut state, KeyCode::Char('j'));
+    assert_eq!(screen(&state), before);
     // A refresh that reorders the rows keeps the same pull request selected.
     let mut reordered = inbox();
     reordered.rows.reverse();

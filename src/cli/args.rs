@@ -69,6 +69,7 @@ impl OpenArgs {
             kind: super::common::forced_format(self.kind),
             repo_root: self.repo_root.clone(),
             pr: self.pr.target(),
+            esc_returns: false,
         }
     }
 }

@@ -364,6 +364,17 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
                 .mount(server)
                 .await;
         }
+        // The pull request itself, for its triage screen (`triage --pr N`).
+        Mock::given(method("GET"))
+            .and(path(format!("{base}/pulls/{n}")))
+            .respond_with(
+                Conditional::json(
+                    &json!({"number": n, "head": {"sha": head(n)}, "base": {"repo": {"full_name": REPO}}}),
+                )
+                .delayed(delay),
+            )
+            .mount(server)
+            .await;
         Mock::given(method("GET"))
             .and(path(format!("{base}/issues/{n}/comments")))
             .and(query_param("per_page", "100"))

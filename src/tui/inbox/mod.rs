@@ -1,7 +1,7 @@
 //! The inbox screen: every open pull request of a repository, ranked by
 //! what needs a human ([`crate::inbox`]). `Enter` opens the selected pull
-//! request's triage screen (the same screen `triage --pr N` opens); quitting
-//! that screen shows the inbox again with its place kept; `R` reads the
+//! request's triage screen (the same screen `triage --pr N` opens); `Esc`
+//! in its list (or quitting it) shows the inbox again with its place kept; `R` reads the
 //! inbox again (every REST answer revalidated from the on-disk cache).
 //!
 //! [`state::update`] is pure; this module is the runtime: it owns the
@@ -47,10 +47,10 @@ pub fn run(target: InboxTarget) -> anyhow::Result<ExitCode> {
                 InboxEffect::Quit => {}
                 InboxEffect::Read => spawn_read(&target, &tx),
                 InboxEffect::Open(number) => {
-                    open_pull_request(&target, number, &mut guard, &gate)?;
+                    let failed = open_pull_request(&target, number, &mut guard, &gate)?;
                     let (w, h) = guard.reread_size()?;
                     update(&mut state, InboxMsg::Resize(w, h));
-                    update(&mut state, InboxMsg::Returned);
+                    update(&mut state, InboxMsg::Returned(failed));
                 }
             }
         }
@@ -102,8 +102,14 @@ fn spawn_read(target: &InboxTarget, tx: &Sender<InboxMsg>) {
     }
 }
 
-/// Hands the terminal to pull request `number`'s triage screen until it ends.
-fn open_pull_request(target: &InboxTarget, number: u64, guard: &mut TerminalGuard, gate: &Gate) -> anyhow::Result<()> {
+/// Hands the terminal to pull request `number`'s triage screen until it
+/// ends; says why when it could not open (or ended on an error).
+fn open_pull_request(
+    target: &InboxTarget,
+    number: u64,
+    guard: &mut TerminalGuard,
+    gate: &Gate,
+) -> anyhow::Result<Option<String>> {
     let options = OpenOptions {
         pr: PrTarget {
             pr: Some(number),
@@ -111,14 +117,12 @@ fn open_pull_request(target: &InboxTarget, number: u64, guard: &mut TerminalGuar
             workflow: target.workflow.clone(),
             api_url: target.api_url.clone(),
         },
+        esc_returns: true,
         ..OpenOptions::default()
     };
     guard.suspend();
     let shown = super::run(options);
     guard.resume().context("returning to the inbox")?;
     gate.open();
-    if let Err(e) = shown {
-        tracing::debug!(error = %e, "the pull request's screen ended with an error");
-    }
-    Ok(())
+    Ok(shown.err().map(|e| format!("#{number} did not open: {e:#}")))
 }

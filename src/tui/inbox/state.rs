@@ -88,8 +88,9 @@ pub enum InboxMsg {
     Resize(u16, u16),
     /// A read of the inbox finished.
     Loaded(Result<Inbox, String>),
-    /// The pull request's screen ended; the inbox shows again.
-    Returned,
+    /// The pull request's screen ended; the inbox shows again (with why
+    /// it could not open, if it could not).
+    Returned(Option<String>),
 }
 
 /// What the runtime does for [`update`].
@@ -117,6 +118,8 @@ pub struct InboxState {
     /// The selected pull request's number.
     pub selected: Option<u64>,
     pub size: (u16, u16),
+    /// A sentence for the footer until the next key (why a pull request did not open).
+    pub flash: Option<String>,
     pub quit: bool,
 }
 
@@ -132,6 +135,7 @@ impl InboxState {
             search: String::new(),
             selected: None,
             size,
+            flash: None,
             quit: false,
         }
     }
@@ -219,11 +223,15 @@ pub fn update(state: &mut InboxState, msg: InboxMsg) -> Vec<InboxEffect> {
             state.loading = Loading::Failed(why);
             Vec::new()
         }
-        InboxMsg::Returned => Vec::new(),
+        InboxMsg::Returned(failed) => {
+            state.flash = failed;
+            Vec::new()
+        }
     }
 }
 
 fn on_key(state: &mut InboxState, key: KeyEvent) -> Vec<InboxEffect> {
+    state.flash = None;
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         state.quit = true;
         return vec![InboxEffect::Quit];
@@ -305,7 +313,7 @@ pub const KEYS: [(&str, &str); 10] = [
     ("j/k ↓/↑", "move"),
     ("g/G", "first / last"),
     ("PgDn/PgUp", "page"),
-    ("Enter", "open the pull request's triage screen (quit it to come back)"),
+    ("Enter", "open the pull request's triage screen (Esc there comes back)"),
     ("/", "search number, title, author, branch, state"),
     ("Esc", "clear the search"),
     ("v", "next view: all, escalations, needs work, waiting"),

@@ -103,6 +103,9 @@ fn footer(state: &InboxState, selected: Option<&Row>) -> Line<'static> {
             clean_line(&state.search)
         ));
     }
+    if let Some(flash) = &state.flash {
+        return Line::from(format!(" {}", clean_line(flash)));
+    }
     if let Loading::Failed(why) = &state.loading {
         return Line::from(format!(" {}", clean_line(why)));
     }
