@@ -213,6 +213,19 @@ fn enter_opens_the_pull_request_and_the_return_keeps_the_place() {
 }
 
 #[test]
+fn x_asks_for_the_escalation_packet_once_rows_are_read() {
+    let mut state = InboxState::new("octo/app", (120, 40));
+    assert_eq!(key(&mut state, KeyCode::Char('x')), Vec::new(), "nothing read yet");
+    let mut state = loaded();
+    assert_eq!(key(&mut state, KeyCode::Char('x')), vec![InboxEffect::WritePacket]);
+    update(
+        &mut state,
+        InboxMsg::Said("escalation packet written to triage-escalations-octo-app.md (4 pull request(s))".into()),
+    );
+    assert!(screen(&state).contains("escalation packet written to triage-escalations-octo-app.md"));
+}
+
+#[test]
 fn a_small_terminal_still_keeps_the_selection_in_sight() {
     let mut state = loaded();
     update(&mut state, InboxMsg::Resize(120, 8));

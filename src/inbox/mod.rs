@@ -16,6 +16,7 @@
 //! answer is a `304`, which GitHub does not count against the rate limit,
 //! and no result is downloaded again.
 
+pub mod packet;
 pub mod plan;
 pub mod read;
 pub mod row;
@@ -136,6 +137,20 @@ pub fn client_for(config: ClientConfig, cache: Option<&PathBuf>) -> Result<Clien
         Some(dir) => client.with_disk_cache(DiskCache::new(dir.join("http"))),
         None => client,
     })
+}
+
+/// Writes the repository's escalation packet ([`packet::repository_packet`])
+/// to `triage-escalations-OWNER-NAME.md` in the current directory
+/// (atomically); returns the file name and the escalations in it.
+pub fn write_packet(inbox: &Inbox, web_base: &str) -> std::io::Result<(String, usize)> {
+    let text = packet::repository_packet(inbox, web_base);
+    let name = format!("triage-escalations-{}-{}.md", inbox.repo.owner(), inbox.repo.name());
+    crate::atomic_write::write_atomic(
+        std::path::Path::new(&name),
+        text.as_bytes(),
+        crate::atomic_write::Access::Ordinary,
+    )?;
+    Ok((name, inbox.rows.iter().filter(|r| packet::is_escalation(r)).count()))
 }
 
 /// Reads the inbox of `target` on a runtime of its own (for the headless

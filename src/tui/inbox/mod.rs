@@ -46,6 +46,10 @@ pub fn run(target: InboxTarget) -> anyhow::Result<ExitCode> {
             match effect {
                 InboxEffect::Quit => {}
                 InboxEffect::Read => spawn_read(&target, &tx),
+                InboxEffect::WritePacket => {
+                    let said = packet_written(&state, &target);
+                    update(&mut state, InboxMsg::Said(said));
+                }
                 InboxEffect::Open(number) => {
                     let failed = open_pull_request(&target, number, &mut guard, &gate)?;
                     let (w, h) = guard.reread_size()?;
@@ -61,6 +65,19 @@ pub fn run(target: InboxTarget) -> anyhow::Result<ExitCode> {
     gate.close();
     drop(guard);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the escalation packet of the inbox shown; the sentence says where (or why not).
+fn packet_written(state: &InboxState, target: &InboxTarget) -> String {
+    let Some(inbox) = &state.inbox else {
+        return "nothing to write yet: the inbox is still being read".to_owned();
+    };
+    let web = crate::github::ApiBase::resolve(target.api_url.as_deref())
+        .map_or_else(|_| "https://github.com".to_owned(), |api| api.web_base());
+    match crate::inbox::write_packet(inbox, &web) {
+        Ok((name, count)) => format!("escalation packet written to {name} ({count} pull request(s))"),
+        Err(e) => format!("the escalation packet could not be written: {e}"),
+    }
 }
 
 /// Starts the screen's input reader and forwards what it reads as [`InboxMsg`]s.

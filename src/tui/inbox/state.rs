@@ -91,6 +91,8 @@ pub enum InboxMsg {
     /// The pull request's screen ended; the inbox shows again (with why
     /// it could not open, if it could not).
     Returned(Option<String>),
+    /// A sentence for the footer (where the escalation packet went).
+    Said(String),
 }
 
 /// What the runtime does for [`update`].
@@ -100,6 +102,8 @@ pub enum InboxEffect {
     Read,
     /// Open this pull request's triage screen.
     Open(u64),
+    /// Write the repository's escalation packet.
+    WritePacket,
     /// End the screen.
     Quit,
 }
@@ -223,6 +227,10 @@ pub fn update(state: &mut InboxState, msg: InboxMsg) -> Vec<InboxEffect> {
             state.loading = Loading::Failed(why);
             Vec::new()
         }
+        InboxMsg::Said(text) => {
+            state.flash = Some(text);
+            Vec::new()
+        }
         InboxMsg::Returned(failed) => {
             state.flash = failed;
             Vec::new()
@@ -292,6 +300,7 @@ fn list_key(state: &mut InboxState, code: KeyCode) -> Vec<InboxEffect> {
             state.settle();
         }
         KeyCode::Char('?') => state.mode = Mode::Help,
+        KeyCode::Char('x') if state.inbox.is_some() => return vec![InboxEffect::WritePacket],
         KeyCode::Char('R') if state.loading != Loading::Reading => {
             state.loading = Loading::Reading;
             return vec![InboxEffect::Read];
@@ -309,7 +318,7 @@ fn list_key(state: &mut InboxState, code: KeyCode) -> Vec<InboxEffect> {
 }
 
 /// The keys of the list, for the help overlay and the footer (one table).
-pub const KEYS: [(&str, &str); 10] = [
+pub const KEYS: [(&str, &str); 11] = [
     ("j/k ↓/↑", "move"),
     ("g/G", "first / last"),
     ("PgDn/PgUp", "page"),
@@ -317,6 +326,7 @@ pub const KEYS: [(&str, &str); 10] = [
     ("/", "search number, title, author, branch, state"),
     ("Esc", "clear the search"),
     ("v", "next view: all, escalations, needs work, waiting"),
+    ("x", "write the repository's escalation packet (Markdown file)"),
     ("R", "refresh (revalidates the cache: unchanged answers cost nothing)"),
     ("?", "this help"),
     ("q", "quit"),
