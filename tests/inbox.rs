@@ -296,3 +296,76 @@ async fn pull_requests_are_paged_fifty_at_a_time() {
         .collect();
     assert!(odd.is_empty(), "{odd:?}");
 }
+
+#[tokio::test]
+async fn recorded_decisions_come_from_the_repository_comment_listing() {
+    use serde_json::json;
+    use triage::model::disposition::{DispositionPayload, comment_body};
+    use triage::model::finding::SubmittedDisposition;
+    use wiremock::Mock;
+    use wiremock::matchers::{method, path, query_param};
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    // A needs_human decision on #4's blocking finding, at its head, by a writer.
+    let fp = "defect:src.lib.rs:pr4.f0";
+    let payload = DispositionPayload::new(
+        REPO,
+        4,
+        fake_inbox::head(4),
+        fp,
+        SubmittedDisposition::NeedsHuman,
+        "Unsure.",
+        "dev",
+    );
+    let comment = json!({"id": 77, "body": comment_body(&payload), "user": {"login": "dev"},
+                         "issue_url": format!("{}/repos/{REPO}/issues/4", server.uri()),
+                         "updated_at": "2026-01-01T00:00:00Z"});
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/comments")))
+        .and(query_param("page", "1"))
+        .respond_with(fake_inbox::Conditional::json(&json!([comment])))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/commits/{}/status", fake_inbox::head(4))))
+        .respond_with(fake_inbox::Conditional::json(
+            &json!({"state": "pending", "statuses": []}),
+        ))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/collaborators/dev/permission")))
+        .respond_with(fake_inbox::Conditional::json(&json!({"permission": "write"})))
+        .mount(&server)
+        .await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 8)).await;
+    let decided = row(&inbox, 4);
+    assert_eq!(
+        (decided.needs_human, decided.awaiting, decided.undecided),
+        (1, Some(1), Some(1))
+    );
+    assert_eq!(inbox.rows[0].number, 4, "a needs_human decision ranks first");
+    let other = row(&inbox, 5);
+    assert_eq!(
+        (other.needs_human, other.awaiting, other.undecided),
+        (0, Some(0), Some(2))
+    );
+    let requests = server.received_requests().await.unwrap();
+    let asked: Vec<String> = requests
+        .iter()
+        .map(|r| r.url.path().to_owned())
+        .filter(|p| p.contains("/commits/") || p.contains("/collaborators/") || p.ends_with("/comments"))
+        .collect();
+    assert_eq!(
+        asked,
+        vec![
+            format!("/repos/{REPO}/issues/comments"),
+            format!("/repos/{REPO}/commits/{}/status", fake_inbox::head(4)),
+            format!("/repos/{REPO}/collaborators/dev/permission"),
+        ],
+        "only #4 holds a disposition comment: only its head's statuses and author are looked up"
+    );
+}
