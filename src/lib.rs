@@ -14,6 +14,7 @@
 //! - [`outbox`]: decisions kept on disk until GitHub has recorded them.
 //! - [`river_store`]: River Review feedback log and suppression index.
 //! - [`log`]: the optional diagnostic log file (`TRIAGE_LOG`), never on the terminal.
+//! - [`inbox`]: every open pull request of a repository, ranked by what needs a human.
 //! - [`session`]: what the commands and the screen both do with a pull
 //!   request (resolve, fetch, threads, ledger, record through the outbox,
 //!   atomic writes), called with plain option structs.
@@ -30,7 +31,7 @@
 //! 4. `checkout`, `decision`, `git_remote`
 //! 5. `github`
 //! 6. `outbox`, `river_store`
-//! 7. `log`, `session`
+//! 7. `inbox`, `log`, `session`
 //! 8. `tui`
 //! 9. `cli`
 //!
@@ -47,6 +48,7 @@ pub mod cli;
 pub mod decision;
 pub mod git_remote;
 pub mod github;
+pub mod inbox;
 pub mod log;
 pub mod model;
 pub mod outbox;

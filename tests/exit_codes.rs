@@ -282,6 +282,27 @@ fn cases(api: &str, invalid: &str, valid_pr: &str) -> Vec<Case> {
         ("decisions: network", with_pr(&["decisions"]), down.clone(), Given, 4),
         ("decisions: token", with_pr(&["decisions"]), api.clone(), Missing, 4),
         (
+            "inbox: usage",
+            args(&["inbox", "--repo", "not a repo", "--format", "json"]),
+            api.clone(),
+            Given,
+            2,
+        ),
+        (
+            "inbox: network",
+            args(&["inbox", "--repo", "octo/app", "--format", "json"]),
+            down.clone(),
+            Given,
+            4,
+        ),
+        (
+            "inbox: token",
+            args(&["inbox", "--repo", "octo/app", "--format", "json"]),
+            api.clone(),
+            Missing,
+            4,
+        ),
+        (
             "completions: usage",
             args(&["completions", "nosuchshell"]),
             api,

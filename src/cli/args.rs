@@ -69,6 +69,7 @@ impl OpenArgs {
             kind: super::common::forced_format(self.kind),
             repo_root: self.repo_root.clone(),
             pr: self.pr.target(),
+            esc_returns: false,
         }
     }
 }
@@ -111,6 +112,8 @@ pub enum Command {
     Thread(ThreadArgs),
     /// The decisions a pull request already holds (its ReviewGate disposition comments, classified).
     Decisions(DecisionsArgs),
+    /// Every open pull request of a repository, ranked by what needs a human.
+    Inbox(InboxArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 }
@@ -174,6 +177,57 @@ pub struct ListArgs {
     pub kind: Option<KindArg>,
     #[command(flatten)]
     pub pr: PrArgs,
+}
+
+/// How `triage inbox` shows the pull requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InboxFormat {
+    /// An aligned table for people.
+    Table,
+    /// One JSON object per pull request and line, ranked (fields in the README).
+    Json,
+}
+
+/// `triage inbox`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct InboxArgs {
+    /// Repository as OWNER/NAME (default: the `origin` remote of the current checkout).
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// Only pull requests by this login (`@me`: the token's own).
+    #[arg(long)]
+    pub author: Option<String>,
+    /// Only pull requests carrying this label.
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Only pull requests into this base branch.
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Workflow file that runs the review.
+    #[arg(long, default_value = "reviewgate.yml")]
+    pub workflow: String,
+    /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
+    #[arg(long)]
+    pub api_url: Option<String>,
+    /// Print instead of opening the screen: `table` or `json`.
+    #[arg(long, value_enum)]
+    pub format: Option<InboxFormat>,
+}
+
+impl InboxArgs {
+    /// The flags as the inbox takes them.
+    pub fn target(&self) -> crate::inbox::InboxTarget {
+        crate::inbox::InboxTarget {
+            repo: self.repo.clone(),
+            workflow: self.workflow.clone(),
+            api_url: self.api_url.clone(),
+            filters: crate::inbox::Filters {
+                author: self.author.clone(),
+                label: self.label.clone(),
+                base: self.base.clone(),
+            },
+        }
+    }
 }
 
 /// `triage project`.

@@ -64,6 +64,13 @@ fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<u8> {
             _ => USAGE,
         });
     }
+    if let Some(e) = cause.downcast_ref::<crate::inbox::InboxSetupError>() {
+        use crate::inbox::InboxSetupError as E;
+        return Some(match e {
+            E::Token(_) => NETWORK,
+            E::Api(_) | E::BadRepo { .. } | E::Remote(_) => USAGE,
+        });
+    }
     if let Some(e) = cause.downcast_ref::<SetupError>() {
         return Some(match e {
             SetupError::Token(_) => NETWORK,

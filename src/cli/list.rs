@@ -11,7 +11,7 @@ use serde_json::json;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
-mod table;
+pub(super) mod table;
 
 /// Which findings to list.
 #[derive(Debug, Clone, Default)]

@@ -8,6 +8,7 @@ pub mod decisions;
 pub mod exit;
 pub mod fetch;
 pub mod fingerprints;
+pub mod inbox;
 pub mod list;
 pub mod open_check;
 pub mod outbox;
@@ -33,6 +34,7 @@ pub fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         Command::Fetch(a) => fetch::run(&a),
         Command::Thread(a) => thread::run(&a),
         Command::Decisions(a) => decisions::run(&a),
+        Command::Inbox(a) => inbox::run(&a),
         Command::Completions(a) => {
             use clap::CommandFactory;
             let mut cmd = args::Cli::command();

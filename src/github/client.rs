@@ -16,7 +16,8 @@
 //!   send the token anywhere else; a download that leaves the API origin
 //!   continues through a second octocrab built without any credentials.
 
-use super::conditional::Memory;
+use super::conditional::{Memory, RequestStats};
+use super::disk_cache::DiskCache;
 use super::endpoint::{ApiBase, redact_credentials};
 use super::error::GhError;
 use super::redirect::{MAX_HOPS, OffOrigin, next_hop, origin_of};
@@ -191,6 +192,19 @@ impl Client {
     /// answer said (`None` before any answer carried the header).
     pub fn rate_remaining(&self) -> Option<u64> {
         self.memory.remaining()
+    }
+
+    /// This client with its conditional answers kept in `cache` as well, so
+    /// a later process revalidates them with `If-None-Match`. Call it before
+    /// any request: what the client remembered so far is dropped.
+    pub fn with_disk_cache(mut self, cache: DiskCache) -> Client {
+        self.memory = Memory::with_disk(Some(cache));
+        self
+    }
+
+    /// What this client and its clones sent so far.
+    pub fn stats(&self) -> RequestStats {
+        self.memory.stats()
     }
 
     /// The API base this client talks to.
@@ -392,9 +406,17 @@ impl Client {
         let request = crab
             .build_request(builder, body)
             .map_err(|e| transport(&e, self.timeout))?;
-        let response = crab.execute(request).await.map_err(|e| transport(&e, self.timeout))?;
+        let on_api = matches!(target, Target::Api(_));
+        if on_api {
+            self.memory.note_sent(kept.is_some());
+        }
+        let response = crab.execute(request).await;
+        if on_api {
+            self.memory.note_done(response.as_ref().ok().map(|r| r.status()));
+        }
+        let response = response.map_err(|e| transport(&e, self.timeout))?;
         let status = response.status();
-        if let Target::Api(_) = target {
+        if on_api {
             self.memory.note_rate(response.headers());
         }
         if status == http::StatusCode::NOT_MODIFIED

@@ -5,9 +5,12 @@
 //! downloaded (an artifact's id names fixed bytes), and the rate limit left
 //! (`x-ratelimit-remaining` of the newest API answer).
 //!
-//! Nothing here holds the token or reaches the disk; clones of one client
-//! share it all.
+//! Nothing here holds the token; clones of one client share it all. With a
+//! [`DiskCache`] (`Client::with_disk_cache`) the conditional answers are
+//! also kept on disk, so the next process asks with `If-None-Match` too.
+//! The counts of [`RequestStats`] are kept here as well.
 
+use super::disk_cache::DiskCache;
 use super::response::Raw;
 use http::HeaderMap;
 use std::collections::HashMap;
@@ -30,24 +33,93 @@ struct Inner {
     answers: Mutex<HashMap<String, (String, Raw)>>,
     zips: Mutex<Vec<(String, Vec<u8>)>>,
     remaining: AtomicU64,
+    disk: Option<DiskCache>,
+    sent: AtomicU64,
+    conditional: AtomicU64,
+    not_modified: AtomicU64,
+    in_flight: AtomicU64,
+    most_in_flight: AtomicU64,
+}
+
+/// What a client (and its clones) sent so far, for reports and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RequestStats {
+    /// Requests sent to the API origin (redirect hops off it not counted).
+    pub sent: u64,
+    /// Of those, GETs sent with `If-None-Match`.
+    pub conditional: u64,
+    /// Answers `304 Not Modified`.
+    pub not_modified: u64,
+    /// The most requests that were awaiting an answer at one time.
+    pub most_in_flight: u64,
 }
 
 impl Default for Memory {
     fn default() -> Self {
-        Memory(Arc::new(Inner {
-            answers: Mutex::new(HashMap::new()),
-            zips: Mutex::new(Vec::new()),
-            remaining: AtomicU64::new(UNKNOWN),
-        }))
+        Memory::with_disk(None)
     }
 }
 
 impl Memory {
+    /// A fresh memory that also keeps its conditional answers in `disk`.
+    pub(super) fn with_disk(disk: Option<DiskCache>) -> Memory {
+        Memory(Arc::new(Inner {
+            answers: Mutex::new(HashMap::new()),
+            zips: Mutex::new(Vec::new()),
+            remaining: AtomicU64::new(UNKNOWN),
+            disk,
+            sent: AtomicU64::new(0),
+            conditional: AtomicU64::new(0),
+            not_modified: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
+            most_in_flight: AtomicU64::new(0),
+        }))
+    }
+
+    /// Counts a request going out (`conditional`: with `If-None-Match`).
+    pub(super) fn note_sent(&self, conditional: bool) {
+        self.0.sent.fetch_add(1, Ordering::Relaxed);
+        if conditional {
+            self.0.conditional.fetch_add(1, Ordering::Relaxed);
+        }
+        let now = self.0.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
+        self.0.most_in_flight.fetch_max(now, Ordering::Relaxed);
+    }
+
+    /// Counts the end of a request noted by [`Memory::note_sent`].
+    pub(super) fn note_done(&self, status: Option<http::StatusCode>) {
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+        if status == Some(http::StatusCode::NOT_MODIFIED) {
+            self.0.not_modified.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The counts so far.
+    pub(super) fn stats(&self) -> RequestStats {
+        RequestStats {
+            sent: self.0.sent.load(Ordering::Relaxed),
+            conditional: self.0.conditional.load(Ordering::Relaxed),
+            not_modified: self.0.not_modified.load(Ordering::Relaxed),
+            most_in_flight: self.0.most_in_flight.load(Ordering::Relaxed),
+        }
+    }
+
     /// The answer kept for `path` and its `ETag` (sent as `If-None-Match`;
     /// a `304` says the answer still stands).
+    /// Without one in memory, the one on disk stands in (a `200` with its body).
     pub(super) fn kept(&self, path: &str) -> Option<(String, Raw)> {
-        let answers = self.0.answers.lock().ok()?;
-        answers.get(path).cloned()
+        let in_memory = self.0.answers.lock().ok()?.get(path).cloned();
+        in_memory.or_else(|| {
+            let kept = self.0.disk.as_ref()?.load(path)?;
+            let mut headers = HeaderMap::new();
+            headers.insert(http::header::ETAG, kept.etag.parse().ok()?);
+            let raw = Raw {
+                status: http::StatusCode::OK,
+                headers,
+                bytes: kept.body,
+            };
+            Some((kept.etag, raw))
+        })
     }
 
     /// Keeps a successful answer that carries an `ETag`.
@@ -63,6 +135,9 @@ impl Memory {
                 answers.clear();
             }
             answers.insert(path.to_owned(), (etag.to_owned(), raw.clone()));
+        }
+        if let Some(disk) = &self.0.disk {
+            disk.store(path, etag, &raw.bytes);
         }
     }
 

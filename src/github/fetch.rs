@@ -23,7 +23,7 @@ pub use error::FetchError;
 pub use head::{current_head, is_commit_sha};
 
 use artifact::{list_artifacts, pick_artifact};
-use check::check_result;
+pub use check::check_result;
 use runs::newest_run;
 
 /// Pages of 100 read at most when listing runs or artifacts.

@@ -131,6 +131,28 @@ pub async fn read(client: &Client, target: &Target, known_writers: KnownWriters<
     judge(client, target, read_raw(client, target).await, known_writers).await
 }
 
+/// [`read`] with the pull request's comments already listed (every one, in
+/// GitHub's order: oldest first), as the inbox lists them for the whole
+/// repository at once; the head's statuses are read only when a disposition
+/// comment is among them.
+pub async fn read_with_comments(
+    client: &Client,
+    target: &Target,
+    known_writers: KnownWriters<'_>,
+    comments: &[CommentRecord],
+) -> Result<Ledger, LedgerError> {
+    let statuses = if pick(comments).is_empty() {
+        Ok(Vec::new())
+    } else {
+        read_statuses(client, target, &target.reviewed_sha).await
+    };
+    let raw = RawLedger {
+        comments: Ok(comments.to_vec()),
+        statuses,
+    };
+    judge(client, target, raw, known_writers).await
+}
+
 /// Classifies what [`read_raw`] read; the write permission of an
 /// unattested author is looked up here (once each, unless `known_writers`
 /// names them).

@@ -21,7 +21,7 @@ mod render;
 mod tests;
 mod untrusted;
 
-pub use untrusted::{cut, neutralise};
+pub use untrusted::{cut, fenced, neutralise};
 
 use super::finding::Finding;
 use super::review::Scope;

@@ -16,6 +16,8 @@ pub struct OpenOptions {
     pub kind: Option<Format>,
     pub repo_root: Option<PathBuf>,
     pub pr: PrTarget,
+    /// Opened from the inbox: `Esc` in the list ends the screen (back to the inbox).
+    pub esc_returns: bool,
 }
 
 /// Loads a path; an unreadable file becomes a problem (rule `io`), not an error.

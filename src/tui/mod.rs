@@ -33,6 +33,7 @@ pub mod filter;
 pub mod fixture;
 pub mod fuzzy;
 pub mod highlight;
+pub mod inbox;
 pub mod input;
 pub mod jobs;
 pub mod keymap;
@@ -208,7 +209,11 @@ fn exit_code(ended_by: runtime::EndedBy) -> ExitCode {
 /// screen and returns the error as before (same message, same exit code).
 pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     let no_color = no_color();
-    let (settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
+    let (mut settings, warnings) = config::load(config::config_dir().as_deref(), no_color)?;
+    if args.esc_returns {
+        // Opened from the inbox: Esc in the list goes back to it.
+        settings.keymap.apply_json(r#"{"normal": {"esc": "quit"}}"#)?;
+    }
     if let Err(no_terminal) = tty::check() {
         // Without a terminal a `--pr` screen still fetches first, so a
         // refusal, a missing token or a network failure keeps its own exit code.

@@ -10,7 +10,7 @@ use crate::model::review::{Format, ReviewSet, Scope};
 /// The repository is compared without ASCII case (GitHub names are
 /// case-insensitive and `--repo` may be typed in another case); the PR number
 /// and the SHA must be exact.
-pub(super) fn check_result(bytes: &[u8], req: &FetchRequest, head: &str) -> Result<Loaded, FetchError> {
+pub fn check_result(bytes: &[u8], req: &FetchRequest, head: &str) -> Result<Loaded, FetchError> {
     let loaded = load_bytes(bytes, Some(Format::AgentResult));
     let set: &ReviewSet = match (&loaded.set, loaded.is_valid()) {
         (Some(set), true) => set,

@@ -9,7 +9,7 @@ pub(super) fn section(out: &mut String, title: &str, body: &str) {
 }
 
 /// Appends `body` (untrusted) neutralised, inside a fence longer than any backtick run in it.
-pub(super) fn fenced(out: &mut String, body: &str) {
+pub fn fenced(out: &mut String, body: &str) {
     let body = neutralise(body);
     let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
     let _ = write!(out, "{fence}text\n{}", body);

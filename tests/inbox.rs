@@ -1,0 +1,371 @@
+//! The inbox against a fake GitHub on loopback (wiremock) holding 30 open
+//! pull requests in every review state: the rows, counts and order; one
+//! failing download marks only its row `unknown`; a second read against the
+//! unchanged server sends only conditional requests (and downloads nothing)
+//! and gives the same rows; the reads in flight stay within the bound.
+
+// A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+#[path = "support/fake_github.rs"]
+mod fake_github;
+#[path = "support/fake_inbox.rs"]
+mod fake_inbox;
+
+use fake_inbox::{Kind, REPO, WORKFLOW, mount, thirty};
+use std::path::Path;
+use std::time::Duration;
+use triage::github::{ApiBase, ClientConfig, RepoName, RetryPolicy, Token};
+use triage::inbox::{Filters, Inbox, InboxOptions, ReviewState, Row, client_for, read_inbox};
+use wiremock::MockServer;
+
+fn options(cache: &Path, concurrency: usize) -> InboxOptions {
+    InboxOptions {
+        repo: RepoName::parse(REPO).unwrap(),
+        workflow: WORKFLOW.to_owned(),
+        filters: Filters::default(),
+        max_prs: 500,
+        concurrency,
+        cache: Some(cache.to_path_buf()),
+    }
+}
+
+async fn read(server: &MockServer, options: &InboxOptions) -> Inbox {
+    let mut config = ClientConfig::new(
+        ApiBase::parse(&server.uri()).unwrap(),
+        Token::new("test-token-123").unwrap(),
+    );
+    config.retry = RetryPolicy {
+        max_attempts: 1,
+        first_delay: Duration::ZERO,
+        max_delay: Duration::ZERO,
+    };
+    let client = client_for(config, options.cache.as_ref()).unwrap();
+    read_inbox(&client, options).await.unwrap()
+}
+
+fn row(inbox: &Inbox, n: u64) -> &Row {
+    inbox
+        .rows
+        .iter()
+        .find(|r| r.number == n)
+        .unwrap_or_else(|| panic!("no row #{n}"))
+}
+
+/// Rows without the age (it moves with the clock between two reads).
+fn ageless(inbox: &Inbox) -> Vec<Row> {
+    inbox
+        .rows
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            r.age_seconds = 0;
+            r
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn thirty_pull_requests_rank_with_the_right_counts_and_revalidate_on_a_second_read() {
+    let server = MockServer::start().await;
+    mount(&server, &thirty(), Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let opts = options(cache.path(), 16);
+    let first = read(&server, &opts).await;
+
+    assert_eq!((first.rows.len(), first.listed, first.total_open), (30, 30, 30));
+    let order: Vec<u64> = first.rows.iter().map(|r| r.number).collect();
+    // Escalations (resolved externally, needs human), oldest first; then the
+    // failed reviews and the unreadable row; then the repair sets, largest
+    // first; then the rest by age.
+    let expected: Vec<u64> = vec![
+        21, 22, 23, 24, 28, 10, 11, 25, 9, 8, 7, 6, 5, 30, 4, 1, 2, 3, 12, 13, 14, 15, 16, 17, 18, 19, 20, 26, 27, 29,
+    ];
+    let odd: Vec<_> = first
+        .rows
+        .iter()
+        .filter(|r| r.state == ReviewState::Unknown)
+        .map(|r| (r.number, r.reason.clone()))
+        .collect();
+    assert_eq!(order, expected, "{odd:?}");
+
+    let states: Vec<(u64, ReviewState)> = first.rows.iter().map(|r| (r.number, r.state)).collect();
+    for (n, kind) in thirty() {
+        let state = states.iter().find(|(m, _)| *m == n).unwrap().1;
+        let want = match kind {
+            Kind::Passed | Kind::UnlistedArtifact => ReviewState::Passed,
+            Kind::ReviewError => ReviewState::ReviewError,
+            Kind::Running => ReviewState::Running,
+            Kind::Missing => ReviewState::Missing,
+            Kind::Stale => ReviewState::Stale,
+            Kind::DownloadFails => ReviewState::Unknown,
+            _ => ReviewState::NeedsChanges,
+        };
+        assert_eq!(state, want, "#{n} ({kind:?})");
+    }
+
+    for n in 4..=9u64 {
+        let r = row(&first, n);
+        assert_eq!(r.repair_set, Some((n - 3) as usize), "#{n}");
+        assert_eq!(r.findings, Some((n - 2) as usize), "#{n}");
+        assert_eq!(
+            r.undecided,
+            Some((n - 2) as usize),
+            "#{n}: every open finding has no decision"
+        );
+        assert_eq!((r.score, r.awaiting), (Some(2), Some(0)));
+    }
+    for n in [21u64, 22, 28] {
+        let r = row(&first, n);
+        assert_eq!(r.drift.resolved_externally, 1, "#{n}");
+        assert_eq!(r.drift.total(), 1, "#{n}");
+    }
+    for n in [23u64, 24] {
+        assert_eq!(row(&first, n).needs_human, 1, "#{n}");
+    }
+    assert_eq!(row(&first, 26).drift.reopened, 1);
+    assert_eq!(row(&first, 27).drift.resolution_pending, 1);
+    assert_eq!(row(&first, 12).run_id, Some(1012));
+    assert_eq!(
+        row(&first, 29).artifact_id,
+        Some(5029),
+        "the run's own artifact list was read"
+    );
+    assert_eq!(
+        row(&first, 30).river_artifacts,
+        vec!["river-review-artifact".to_owned()]
+    );
+    assert_eq!(row(&first, 30).repair_set, Some(2));
+    assert!(row(&first, 10).score.is_none());
+    let failed = row(&first, 25);
+    let reason = failed.reason.as_deref().unwrap();
+    assert!(reason.contains("could not be downloaded"), "{reason}");
+    assert_eq!(failed.findings, None, "nothing of the failed result is shown");
+    assert_eq!(
+        first.rows.iter().filter(|r| r.state == ReviewState::Unknown).count(),
+        1,
+        "only the failing pull request is unknown"
+    );
+    assert!(row(&first, 15).reason.as_deref().unwrap().contains("no review run"));
+
+    // The order: every listing before any pull request's own reads.
+    let requests = server.received_requests().await.unwrap();
+    let first_count = requests.len();
+    let position = |pred: &dyn Fn(&wiremock::Request) -> bool| requests.iter().position(pred).unwrap();
+    let listings_done = [
+        position(&|r| r.url.path().ends_with("/actions/artifacts") && r.url.query() == Some("per_page=100&page=1")),
+        position(&|r| r.url.path().ends_with(&format!("/workflows/{WORKFLOW}/runs"))),
+        position(&|r| r.url.path() == "/graphql"),
+    ]
+    .into_iter()
+    .max()
+    .unwrap();
+    let first_own = position(&|r| r.url.path().ends_with("/zip"));
+    assert!(first_own > listings_done, "per-PR reads start after the listings");
+    let comments = position(&|r| r.url.path() == format!("/repos/{REPO}/issues/comments"));
+    let graphql_page = position(&|r| r.url.path() == "/graphql");
+    assert!(
+        comments > graphql_page,
+        "the comment listing starts at the oldest pull request listed"
+    );
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.url.path().starts_with(&format!("/repos/{REPO}/issues/"))
+                && r.url.path().ends_with("/comments")
+                && r.url.path() != format!("/repos/{REPO}/issues/comments")),
+        "no pull request's comments are listed on their own"
+    );
+    let zips = requests.iter().filter(|r| r.url.path().ends_with("/zip")).count();
+    assert_eq!(zips, 21, "one download per result artifact");
+    let graphql: Vec<_> = requests.iter().filter(|r| r.url.path() == "/graphql").collect();
+    assert_eq!(graphql.len(), 2, "one page of pull requests and one thread read of #28");
+    for r in &requests {
+        assert_eq!(
+            r.headers.get("authorization").and_then(|v| v.to_str().ok()),
+            Some("Bearer test-token-123")
+        );
+    }
+    assert_eq!(first.stats.conditional, 0, "nothing was cached before the first read");
+
+    // The second read, by a new client over the same cache directory.
+    let second = read(&server, &opts).await;
+    assert_eq!(ageless(&second), ageless(&first), "the same rows");
+    let requests = server.received_requests().await.unwrap();
+    let again = &requests[first_count..];
+    let unconditional: Vec<String> = again
+        .iter()
+        .filter(|r| r.method.as_str() == "GET" && !r.headers.contains_key("if-none-match"))
+        .map(|r| r.url.path().to_owned())
+        .collect();
+    assert_eq!(
+        unconditional,
+        vec![format!("/repos/{REPO}/actions/artifacts/5025/zip")],
+        "only the download that failed is asked again unconditionally"
+    );
+    assert_eq!(again.iter().filter(|r| r.url.path().ends_with("/zip")).count(), 1);
+    assert_eq!(second.stats.not_modified, second.stats.conditional);
+    assert_eq!(
+        second.stats.conditional as usize,
+        again.iter().filter(|r| r.method.as_str() == "GET").count() - 1
+    );
+
+    // No token on disk.
+    for entry in walk(cache.path()) {
+        let bytes = std::fs::read(&entry).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("test-token-123"), "{}", entry.display());
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn reads_in_flight_stay_within_the_bound_and_overlap() {
+    let server = MockServer::start().await;
+    let prs: Vec<(u64, Kind)> = (1..=24).map(|n| (n, Kind::Repair(1))).collect();
+    mount(&server, &prs, Duration::from_millis(20)).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    assert_eq!(inbox.rows.len(), 24);
+    // Three listings run side by side first; then at most four reads at once.
+    assert!(inbox.stats.most_in_flight <= 4, "{:?}", inbox.stats);
+    assert!(inbox.stats.most_in_flight >= 2, "reads overlap: {:?}", inbox.stats);
+}
+
+#[tokio::test]
+async fn filters_keep_only_the_matching_pull_requests() {
+    let server = MockServer::start().await;
+    mount(&server, &thirty(), Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let mut opts = options(cache.path(), 8);
+    opts.filters = Filters {
+        author: Some("ALICE".into()),
+        label: Some("urgent".into()),
+        base: None,
+    };
+    let inbox = read(&server, &opts).await;
+    let mut numbers: Vec<u64> = inbox.rows.iter().map(|r| r.number).collect();
+    numbers.sort();
+    assert_eq!(numbers, vec![15, 30]);
+    opts.filters = Filters {
+        base: Some("main".into()),
+        ..Filters::default()
+    };
+    let inbox = read(&server, &opts).await;
+    assert!(
+        inbox
+            .rows
+            .iter()
+            .all(|r| r.number.is_multiple_of(2) && r.base_ref == "main")
+    );
+    assert_eq!(inbox.rows.len(), 15);
+}
+
+#[tokio::test]
+async fn pull_requests_are_paged_fifty_at_a_time() {
+    let server = MockServer::start().await;
+    let prs: Vec<(u64, Kind)> = (1..=120).map(|n| (n, Kind::Missing)).collect();
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 16)).await;
+    assert_eq!(inbox.rows.len(), 120);
+    let requests = server.received_requests().await.unwrap();
+    let pages: Vec<serde_json::Value> = requests
+        .iter()
+        .filter(|r| r.url.path() == "/graphql")
+        .map(|r| serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()["variables"]["after"].clone())
+        .collect();
+    assert_eq!(pages, vec![serde_json::Value::Null, "P1".into(), "P2".into()]);
+    let odd: Vec<_> = inbox
+        .rows
+        .iter()
+        .filter(|r| r.state != ReviewState::Missing)
+        .map(|r| (r.number, r.reason.clone()))
+        .collect();
+    assert!(odd.is_empty(), "{odd:?}");
+}
+
+#[tokio::test]
+async fn recorded_decisions_come_from_the_repository_comment_listing() {
+    use serde_json::json;
+    use triage::model::disposition::{DispositionPayload, comment_body};
+    use triage::model::finding::SubmittedDisposition;
+    use wiremock::Mock;
+    use wiremock::matchers::{method, path, query_param};
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    // A needs_human decision on #4's blocking finding, at its head, by a writer.
+    let fp = "defect:src.lib.rs:pr4.f0";
+    let payload = DispositionPayload::new(
+        REPO,
+        4,
+        fake_inbox::head(4),
+        fp,
+        SubmittedDisposition::NeedsHuman,
+        "Unsure.",
+        "dev",
+    );
+    let comment = json!({"id": 77, "body": comment_body(&payload), "user": {"login": "dev"},
+                         "issue_url": format!("{}/repos/{REPO}/issues/4", server.uri()),
+                         "updated_at": "2026-01-01T00:00:00Z"});
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/comments")))
+        .and(query_param("page", "1"))
+        .respond_with(fake_inbox::Conditional::json(&json!([comment])))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/commits/{}/status", fake_inbox::head(4))))
+        .respond_with(fake_inbox::Conditional::json(
+            &json!({"state": "pending", "statuses": []}),
+        ))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/collaborators/dev/permission")))
+        .respond_with(fake_inbox::Conditional::json(&json!({"permission": "write"})))
+        .mount(&server)
+        .await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 8)).await;
+    let decided = row(&inbox, 4);
+    assert_eq!(
+        (decided.needs_human, decided.awaiting, decided.undecided),
+        (1, Some(1), Some(1))
+    );
+    assert_eq!(inbox.rows[0].number, 4, "a needs_human decision ranks first");
+    let other = row(&inbox, 5);
+    assert_eq!(
+        (other.needs_human, other.awaiting, other.undecided),
+        (0, Some(0), Some(2))
+    );
+    let requests = server.received_requests().await.unwrap();
+    let asked: Vec<String> = requests
+        .iter()
+        .map(|r| r.url.path().to_owned())
+        .filter(|p| p.contains("/commits/") || p.contains("/collaborators/") || p.ends_with("/comments"))
+        .collect();
+    assert_eq!(
+        asked,
+        vec![
+            format!("/repos/{REPO}/issues/comments"),
+            format!("/repos/{REPO}/commits/{}/status", fake_inbox::head(4)),
+            format!("/repos/{REPO}/collaborators/dev/permission"),
+        ],
+        "only #4 holds a disposition comment: only its head's statuses and author are looked up"
+    );
+}
