@@ -88,7 +88,7 @@ pub fn areas(app: &App) -> Areas {
             Constraint::Length(header_height(app)),
             Constraint::Length(banner_h),
             Constraint::Min(3),
-            Constraint::Length(super::view::status::height(app)),
+            Constraint::Length(super::present::status::height(app)),
         ])
         .areas(full);
     if app.ui.zoom {

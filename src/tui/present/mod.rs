@@ -11,3 +11,4 @@ pub mod banner;
 pub mod evidence;
 pub mod help;
 pub mod problems;
+pub mod status;
