@@ -2,7 +2,8 @@
 # Smoke test of the real screen in a real terminal (tmux): opens the bundled
 # demo (Esc at the top of the list does not quit; ctrl-z suspends to a shell
 # and fg brings the screen back), an invalid file and a pull-request result
-# (the decision composer: type, Esc, the draft stays; typed text survives
+# (the decision composer: type, Esc, the draft stays; `o` runs $BROWSER
+# with the link; typed text survives
 # SIGHUP; SIGTERM leaves a restored terminal), types keys, checks what the
 # screen shows and the exit status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
@@ -75,7 +76,7 @@ launch() {
   local args=""
   for a in "$@"; do args+=" $(printf '%q' "$a")"; done
   tmx new-session -d -s smoke -x 120 -y 40 \
-    "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")$args; echo \$? > $(printf '%q' "$work/status"); sleep 5"
+    "env ${extra_env:-} XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin")$args; echo \$? > $(printf '%q' "$work/status"); sleep 5"
 }
 
 # 1. The bundled demo.
@@ -155,6 +156,22 @@ press "kept on disk" q
 wait_for "Quit anyway?"
 tmx send-keys -t smoke y
 expect_exit 0 "composer"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 3b. `o` runs $BROWSER (no shell) with the finding's GitHub link as its one
+#     argument: a program that records what it was given.
+printf '#!/bin/sh\nprintf "%%s|%%s\\n" "$#" "$1" > "%s"\n' "$work/opened" > "$work/browser"
+chmod +x "$work/browser"
+extra_env="BROWSER=$(printf '%q' "$work/browser")" launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+tmx send-keys -t smoke o
+poll test -s "$work/opened" || fail "o did not run \$BROWSER"
+grep -qE '^1\|https://github\.com/[^ ]+/pull/[0-9]+' "$work/opened" \
+  || fail "\$BROWSER was given $(cat "$work/opened"), not one GitHub pull request link"
+# The draft typed above is still on disk, so quitting asks first.
+press "Quit anyway?" q
+tmx send-keys -t smoke y
+expect_exit 0 "browser"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # The pid of the program in the pane (env execs it, so it is the shell's child).
