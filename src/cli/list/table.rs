@@ -25,8 +25,9 @@
 use crate::model::finding::Finding;
 use crate::model::review::ReviewSet;
 use crate::sanitize::clean_line;
+pub use crate::tui::view::list::truncate_end;
 use std::io::Write;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 /// The width used when standard output is not a terminal and `COLUMNS` is unset.
 pub const DEFAULT_WIDTH: usize = 120;
@@ -208,25 +209,6 @@ pub fn write_table(out: &mut impl Write, set: &ReviewSet, order: &[usize], total
 fn pad(s: &str, width: usize) -> String {
     let mut out = s.to_owned();
     out.extend(std::iter::repeat_n(' ', width.saturating_sub(s.width())));
-    out
-}
-
-/// At most `max` cells of `s`, ending in `…` when cut.
-pub fn truncate_end(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
     out
 }
 

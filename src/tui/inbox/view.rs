@@ -7,12 +7,13 @@ use super::state::{InboxState, KEYS, Loading, Mode};
 use crate::inbox::row::{age_text, drift_text};
 use crate::inbox::{ReviewState, Row};
 use crate::sanitize::clean_line;
+use crate::tui::view::list::truncate_end as cut;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 /// Column titles and widths (the title takes the rest).
 const COLUMNS: [(&str, usize); 10] = [
@@ -183,24 +184,5 @@ fn row_text(cells: &[String], title: &str, width: u16, selected: bool) -> String
     }
     let room = usize::from(width).saturating_sub(out.width());
     out.push_str(&cut(title, room));
-    out
-}
-
-/// At most `max` cells of `s`, ending in `…` when cut.
-fn cut(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
     out
 }
