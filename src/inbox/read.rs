@@ -286,7 +286,7 @@ async fn read_result(
         .and_then(|c| c.load(&key))
         .filter(|k| k.etag == id);
     let zip = match kept {
-        Some(kept) => Unpacked::Json(kept.body),
+        Some(kept) => Unpacked::Kept(kept.body),
         None => Unpacked::Zip(
             shared
                 .client
@@ -301,30 +301,35 @@ async fn read_result(
         workflow: shared.options.workflow.clone(),
     };
     let head = pr.head_sha.clone();
-    // Unpacking and strict validation are CPU work: off the runtime's thread.
+    let results = shared.results.clone();
+    // Unpacking, strict validation and keeping the result (a synced file
+    // write) are CPU and disk work: off the runtime's thread, so that they do
+    // not hold up the other pull requests' requests.
     let checked = tokio::task::spawn_blocking(move || {
-        let bytes = match zip {
-            Unpacked::Json(bytes) => bytes,
-            Unpacked::Zip(zip) => {
-                read_result_json(&zip).map_err(|e| format!("the result artifact is unusable: {e}"))?
-            }
+        let (bytes, fresh) = match zip {
+            Unpacked::Kept(bytes) => (bytes, false),
+            Unpacked::Zip(zip) => (
+                read_result_json(&zip).map_err(|e| format!("the result artifact is unusable: {e}"))?,
+                true,
+            ),
         };
         let loaded = check_result(&bytes, &request, &head).map_err(|e| e.to_string())?;
         let set = loaded.set.ok_or_else(|| "the result holds no review".to_owned())?;
-        Ok::<_, String>((set, bytes))
+        // A kept result is already on disk under this id: writing it again
+        // would only cost a synced write per pull request on every run.
+        if fresh && let Some(cache) = &results {
+            cache.store(&key, &id, &bytes);
+        }
+        Ok::<_, String>(set)
     })
     .await
     .map_err(|e| format!("the result check stopped: {e}"))?;
-    let (set, bytes) = checked?;
-    if let Some(cache) = &shared.results {
-        cache.store(&key, &id, &bytes);
-    }
-    Ok((set, run.id, artifact.id))
+    Ok((checked?, run.id, artifact.id))
 }
 
-/// A result as kept (the JSON) or as downloaded (the zip).
+/// A result as kept (the JSON, on disk already) or as downloaded (the zip).
 enum Unpacked {
-    Json(Vec<u8>),
+    Kept(Vec<u8>),
     Zip(Vec<u8>),
 }
 
