@@ -460,3 +460,32 @@ async fn a_kept_result_is_neither_downloaded_nor_written_again_and_a_new_artifac
         "the old kept results stay as they were"
     );
 }
+
+#[tokio::test]
+async fn a_damaged_kept_result_is_not_trusted_but_downloaded_again() {
+    let server = MockServer::start().await;
+    mount(&server, &[(4, Kind::Repair(2))], Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let opts = options(cache.path(), 8);
+    let first = read(&server, &opts).await;
+    let kept = kept_results(cache.path());
+    assert_eq!(kept.len(), 1);
+    // Keep the file's three header lines (so it still loads) and damage the result itself.
+    let file = &kept[0].0;
+    let text = std::fs::read_to_string(file).unwrap();
+    let head: Vec<&str> = text.splitn(4, '\n').take(3).collect();
+    std::fs::write(file, format!("{}\n{{\"schema_version\": \"nonsense\"", head.join("\n"))).unwrap();
+    let before = server.received_requests().await.unwrap().len();
+
+    let second = read(&server, &opts).await;
+    assert_eq!(ageless(&second), ageless(&first), "the row reads as before");
+    let requests = server.received_requests().await.unwrap();
+    let zips: Vec<&str> = requests[before..]
+        .iter()
+        .map(|r| r.url.path())
+        .filter(|p| p.ends_with("/zip"))
+        .collect();
+    assert_eq!(zips, vec![format!("/repos/{REPO}/actions/artifacts/5004/zip")]);
+    let repaired = std::fs::read_to_string(file).unwrap();
+    assert_eq!(repaired, text, "the download that passed is kept in its place");
+}
