@@ -369,3 +369,123 @@ async fn recorded_decisions_come_from_the_repository_comment_listing() {
         "only #4 holds a disposition comment: only its head's statuses and author are looked up"
     );
 }
+
+/// The kept results' files: name, inode and modification time (a rewrite
+/// through the atomic write gives a new inode).
+fn kept_results(cache: &Path) -> Vec<(std::path::PathBuf, u64, std::time::SystemTime)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out: Vec<_> = walk(&cache.join("results"))
+        .into_iter()
+        .map(|p| {
+            let meta = std::fs::metadata(&p).unwrap();
+            (p, meta.ino(), meta.modified().unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn a_kept_result_is_neither_downloaded_nor_written_again_and_a_new_artifact_id_is_read() {
+    use serde_json::json;
+    use wiremock::matchers::{method, path, query_param};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(2))];
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let opts = options(cache.path(), 8);
+    let zips = |requests: &[wiremock::Request]| -> Vec<String> {
+        requests
+            .iter()
+            .filter(|r| r.url.path().ends_with("/zip"))
+            .map(|r| r.url.path().to_owned())
+            .collect()
+    };
+
+    let first = read(&server, &opts).await;
+    let after_first = server.received_requests().await.unwrap();
+    assert_eq!(zips(&after_first).len(), 2);
+    let kept = kept_results(cache.path());
+    assert_eq!(kept.len(), 2, "one kept result per artifact id");
+
+    let second = read(&server, &opts).await;
+    assert_eq!(ageless(&second), ageless(&first));
+    let after_second = server.received_requests().await.unwrap();
+    assert!(
+        zips(&after_second[after_first.len()..]).is_empty(),
+        "nothing downloaded"
+    );
+    assert_eq!(
+        kept_results(cache.path()),
+        kept,
+        "the kept results are not written again"
+    );
+
+    // #4's head gets a new result artifact (a re-run): its id is new, so it is downloaded.
+    let name = format!("reviewgate-agent-result-{}-attempt-1", fake_inbox::head(4));
+    let listing = json!({"total_count": 2, "artifacts": [
+        {"id": 6004, "name": name, "size_in_bytes": 1000, "expired": false,
+         "workflow_run": {"id": 1004, "head_sha": fake_inbox::head(4)}},
+        {"id": 5005, "name": format!("reviewgate-agent-result-{}-attempt-1", fake_inbox::head(5)),
+         "size_in_bytes": 1000, "expired": false,
+         "workflow_run": {"id": 1005, "head_sha": fake_inbox::head(5)}}]});
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .and(query_param("page", "1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(listing))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let doc = fake_inbox::result_doc(4, &Kind::Repair(3)).unwrap();
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts/6004/zip")))
+        .respond_with(ResponseTemplate::new(200).set_body_bytes(fake_inbox::zip_of(&serde_json::to_vec(&doc).unwrap())))
+        .mount(&server)
+        .await;
+    let third = read(&server, &opts).await;
+    let after_third = server.received_requests().await.unwrap();
+    assert_eq!(
+        zips(&after_third[after_second.len()..]),
+        vec![format!("/repos/{REPO}/actions/artifacts/6004/zip")],
+        "only the new artifact id is downloaded"
+    );
+    let renewed = row(&third, 4);
+    assert_eq!((renewed.artifact_id, renewed.repair_set), (Some(6004), Some(3)));
+    assert_eq!(row(&third, 5).repair_set, Some(2), "the unchanged row reads as before");
+    let now_kept = kept_results(cache.path());
+    assert_eq!(now_kept.len(), 3);
+    assert!(
+        kept.iter().all(|k| now_kept.contains(k)),
+        "the old kept results stay as they were"
+    );
+}
+
+#[tokio::test]
+async fn a_damaged_kept_result_is_not_trusted_but_downloaded_again() {
+    let server = MockServer::start().await;
+    mount(&server, &[(4, Kind::Repair(2))], Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let opts = options(cache.path(), 8);
+    let first = read(&server, &opts).await;
+    let kept = kept_results(cache.path());
+    assert_eq!(kept.len(), 1);
+    // Keep the file's three header lines (so it still loads) and damage the result itself.
+    let file = &kept[0].0;
+    let text = std::fs::read_to_string(file).unwrap();
+    let head: Vec<&str> = text.splitn(4, '\n').take(3).collect();
+    std::fs::write(file, format!("{}\n{{\"schema_version\": \"nonsense\"", head.join("\n"))).unwrap();
+    let before = server.received_requests().await.unwrap().len();
+
+    let second = read(&server, &opts).await;
+    assert_eq!(ageless(&second), ageless(&first), "the row reads as before");
+    let requests = server.received_requests().await.unwrap();
+    let zips: Vec<&str> = requests[before..]
+        .iter()
+        .map(|r| r.url.path())
+        .filter(|p| p.ends_with("/zip"))
+        .collect();
+    assert_eq!(zips, vec![format!("/repos/{REPO}/actions/artifacts/5004/zip")]);
+    let repaired = std::fs::read_to_string(file).unwrap();
+    assert_eq!(repaired, text, "the download that passed is kept in its place");
+}
