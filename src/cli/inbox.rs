@@ -11,7 +11,7 @@
 use super::args::{InboxArgs, InboxFormat};
 use super::exit;
 use super::list::table::{table_width, truncate_end};
-use crate::inbox::row::{age_text, drift_text};
+use crate::inbox::row::CELL_NAMES;
 use crate::inbox::{Inbox, Row};
 use crate::sanitize::clean_line;
 use serde_json::{Value, json};
@@ -105,39 +105,14 @@ pub fn json_line(row: &Row, rank: usize) -> Value {
     })
 }
 
-fn count(n: Option<usize>) -> String {
-    n.map_or_else(|| "-".to_owned(), |n| n.to_string())
-}
-
-/// The fixed columns of a row (everything but the title).
+/// The fixed columns of a row (everything but the title); the author cut
+/// to 16 cells.
 fn cells(row: &Row) -> [String; 10] {
-    [
-        format!("#{}", row.number),
-        row.state.as_str().to_owned(),
-        row.score.map_or_else(|| "-".to_owned(), |s| s.to_string()),
-        count(row.repair_set),
-        count(row.undecided),
-        drift_text(&row.drift),
-        row.needs_human.to_string(),
-        count(row.awaiting),
-        age_text(row.age_seconds),
-        truncate_end(&clean_line(row.author.as_deref().unwrap_or("ghost")), 16),
-    ]
+    let mut cells = row.cells();
+    cells[9] = truncate_end(&cells[9], 16);
+    cells
 }
 
-const HEADERS: [&str; 11] = [
-    "PR",
-    "STATE",
-    "SCORE",
-    "REPAIR",
-    "UNDECIDED",
-    "DRIFT",
-    "HUMAN",
-    "AWAITING",
-    "AGE",
-    "AUTHOR",
-    "TITLE",
-];
 /// The fewest cells `TITLE` is given.
 const MIN_TITLE: usize = 10;
 
@@ -151,7 +126,7 @@ pub fn write_table(out: &mut impl Write, rows: &[Row], width: usize) -> std::io:
         *w = all
             .iter()
             .map(|c| c[i].width())
-            .chain(std::iter::once(HEADERS[i].width()))
+            .chain(std::iter::once(CELL_NAMES[i].width()))
             .max()
             .unwrap_or(0);
     }
@@ -166,8 +141,8 @@ pub fn write_table(out: &mut impl Write, rows: &[Row], width: usize) -> std::io:
         text.push_str(&truncate_end(title, title_width));
         text.trim_end().to_owned()
     };
-    let header: Vec<String> = HEADERS[..10].iter().map(|h| (*h).to_owned()).collect();
-    writeln!(out, "{}", line(&header, HEADERS[10]))?;
+    let header: Vec<String> = CELL_NAMES.iter().map(|h| (*h).to_owned()).collect();
+    writeln!(out, "{}", line(&header, "TITLE"))?;
     for (row, cols) in rows.iter().zip(&all) {
         writeln!(out, "{}", line(cols, &clean_line(&row.title)))?;
         if let Some(reason) = row

@@ -153,6 +153,41 @@ impl Row {
     }
 }
 
+/// The fixed cells of a row as text, in [`Row::cells`] order (the title
+/// comes after them, given whatever room is left).
+pub const CELL_NAMES: [&str; 10] = [
+    "PR",
+    "STATE",
+    "SCORE",
+    "REPAIR",
+    "UNDECIDED",
+    "DRIFT",
+    "HUMAN",
+    "AWAITING",
+    "AGE",
+    "AUTHOR",
+];
+
+impl Row {
+    /// The fixed cells of the row as shown (the author sanitised; the
+    /// title is not among them): the table and the screen print the same.
+    pub fn cells(&self) -> [String; 10] {
+        let count = |n: Option<usize>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
+        [
+            format!("#{}", self.number),
+            self.state.as_str().to_owned(),
+            self.score.map_or_else(|| "-".to_owned(), |s| s.to_string()),
+            count(self.repair_set),
+            count(self.undecided),
+            drift_text(&self.drift),
+            self.needs_human.to_string(),
+            count(self.awaiting),
+            age_text(self.age_seconds),
+            crate::sanitize::clean_line(self.author.as_deref().unwrap_or("ghost")),
+        ]
+    }
+}
+
 /// An age for people: `45m`, `5h`, `12d`.
 pub fn age_text(seconds: u64) -> String {
     match seconds {

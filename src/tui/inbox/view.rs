@@ -4,7 +4,6 @@
 //! help over it. Every GitHub text passes [`crate::sanitize::clean_line`].
 
 use super::state::{InboxState, KEYS, Loading, Mode};
-use crate::inbox::row::{age_text, drift_text};
 use crate::inbox::{ReviewState, Row};
 use crate::sanitize::clean_line;
 use crate::tui::view::list::truncate_end as cut;
@@ -53,7 +52,7 @@ pub fn draw(frame: &mut Frame, state: &InboxState) {
         if Some(i) == cursor {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let text = row_text(&cells(row), &clean_line(&row.title), area.width, Some(i) == cursor);
+        let text = row_text(&row.cells(), &clean_line(&row.title), area.width, Some(i) == cursor);
         frame.render_widget(Paragraph::new(text).style(style), line(y));
     }
     if rows.is_empty() {
@@ -154,27 +153,6 @@ fn state_style(row: &Row) -> Style {
     }
 }
 
-fn count(n: Option<usize>) -> String {
-    n.map_or_else(|| "-".to_owned(), |n| n.to_string())
-}
-
-fn cells(row: &Row) -> Vec<String> {
-    vec![
-        format!("#{}", row.number),
-        row.state.as_str().to_owned(),
-        row.score.map_or_else(|| "-".to_owned(), |s| s.to_string()),
-        count(row.repair_set),
-        count(row.undecided),
-        drift_text(&row.drift),
-        row.needs_human.to_string(),
-        count(row.awaiting),
-        age_text(row.age_seconds),
-        clean_line(row.author.as_deref().unwrap_or("ghost")),
-    ]
-}
-
-/// One line of columns, each cut or padded to its width, then the title;
-/// the selected row starts with `›` (seen without colour too).
 fn row_text(cells: &[String], title: &str, width: u16, selected: bool) -> String {
     let mut out = String::from(if selected { "›" } else { " " });
     for (cell, (_, w)) in cells.iter().zip(COLUMNS) {
