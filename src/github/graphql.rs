@@ -10,33 +10,49 @@ use crate::model::fingerprint::{marker_decode, marker_encode};
 use crate::model::threads::ObservedThread;
 use serde::Deserialize;
 
+/// The fields of a review thread every thread query reads, as a GraphQL
+/// fragment (`...ThreadFields`): the single-pull-request query below and the
+/// inbox's open pull requests query (`open_prs`) append it, so both read a
+/// thread the same way and one parser serves them.
+macro_rules! thread_fields_fragment {
+    () => {
+        "
+fragment ThreadFields on PullRequestReviewThread {
+  id
+  isResolved
+  isOutdated
+  path
+  line
+  resolvedBy { login }
+  opening: comments(first: 1) {
+    totalCount
+    nodes { author { login } body createdAt url }
+  }
+  latest: comments(last: 1) {
+    nodes { author { login } body createdAt url }
+  }
+}
+"
+    };
+}
+pub(crate) use thread_fields_fragment;
+
 /// One page of a pull request's review threads, with each thread's first
 /// comment (the finding's own) and its newest comment (the last reply).
-pub const REVIEW_THREADS_QUERY: &str = "\
+pub const REVIEW_THREADS_QUERY: &str = concat!(
+    "\
 query($owner: String!, $name: String!, $number: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       reviewThreads(first: 100, after: $after) {
         pageInfo { hasNextPage endCursor }
-        nodes {
-          id
-          isResolved
-          isOutdated
-          path
-          line
-          resolvedBy { login }
-          opening: comments(first: 1) {
-            totalCount
-            nodes { author { login } body createdAt url }
-          }
-          latest: comments(last: 1) {
-            nodes { author { login } body createdAt url }
-          }
-        }
+        nodes { ...ThreadFields }
       }
     }
   }
-}";
+}",
+    thread_fields_fragment!()
+);
 
 /// Logins ReviewGate's comments carry: REST reports the app's bot user as
 /// `github-actions[bot]`, GraphQL as `github-actions`.

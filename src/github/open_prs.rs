@@ -23,7 +23,8 @@ pub const THREADS_PER_PR: usize = 50;
 pub const MAX_PRS: usize = 500;
 
 /// The query: open pull requests, oldest first, with their first threads.
-pub const OPEN_PRS_QUERY: &str = "\
+pub const OPEN_PRS_QUERY: &str = concat!(
+    "\
 query($owner: String!, $name: String!, $first: Int!, $after: String, $threads: Int!) {
   repository(owner: $owner, name: $name) {
     pullRequests(states: OPEN, first: $first, after: $after, orderBy: {field: CREATED_AT, direction: ASC}) {
@@ -42,26 +43,14 @@ query($owner: String!, $name: String!, $first: Int!, $after: String, $threads: I
         labels(first: 20) { nodes { name } }
         reviewThreads(first: $threads) {
           pageInfo { hasNextPage endCursor }
-          nodes {
-            id
-            isResolved
-            isOutdated
-            path
-            line
-            resolvedBy { login }
-            opening: comments(first: 1) {
-              totalCount
-              nodes { author { login } body createdAt url }
-            }
-            latest: comments(last: 1) {
-              nodes { author { login } body createdAt url }
-            }
-          }
+          nodes { ...ThreadFields }
         }
       }
     }
   }
-}";
+}",
+    crate::github::graphql::thread_fields_fragment!()
+);
 
 /// One open pull request. Every text is GitHub-provided: sanitise before display.
 #[derive(Debug, Clone, PartialEq, Eq)]
