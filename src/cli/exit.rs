@@ -68,7 +68,7 @@ fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<u8> {
         use crate::inbox::InboxSetupError as E;
         return Some(match e {
             E::Token(_) => NETWORK,
-            E::Api(_) | E::BadRepo { .. } | E::Remote(_) => USAGE,
+            E::Api(_) | E::Repo(_) => USAGE,
         });
     }
     if let Some(e) = cause.downcast_ref::<SetupError>() {

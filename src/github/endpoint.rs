@@ -5,7 +5,42 @@
 //! has its GraphQL endpoint at `https://HOST/api/graphql`.
 
 use super::error::GhError;
+use super::route::{RepoName, RepoNameError};
+use crate::git_remote::{RemoteError, host_of_web_base, origin_repository};
 use url::Url;
+
+/// Why a command's API base or repository cannot be told (a usage error).
+#[derive(Debug, thiserror::Error)]
+pub enum RepoTargetError {
+    /// `--repo` is not OWNER/NAME.
+    #[error("--repo {given:?}: {problem}")]
+    BadRepo { given: String, problem: RepoNameError },
+    /// No `--repo` and the checkout's origin does not tell it.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// `--api-url` / `GITHUB_API_URL` is not usable.
+    #[error(transparent)]
+    Api(GhError),
+}
+
+/// The API base (`api_url`, else `GITHUB_API_URL`, else the public API) and
+/// the repository: `repo` when given, else the `origin` remote of the
+/// current checkout on the API's web host. Every command that names a
+/// repository (`--pr`, `inbox`) resolves it here.
+pub fn resolve_repository(api_url: Option<&str>, repo: Option<&str>) -> Result<(ApiBase, RepoName), RepoTargetError> {
+    let api = ApiBase::resolve(api_url).map_err(RepoTargetError::Api)?;
+    let repo = match repo {
+        Some(given) => RepoName::parse(given.trim()).map_err(|problem| RepoTargetError::BadRepo {
+            given: given.chars().take(100).collect(),
+            problem,
+        })?,
+        None => {
+            let host = host_of_web_base(&api.web_base()).unwrap_or_else(|| "github.com".to_owned());
+            origin_repository(None, &host)?
+        }
+    };
+    Ok((api, repo))
+}
 
 /// The public GitHub API.
 pub const DEFAULT_API_URL: &str = "https://api.github.com";

@@ -25,8 +25,8 @@ pub mod summary;
 pub use read::read_inbox;
 pub use row::{DriftCounts, ReviewState, Row};
 
-use crate::git_remote::{host_of_web_base, origin_repository};
 use crate::github::disk_cache::DiskCache;
+use crate::github::endpoint::{RepoTargetError, resolve_repository};
 use crate::github::{ApiBase, Client, ClientConfig, GhError, RepoName, RequestStats};
 use anyhow::Context as _;
 use std::path::PathBuf;
@@ -91,16 +91,10 @@ pub struct InboxTarget {
 /// Why the flags name no repository (exit code 2), or no token is there (4).
 #[derive(Debug, thiserror::Error)]
 pub enum InboxSetupError {
-    /// `--repo` is not OWNER/NAME.
-    #[error("--repo {given:?}: {problem}")]
-    BadRepo {
-        given: String,
-        problem: crate::github::route::RepoNameError,
-    },
-    /// No `--repo` and the checkout's origin does not tell it.
+    /// The API base or the repository cannot be told.
     #[error(transparent)]
-    Remote(#[from] crate::git_remote::RemoteError),
-    /// `--api-url` / `GITHUB_API_URL` is not usable.
+    Repo(#[from] RepoTargetError),
+    /// The GitHub client cannot be built for the API base.
     #[error(transparent)]
     Api(GhError),
     /// No token.
@@ -111,18 +105,7 @@ pub enum InboxSetupError {
 /// The API base and repository of `target`: `--repo`, else the `origin`
 /// remote of the current checkout on the API's web host (as `--pr` finds it).
 pub fn resolve(target: &InboxTarget) -> Result<(ApiBase, RepoName), InboxSetupError> {
-    let api = ApiBase::resolve(target.api_url.as_deref()).map_err(InboxSetupError::Api)?;
-    let repo = match target.repo.as_deref() {
-        Some(given) => RepoName::parse(given.trim()).map_err(|problem| InboxSetupError::BadRepo {
-            given: given.chars().take(100).collect(),
-            problem,
-        })?,
-        None => {
-            let host = host_of_web_base(&api.web_base()).unwrap_or_else(|| "github.com".to_owned());
-            origin_repository(None, &host)?
-        }
-    };
-    Ok((api, repo))
+    Ok(resolve_repository(target.api_url.as_deref(), target.repo.as_deref())?)
 }
 
 /// The cache directory under the state directory (`None` when there is none).

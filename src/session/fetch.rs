@@ -7,11 +7,11 @@
 //! fetch is a plain [`PrTarget`].
 
 use crate::decision::decide::Target;
-use crate::git_remote::{host_of_web_base, origin_repository};
+use crate::github::endpoint::{RepoTargetError, resolve_repository};
 use crate::github::fetch::{FetchError, FetchRequest, fetch_exact_head};
 use crate::github::fetch::{FetchEvent, FetchStep, fetch_exact_head_reporting, quiet, reported};
 use crate::github::ledger::read_ledger;
-use crate::github::{ApiBase, Client, ClientConfig, RepoName, Token};
+use crate::github::{ApiBase, Client, ClientConfig, Token};
 use crate::model::threads::apply_threads;
 use anyhow::Context as _;
 
@@ -41,16 +41,10 @@ pub enum TargetError {
     /// `--pr 0`.
     #[error("--pr must be a pull request number (1 or more)")]
     ZeroPr,
-    /// `--repo` is not OWNER/NAME.
-    #[error("--repo {given:?}: {problem}")]
-    BadRepo {
-        given: String,
-        problem: crate::github::route::RepoNameError,
-    },
-    /// No `--repo` and the checkout's origin does not tell it.
+    /// The API base or the repository cannot be told.
     #[error(transparent)]
-    Remote(#[from] crate::git_remote::RemoteError),
-    /// `--api-url` / `GITHUB_API_URL` is not usable.
+    Repo(#[from] RepoTargetError),
+    /// The GitHub client cannot be built for the API base.
     #[error(transparent)]
     Api(crate::github::GhError),
     /// No token.
@@ -65,17 +59,7 @@ pub fn resolve_target(pr: &PrTarget) -> Result<(ApiBase, FetchRequest), TargetEr
     if number == 0 {
         return Err(TargetError::ZeroPr);
     }
-    let api = ApiBase::resolve(pr.api_url.as_deref()).map_err(TargetError::Api)?;
-    let repo = match pr.repo.as_deref() {
-        Some(given) => RepoName::parse(given.trim()).map_err(|problem| TargetError::BadRepo {
-            given: given.chars().take(100).collect(),
-            problem,
-        })?,
-        None => {
-            let host = host_of_web_base(&api.web_base()).unwrap_or_else(|| "github.com".to_owned());
-            origin_repository(None, &host)?
-        }
-    };
+    let (api, repo) = resolve_repository(pr.api_url.as_deref(), pr.repo.as_deref())?;
     Ok((
         api,
         FetchRequest {
@@ -257,7 +241,10 @@ mod tests {
         pr.pr = Some(5);
         pr.repo = Some("not a repo".into());
         pr.api_url = Some("https://api.github.com".into());
-        assert!(matches!(resolve_target(&pr), Err(TargetError::BadRepo { .. })));
+        assert!(matches!(
+            resolve_target(&pr),
+            Err(TargetError::Repo(RepoTargetError::BadRepo { .. }))
+        ));
         pr.repo = Some("octo/app".into());
         let (api, req) = resolve_target(&pr).expect("valid target");
         assert_eq!(api.web_base(), "https://github.com");
@@ -272,7 +259,7 @@ mod tests {
         let remote = crate::git_remote::RemoteError::NoOrigin {
             detail: "no origin".into(),
         };
-        let err = anyhow::Error::from(TargetError::from(remote.clone()));
+        let err = anyhow::Error::from(TargetError::from(RepoTargetError::from(remote.clone())));
         assert_eq!(format!("{err:#}"), remote.to_string());
         let cause = crate::github::GhError::Transport {
             message: "refused".into(),
