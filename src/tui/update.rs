@@ -357,15 +357,26 @@ fn open_in_editor(app: &mut App) -> Vec<Effect> {
         flash(app, Level::Warning, "No finding selected.");
         return Vec::new();
     };
-    let target = f
-        .path
-        .as_deref()
+    // The evidence item scrolled to in the panel (its place, not the
+    // finding's); the finding's own place without evidence items.
+    let items = super::river_evidence::items(f);
+    let counted = app.evidence.built_for == app.selected();
+    let item = counted
+        .then(|| app.evidence.item_at(app.ui.evidence_scroll, items.len()))
+        .flatten()
+        .or_else(|| (!items.is_empty()).then_some(0))
+        .and_then(|n| items.get(n));
+    let (path, line) = match item {
+        Some(e) => (Some(e.path.as_str()), Some(e.line)),
+        None => (f.path.as_deref(), f.line),
+    };
+    let target = path
         .ok_or(link::LinkError::NoPath)
         .and_then(|p| link::relative_segments(p).map(|_| p));
     match target {
         Ok(path) => vec![Effect::OpenEditor {
             path: path.to_string(),
-            line: f.line,
+            line,
         }],
         Err(e) => {
             flash(app, Level::Warning, format!("Cannot open an editor: {e}."));
