@@ -205,8 +205,8 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::NextUndecided => super::search::next(app, true),
         Action::PrevUndecided => super::search::next(app, false),
         Action::Zoom => app.ui.zoom = !app.ui.zoom,
-        Action::ShrinkList => resize_split(app, -1),
-        Action::GrowList => resize_split(app, 1),
+        Action::ShrinkList => return resize_split(app, -1),
+        Action::GrowList => return resize_split(app, 1),
         Action::ToggleMark => toggle_mark(app),
         Action::MarkAllVisible => mark_all(app),
         Action::OpenInBrowser => return open_in_browser(app),
@@ -275,14 +275,26 @@ fn suspend(app: &mut App) -> Vec<Effect> {
 }
 
 /// `<`/`>`: moves the split a tenth (leaving a zoom first, so the change
-/// shows); a press past the limit changes nothing, so the way back is one press.
-fn resize_split(app: &mut App, by: i8) {
+/// shows) and asks for it to be remembered; a press past the limit changes
+/// nothing, so the way back is one press. A shift beyond the limit at this
+/// width (remembered at another) is first brought back to the limit.
+fn resize_split(app: &mut App, by: i8) -> Vec<Effect> {
     app.ui.zoom = false;
     let before = super::layout::list_share(app);
+    while app.ui.split_shift != 0 {
+        let shift = app.ui.split_shift;
+        app.ui.split_shift -= shift.signum();
+        if super::layout::list_share(app) != before {
+            app.ui.split_shift = shift;
+            break;
+        }
+    }
     app.ui.split_shift = app.ui.split_shift.saturating_add(by);
     if super::layout::list_share(app) == before {
         app.ui.split_shift -= by;
+        return Vec::new();
     }
+    vec![Effect::SaveSplit(app.ui.split_shift)]
 }
 
 fn show_problems(app: &mut App) {

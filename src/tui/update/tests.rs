@@ -203,6 +203,31 @@ fn marks_toggle_and_select_all_visible() {
 }
 
 #[test]
+fn the_split_is_saved_when_it_changes_and_starts_where_it_was_left() {
+    let mut app = sample((120, 40));
+    assert_eq!(typed(&mut app, ">"), vec![Effect::SaveSplit(1)]);
+    assert_eq!(typed(&mut app, "<<"), vec![Effect::SaveSplit(0), Effect::SaveSplit(-1)]);
+    assert_eq!(
+        typed(&mut app, "<<<"),
+        vec![Effect::SaveSplit(-2), Effect::SaveSplit(-3), Effect::SaveSplit(-4)]
+    );
+    assert!(
+        typed(&mut app, "<").is_empty(),
+        "at the 20% limit nothing changes, nothing is saved"
+    );
+    assert_eq!(typed(&mut app, ">"), vec![Effect::SaveSplit(-3)], "one press back");
+    // A screen opened with a remembered shift starts there.
+    let mut remembered = app.settings.clone();
+    remembered.split_shift = 2;
+    let mut next = App::new(app.doc.clone(), remembered, (120, 40));
+    assert_eq!(crate::tui::layout::list_share(&next), 80);
+    // Remembered beyond what this width allows: the first press still moves the split.
+    next.ui.split_shift = 6;
+    assert_eq!(typed(&mut next, "<"), vec![Effect::SaveSplit(1)]);
+    assert_eq!(crate::tui::layout::list_share(&next), 70);
+}
+
+#[test]
 fn e_opens_the_evidence_item_scrolled_to() {
     let mut set = fixture::sample_set();
     for f in &mut set.findings {
