@@ -1,6 +1,7 @@
 //! Small command-line frictions: severities in any case, every option of
 //! `list` described in `--help`, `outbox retry` naming `--all` in its usage,
-//! and a `review_error` result saying so on stderr.
+//! `outbox list --format json` printing JSON lines as `list` does, and a
+//! `review_error` result saying so on stderr.
 
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
@@ -24,11 +25,11 @@ const REVIEW_ERROR: &str = "tests/fixtures/conformance/agent-result/valid-review
 fn severities_are_accepted_in_any_case_and_unknown_ones_are_usage_errors() {
     let dir = tempfile::tempdir().expect("dir");
     let upper = triage(
-        &["list", "--all", "--severity", "P2,P3", "--format", "tsv", PR],
+        &["list", "--all", "--severity", "P0,P2,P3", "--format", "tsv", PR],
         dir.path(),
     );
     let lower = triage(
-        &["list", "--all", "--severity", "p2,p3", "--format", "tsv", PR],
+        &["list", "--all", "--severity", "p0,p2,p3", "--format", "tsv", PR],
         dir.path(),
     );
     assert_eq!(lower.code, Some(0), "{}", lower.stderr);
@@ -109,6 +110,44 @@ fn outbox_list_reads_only_and_creates_no_state_directory() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!dir.path().join("xdg").exists());
     assert!(!dir.path().join(".local").exists());
+}
+
+#[test]
+fn outbox_list_json_prints_one_entry_object_per_line_like_list() {
+    let dir = tempfile::tempdir().expect("dir");
+    let set = fixture::sample_set();
+    let outbox = triage::outbox::Outbox::open(dir.path().join("state").join("outbox")).expect("outbox");
+    let mut ids = Vec::new();
+    for (n, f) in set.findings.iter().take(2).enumerate() {
+        let draft = triage::github::draft::Draft::for_finding(
+            &set,
+            f.key.as_str(),
+            triage::model::finding::SubmittedDisposition::Fixed,
+            &format!("Fixed by change {n}."),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let entry = triage::outbox::Entry::new(draft, Some("review.json".into()));
+        outbox.put(&entry).expect("put");
+        ids.push(entry.id);
+    }
+    let run = triage(&["outbox", "list", "--format", "json"], dir.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "one line per entry, no array: {}", run.stdout);
+    let mut seen: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            assert!(v.is_object(), "{l}");
+            v["id"].as_str().unwrap_or_default().to_string()
+        })
+        .collect();
+    seen.sort();
+    ids.sort();
+    assert_eq!(seen, ids);
+    // `list --format json` has the same shape: one object per line.
+    let listed = triage(&["list", "--all", "--format", "json", PR], dir.path());
+    assert!(listed.stdout.lines().all(|l| l.starts_with('{')), "{}", listed.stdout);
 }
 
 /// `triage list` with `COLUMNS` set (or unset when `None`).

@@ -644,7 +644,9 @@ fn river_composer_with_the_major_note() {
     keys(&mut app, "d");
     let text = screen(&app);
     assert!(
-        text.contains("This finding is major") && text.contains("accepted_risk; any other status writes feedback only"),
+        text.contains("This finding is major")
+            && text.contains("only with accepted_risk")
+            && text.contains("other status writes feedback only"),
         "{text}"
     );
     insta::assert_snapshot!(draw(&app).backend());

@@ -61,7 +61,7 @@ pub enum Action {
     MarkAllVisible,
     /// Open the finding on GitHub in the browser.
     OpenInBrowser,
-    /// Open $EDITOR at the finding's path and line.
+    /// Open $EDITOR at the path and line of the evidence item scrolled to.
     OpenInEditor,
     /// Copy the finding's fingerprint to the clipboard (OSC 52).
     CopyFingerprint,

@@ -243,6 +243,8 @@ pub struct Settings {
     pub theme: Theme,
     /// Colours allowed (false under `NO_COLOR`).
     pub color: bool,
+    /// The `<`/`>` split remembered from the last screen (see [`super::config`]).
+    pub split_shift: i8,
 }
 
 /// The whole state.
@@ -287,6 +289,7 @@ impl App {
             diff: Default::default(),
         };
         app.ui.lower = Pane::Detail;
+        app.ui.split_shift = app.settings.split_shift;
         app.refilter();
         app
     }

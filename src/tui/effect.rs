@@ -159,6 +159,7 @@ impl Runner {
                 generation, request, ..
             } => jobs::thread::start(&self.context, generation, request, &self.worker),
             Effect::WriteFile { name, text } => self.worker.write(move || Some(jobs::files::write_file(&name, &text))),
+            Effect::SaveSplit(shift) => self.worker.write(move || super::config::remember_split(shift)),
             Effect::SaveDraft { draft } => self.worker.write(move || jobs::files::save_draft(&draft)),
             Effect::DeleteDraft { id } => self.worker.write(move || jobs::files::delete_draft(&id)),
             Effect::LoadDrafts => jobs::files::load_drafts(&self.worker),

@@ -88,6 +88,18 @@ impl EvidenceState {
         self.starts.last().copied().unwrap_or(0)
     }
 
+    /// The evidence item at panel line `scroll` of the finding the panel was
+    /// counted for (`items` of them): the item whose block holds that line,
+    /// the first one while the head is on top and the last one once the
+    /// stated texts are. None without items.
+    pub fn item_at(&self, scroll: usize, items: usize) -> Option<usize> {
+        if items == 0 {
+            return None;
+        }
+        let block = self.starts.partition_point(|&s| s <= scroll).saturating_sub(1);
+        Some(block.clamp(1, items) - 1)
+    }
+
     /// Counts the blocks of `finding` (index `index`) when it changed or new
     /// facts arrived; the view is then rebuilt by the next [`EvidenceState::window`].
     pub fn refresh(&mut self, index: Option<usize>, finding: Option<&Finding>, color: bool) {

@@ -128,10 +128,12 @@ pub fn areas(app: &App) -> Areas {
     }
 }
 
-/// The centred area of an overlay (help, problems, filter menu).
+/// The centred area of an overlay (help, problems, filter menu, composer):
+/// nine tenths of the width at any size (at least 40 columns when the
+/// terminal has them), so a wide terminal shows long lines whole.
 pub fn overlay(app: &App) -> Rect {
     let (w, h) = app.ui.size;
-    let width = (w.saturating_mul(9) / 10).clamp(w.min(40), 100);
+    let width = (w.saturating_mul(9) / 10).max(w.min(40));
     let height = (h.saturating_mul(8) / 10).max(h.min(10));
     Rect {
         x: (w - width) / 2,

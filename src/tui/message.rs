@@ -211,6 +211,8 @@ pub enum Effect {
     },
     /// Write text to a new file in the current directory (atomically).
     WriteFile { name: String, text: String },
+    /// Remember the `<`/`>` split in the config directory.
+    SaveSplit(i8),
     /// Keep a composer draft on disk (atomically, replacing the file of the same id).
     SaveDraft { draft: StoredDraft },
     /// Remove a kept draft file (its decision was confirmed, or it was emptied).

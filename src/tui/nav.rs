@@ -43,13 +43,13 @@ pub fn movement(app: &mut App, action: Action) {
         Mode::Help { scroll } => {
             let page = usize::from(Areas::inner(layout::overlay(app)).height);
             app.ui.mode = Mode::Help {
-                scroll: step(scroll, help::lines(app).len(), action, page),
+                scroll: step(scroll, help::shown(app).len(), action, page),
             };
         }
         Mode::Problems { scroll } => {
             let page = usize::from(Areas::inner(layout::overlay(app)).height);
             app.ui.mode = Mode::Problems {
-                scroll: step(scroll, problems::lines(&app.doc).len(), action, page),
+                scroll: step(scroll, problems::shown(app).len(), action, page),
             };
         }
         Mode::Diff { scroll } => {

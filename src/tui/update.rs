@@ -205,8 +205,8 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::NextUndecided => super::search::next(app, true),
         Action::PrevUndecided => super::search::next(app, false),
         Action::Zoom => app.ui.zoom = !app.ui.zoom,
-        Action::ShrinkList => resize_split(app, -1),
-        Action::GrowList => resize_split(app, 1),
+        Action::ShrinkList => return resize_split(app, -1),
+        Action::GrowList => return resize_split(app, 1),
         Action::ToggleMark => toggle_mark(app),
         Action::MarkAllVisible => mark_all(app),
         Action::OpenInBrowser => return open_in_browser(app),
@@ -275,14 +275,26 @@ fn suspend(app: &mut App) -> Vec<Effect> {
 }
 
 /// `<`/`>`: moves the split a tenth (leaving a zoom first, so the change
-/// shows); a press past the limit changes nothing, so the way back is one press.
-fn resize_split(app: &mut App, by: i8) {
+/// shows) and asks for it to be remembered; a press past the limit changes
+/// nothing, so the way back is one press. A shift beyond the limit at this
+/// width (remembered at another) is first brought back to the limit.
+fn resize_split(app: &mut App, by: i8) -> Vec<Effect> {
     app.ui.zoom = false;
     let before = super::layout::list_share(app);
+    while app.ui.split_shift != 0 {
+        let shift = app.ui.split_shift;
+        app.ui.split_shift -= shift.signum();
+        if super::layout::list_share(app) != before {
+            app.ui.split_shift = shift;
+            break;
+        }
+    }
     app.ui.split_shift = app.ui.split_shift.saturating_add(by);
     if super::layout::list_share(app) == before {
         app.ui.split_shift -= by;
+        return Vec::new();
     }
+    vec![Effect::SaveSplit(app.ui.split_shift)]
 }
 
 fn show_problems(app: &mut App) {
@@ -357,15 +369,26 @@ fn open_in_editor(app: &mut App) -> Vec<Effect> {
         flash(app, Level::Warning, "No finding selected.");
         return Vec::new();
     };
-    let target = f
-        .path
-        .as_deref()
+    // The evidence item scrolled to in the panel (its place, not the
+    // finding's); the finding's own place without evidence items.
+    let items = super::river_evidence::items(f);
+    let counted = app.evidence.built_for == app.selected();
+    let item = counted
+        .then(|| app.evidence.item_at(app.ui.evidence_scroll, items.len()))
+        .flatten()
+        .or_else(|| (!items.is_empty()).then_some(0))
+        .and_then(|n| items.get(n));
+    let (path, line) = match item {
+        Some(e) => (Some(e.path.as_str()), Some(e.line)),
+        None => (f.path.as_deref(), f.line),
+    };
+    let target = path
         .ok_or(link::LinkError::NoPath)
         .and_then(|p| link::relative_segments(p).map(|_| p));
     match target {
         Ok(path) => vec![Effect::OpenEditor {
             path: path.to_string(),
-            line: f.line,
+            line,
         }],
         Err(e) => {
             flash(app, Level::Warning, format!("Cannot open an editor: {e}."));

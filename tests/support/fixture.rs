@@ -372,6 +372,7 @@ pub fn app_on(doc: triage::tui::app::Document, size: (u16, u16)) -> triage::tui:
         keymap: triage::tui::keymap::Keymap::builtin().unwrap_or_default(),
         theme: triage::tui::theme::Theme::colored(),
         color: true,
+        split_shift: 0,
     };
     let mut app = App::new(doc, settings, size);
     triage::tui::update::update(&mut app, triage::tui::update::Msg::Resize(size.0, size.1));

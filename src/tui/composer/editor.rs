@@ -58,6 +58,22 @@ impl Editor {
         self.area.insert_str(normalize_breaks(text));
     }
 
+    /// Inserts `text` at the cursor as a word of its own: a space goes first
+    /// when the text before the cursor on its line does not end in whitespace
+    /// (a permalink or template typed after `see` becomes `see <link>`).
+    pub fn insert_word(&mut self, text: &str) {
+        let (row, col) = self.cursor();
+        let before = self
+            .area
+            .lines()
+            .get(row)
+            .and_then(|line| col.checked_sub(1).and_then(|i| line.chars().nth(i)));
+        if before.is_some_and(|c| !c.is_whitespace()) {
+            self.area.insert_char(' ');
+        }
+        self.insert(text);
+    }
+
     /// Applies a key the key table did not claim; true when the text changed.
     pub fn key(&mut self, key: &KeyEvent) -> bool {
         match to_input(key) {
@@ -155,40 +171,65 @@ fn shown(c: char) -> (String, usize) {
     (c.to_string(), c.width().unwrap_or(0))
 }
 
+/// Where the rows of one line of `cells` begin: at a word boundary (after
+/// the last whitespace that fits) when the row holds one, else mid-word, as
+/// a word longer than the row cannot be kept whole.
+fn row_starts(cells: &[(String, usize, bool)], width: usize) -> Vec<usize> {
+    let mut starts = vec![0];
+    let (mut row_start, mut used, mut after_space) = (0, 0, None);
+    for (i, (_, w, space)) in cells.iter().enumerate() {
+        if used + w > width && used > 0 {
+            let at = after_space.filter(|&a| a > row_start && a <= i).unwrap_or(i);
+            starts.push(at);
+            row_start = at;
+            used = cells[at..i].iter().map(|c| c.1).sum();
+            after_space = None;
+        }
+        used += w;
+        if *space {
+            after_space = Some(i + 1);
+        }
+    }
+    starts
+}
+
 fn rows(lines: &[String], cursor: (usize, usize), width: usize) -> Rows {
     let mut out = Rows::default();
     for (n, line) in lines.iter().enumerate() {
-        let mut row = String::new();
-        let mut used = 0;
-        let mut count = 0;
-        for c in line.chars() {
-            let (text, w) = shown(c);
-            if used + w > width && used > 0 {
-                out.rows.push(std::mem::take(&mut row));
-                used = 0;
+        let cells: Vec<(String, usize, bool)> = line
+            .chars()
+            .map(|c| {
+                let (text, w) = shown(c);
+                (text, w, c.is_whitespace())
+            })
+            .collect();
+        let starts = row_starts(&cells, width);
+        for (r, &from) in starts.iter().enumerate() {
+            let to = starts.get(r + 1).copied().unwrap_or(cells.len());
+            let mut row = String::new();
+            for (i, (text, _, _)) in cells.iter().enumerate().take(to).skip(from) {
+                if (n, i) == cursor {
+                    out.cursor = CursorCell {
+                        row: out.rows.len(),
+                        start: row.len(),
+                        end: row.len() + text.len(),
+                    };
+                }
+                row.push_str(text);
             }
-            if (n, count) == cursor {
+            if to == cells.len() && (n, to) == cursor {
+                let used: usize = cells[from..].iter().map(|c| c.1).sum();
+                if used >= width {
+                    out.rows.push(std::mem::take(&mut row));
+                }
                 out.cursor = CursorCell {
                     row: out.rows.len(),
                     start: row.len(),
-                    end: row.len() + text.len(),
+                    end: row.len(),
                 };
             }
-            row.push_str(&text);
-            used += w;
-            count += 1;
+            out.rows.push(row);
         }
-        if (n, count) == cursor {
-            if used >= width {
-                out.rows.push(std::mem::take(&mut row));
-            }
-            out.cursor = CursorCell {
-                row: out.rows.len(),
-                start: row.len(),
-                end: row.len(),
-            };
-        }
-        out.rows.push(row);
     }
     out
 }
@@ -257,6 +298,48 @@ mod tests {
         }
         e.keep_cursor_visible(20, 5);
         assert_eq!(e.top, 0);
+    }
+
+    #[test]
+    fn rows_break_between_words() {
+        let e = Editor::new("the quick brown fox");
+        assert_eq!(e.rows(10).rows, ["the quick ", "brown fox"]);
+        let long = Editor::new("a verylongwordhere b");
+        assert_eq!(
+            long.rows(6).rows,
+            ["a ", "verylo", "ngword", "here b", ""],
+            "a word longer than a row is cut (the cursor after a full row goes below)"
+        );
+        let mut mid = Editor::new("the quick brown");
+        for _ in 0..3 {
+            mid.key(&key(KeyCode::Left));
+        }
+        let r = mid.rows(10);
+        assert_eq!(r.rows[1], "brown");
+        assert_eq!(
+            r.cursor,
+            CursorCell {
+                row: 1,
+                start: 2,
+                end: 3
+            },
+            "the cursor follows its word"
+        );
+    }
+
+    #[test]
+    fn a_word_is_separated_from_the_text_before_it() {
+        let mut e = Editor::new("see");
+        e.insert_word("link");
+        assert_eq!(e.text(), "see link");
+        e.insert_word("x");
+        assert_eq!(e.text(), "see link x");
+        let mut spaced = Editor::new("see ");
+        spaced.insert_word("link");
+        assert_eq!(spaced.text(), "see link", "no second space");
+        let mut line_start = Editor::new("a\n");
+        line_start.insert_word("link");
+        assert_eq!(line_start.text(), "a\nlink", "nothing before it on its line");
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn insert_template(app: &mut App) {
     if c.editor.is_empty() {
         c.pick(choice, link.as_deref());
     } else {
-        c.editor.insert(&choice.template(link.as_deref()));
+        c.editor.insert_word(&choice.template(link.as_deref()));
     }
 }
 
@@ -259,7 +259,7 @@ fn insert_permalink(app: &mut App) {
         },
     };
     if let Some(c) = app.decide.composer.as_mut() {
-        c.editor.insert(&text);
+        c.editor.insert_word(&text);
         c.next_link = next;
     }
 }

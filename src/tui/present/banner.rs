@@ -128,9 +128,29 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+/// Rows one banner line may wrap to; a longer one ends in a pointer to the
+/// problems overlay, so a huge message cannot push the list off the screen.
+const ROWS_PER_LINE: usize = 3;
+
+/// The banner's lines wrapped to the inside of its border, so nothing is
+/// cut off at any width (the full lists stay in the problems overlay).
+pub fn shown(app: &App) -> Vec<TextLine> {
+    let width = app.ui.size.0.saturating_sub(2);
+    let mut out = Vec::new();
+    for line in lines(app) {
+        let rows = crate::tui::text::wrap(std::slice::from_ref(&line), width);
+        let cut = rows.len() > ROWS_PER_LINE;
+        out.extend(rows.into_iter().take(ROWS_PER_LINE));
+        if cut {
+            out.push(TextLine::one(Tone::Dim, "… (longer: press ! to see it whole)"));
+        }
+    }
+    out
+}
+
 /// Rows the banner takes (0 without a banner).
 pub fn height(app: &App) -> u16 {
-    let n = lines(app).len();
+    let n = shown(app).len();
     if n == 0 {
         0
     } else {

@@ -10,6 +10,14 @@ use crate::tui::text::{TextLine, Tone};
 /// Width of the key column.
 const KEYS: usize = 22;
 
+/// The help's lines wrapped to the overlay's inside (what is drawn and scrolled).
+pub fn shown(app: &App) -> Vec<TextLine> {
+    crate::tui::text::wrap(
+        &lines(app),
+        crate::tui::layout::Areas::inner(crate::tui::layout::overlay(app)).width,
+    )
+}
+
 /// Every line of the help overlay.
 pub fn lines(app: &App) -> Vec<TextLine> {
     let mut out = Vec::new();

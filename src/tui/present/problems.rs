@@ -3,8 +3,9 @@
 
 use super::banner::{angle_error_line, problem_line};
 use crate::model::review::Projection;
-use crate::tui::app::Document;
-use crate::tui::text::{TextLine, Tone};
+use crate::tui::app::{App, Document};
+use crate::tui::layout::{self, Areas};
+use crate::tui::text::{TextLine, Tone, wrap};
 
 fn section<'a, T: 'a>(
     out: &mut Vec<TextLine>,
@@ -18,6 +19,11 @@ fn section<'a, T: 'a>(
     out.push(TextLine::one(Tone::Heading, format!("{title} ({})", items.len())));
     out.extend(items.map(line));
     out.push(TextLine::blank());
+}
+
+/// The overlay's lines wrapped to its inside (what is drawn and scrolled).
+pub fn shown(app: &App) -> Vec<TextLine> {
+    wrap(&lines(&app.doc), Areas::inner(layout::overlay(app)).width)
 }
 
 /// Every line of the overlay.

@@ -185,6 +185,19 @@ fn a_permalink_of_the_evidence_is_inserted_at_the_cursor() {
 }
 
 #[test]
+fn a_permalink_or_template_after_a_word_gets_a_separating_space() {
+    let mut app = sample();
+    compose(&mut app, 1, "see");
+    update(&mut app, ctrl('l'));
+    assert_eq!(evidence(&app), format!("see src/auth/session.rs@{}#L41", fixture::SHA));
+    let before = evidence(&app);
+    update(&mut app, ctrl('t'));
+    let after = evidence(&app);
+    let added = after.strip_prefix(&before).expect("inserted at the end");
+    assert!(added.starts_with(' ') && !added.starts_with("  "), "{added:?}");
+}
+
+#[test]
 fn text_from_the_external_editor_replaces_the_evidence() {
     let mut app = sample();
     compose(&mut app, 1, "short");

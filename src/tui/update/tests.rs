@@ -203,6 +203,71 @@ fn marks_toggle_and_select_all_visible() {
 }
 
 #[test]
+fn the_split_is_saved_when_it_changes_and_starts_where_it_was_left() {
+    let mut app = sample((120, 40));
+    assert_eq!(typed(&mut app, ">"), vec![Effect::SaveSplit(1)]);
+    assert_eq!(typed(&mut app, "<<"), vec![Effect::SaveSplit(0), Effect::SaveSplit(-1)]);
+    assert_eq!(
+        typed(&mut app, "<<<"),
+        vec![Effect::SaveSplit(-2), Effect::SaveSplit(-3), Effect::SaveSplit(-4)]
+    );
+    assert!(
+        typed(&mut app, "<").is_empty(),
+        "at the 20% limit nothing changes, nothing is saved"
+    );
+    assert_eq!(typed(&mut app, ">"), vec![Effect::SaveSplit(-3)], "one press back");
+    // A screen opened with a remembered shift starts there.
+    let mut remembered = app.settings.clone();
+    remembered.split_shift = 2;
+    let mut next = App::new(app.doc.clone(), remembered, (120, 40));
+    assert_eq!(crate::tui::layout::list_share(&next), 80);
+    // Remembered beyond what this width allows: the first press still moves the split.
+    next.ui.split_shift = 6;
+    assert_eq!(typed(&mut next, "<"), vec![Effect::SaveSplit(1)]);
+    assert_eq!(crate::tui::layout::list_share(&next), 70);
+}
+
+#[test]
+fn e_opens_the_evidence_item_scrolled_to() {
+    let mut set = fixture::sample_set();
+    for f in &mut set.findings {
+        let first = f.evidence[0].clone();
+        for n in 1..5u32 {
+            f.evidence.push(crate::model::finding::Evidence {
+                path: format!("src/item{n}.rs"),
+                line: 100 * n,
+                ..first.clone()
+            });
+        }
+    }
+    let mut app = fixture::app(set, (80, 24));
+    update(&mut app, Msg::Resize(80, 24));
+    let items = app.selected_finding().map(|f| f.evidence.clone()).unwrap_or_default();
+    while app.ui.focus != crate::tui::app::Pane::Evidence {
+        update(&mut app, key(KeyCode::Tab));
+    }
+    // Scrolling line by line, `e` names each item in turn, never the finding's place once past the first.
+    let mut opened: Vec<Effect> = Vec::new();
+    for _ in 0..60 {
+        let effect = typed(&mut app, "e");
+        if opened.last() != effect.first() {
+            opened.extend(effect);
+        }
+        typed(&mut app, "j");
+    }
+    let expected: Vec<Effect> = items
+        .iter()
+        .take(opened.len())
+        .map(|e| Effect::OpenEditor {
+            path: e.path.clone(),
+            line: Some(e.line),
+        })
+        .collect();
+    assert!(opened.len() >= 3, "scrolled past at least two items: {opened:?}");
+    assert_eq!(opened, expected);
+}
+
+#[test]
 fn o_e_y_ask_for_effects_built_from_trusted_parts() {
     let mut app = sample((120, 40));
     // The Files changed view at the line: the anchor is the SHA-256 of the path.
@@ -254,9 +319,17 @@ fn o_on_a_local_review_explains_instead() {
             .is_some_and(|f| f.level == Level::Warning && f.text.contains("local"))
     );
     let mut hostile = fixture::sample_set();
-    hostile.findings[1].path = Some("../../etc/passwd".into());
+    hostile.findings[1].evidence[0].path = "../../etc/passwd".into();
     let mut app = fixture::app(hostile, (120, 40));
     assert!(typed(&mut app, "e").is_empty(), "no editor outside the checkout");
+    let mut bare = fixture::sample_set();
+    bare.findings[1].evidence.clear();
+    bare.findings[1].path = Some("/etc/passwd".into());
+    let mut app = fixture::app(bare, (120, 40));
+    assert!(
+        typed(&mut app, "e").is_empty(),
+        "nor for a finding without evidence items"
+    );
 }
 
 #[test]
