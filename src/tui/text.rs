@@ -4,7 +4,7 @@
 //! wrap them to the pane width in `update`; drawing only slices the result.
 
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean_lines};
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The role of a piece of text; the view maps it to a theme style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +114,25 @@ fn wrap_line(line: &TextLine, width: usize, out: &mut Vec<TextLine>) {
         }
     }
     out.push(current);
+}
+
+/// At most `max` cells of `s`, ending in `…` when cut.
+pub fn truncate_end(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 use crate::model::finding::Finding;
 use crate::model::review::ReviewSet;
 use crate::sanitize::clean_line;
-pub use crate::tui::view::list::truncate_end;
+pub use crate::tui::text::truncate_end;
 use std::io::Write;
 use unicode_width::UnicodeWidthStr;
 

@@ -6,7 +6,7 @@
 use super::state::{InboxState, KEYS, Loading, Mode};
 use crate::inbox::{ReviewState, Row};
 use crate::sanitize::clean_line;
-use crate::tui::view::list::truncate_end as cut;
+use crate::tui::text::truncate_end as cut;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

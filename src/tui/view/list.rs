@@ -301,25 +301,6 @@ fn pad_to(s: &str, cols: usize) -> String {
     format!("{s}{}", " ".repeat(fill))
 }
 
-/// At most `max` cells of `s`, ending in `…` when cut.
-pub fn truncate_end(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
-}
-
 /// Fits `path:line` in `cols` display columns by cutting the middle of the
 /// directories, so the file name and `:line` always stay
 /// (`src/…/PaymentForm.tsx:41`); when even the file name is too wide, its
