@@ -78,6 +78,17 @@ pub struct ArtifactInfo {
     pub workflow_run: Option<ArtifactRun>,
 }
 
+impl ArtifactInfo {
+    /// Named `name` and uploaded by run `run_id` at `head` (expired or not).
+    pub fn is_of(&self, run_id: u64, head: &str, name: &str) -> bool {
+        self.name == name
+            && self
+                .workflow_run
+                .as_ref()
+                .is_some_and(|w| w.id == Some(run_id) && w.head_sha.as_deref() == Some(head))
+    }
+}
+
 /// The run an artifact came from.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct ArtifactRun {
@@ -93,12 +104,13 @@ struct RunsPage {
     workflow_runs: Vec<RunInfo>,
 }
 
+/// One page of `GET .../actions/artifacts` (every artifact listing reads this).
 #[derive(Debug, Deserialize)]
-struct ArtifactsPage {
+pub(crate) struct ArtifactsPage {
     #[serde(default)]
-    total_count: u64,
+    pub(crate) total_count: u64,
     #[serde(default)]
-    artifacts: Vec<ArtifactInfo>,
+    pub(crate) artifacts: Vec<ArtifactInfo>,
 }
 
 /// A listing and how far it went.
@@ -123,34 +135,45 @@ impl<T> Default for Listed<T> {
 /// than the repository's `actions/runs`: that one mixes every workflow's
 /// runs, so its page bound would be spent on unrelated CI runs.
 pub async fn list_review_runs(client: &Client, repo: &RepoName, workflow: &str) -> Result<Listed<RunInfo>, GhError> {
-    let mut out = Listed::default();
-    for page in 1..=MAX_RUN_PAGES {
-        let route = Route::repo(repo, ["actions", "workflows", workflow, "runs"])
+    let route = |page: u64| {
+        Route::repo(repo, ["actions", "workflows", workflow, "runs"])
             .query("event", "pull_request")
             .query("per_page", PAGE_SIZE)
-            .query("page", page);
-        let listed: RunsPage = client.get_json(&route).await?;
-        let count = listed.workflow_runs.len() as u64;
-        out.total = listed.total_count;
-        out.items.extend(listed.workflow_runs);
-        if count < PAGE_SIZE || out.items.len() as u64 >= out.total {
-            break;
-        }
-    }
-    Ok(out)
+            .query("page", page)
+    };
+    list_pages(client, MAX_RUN_PAGES, route, |p: RunsPage| {
+        (p.total_count, p.workflow_runs)
+    })
+    .await
 }
 
 /// The repository's artifacts, newest first, at most [`MAX_ARTIFACT_PAGES`] pages.
 pub async fn list_artifacts(client: &Client, repo: &RepoName) -> Result<Listed<ArtifactInfo>, GhError> {
-    let mut out = Listed::default();
-    for page in 1..=MAX_ARTIFACT_PAGES {
-        let route = Route::repo(repo, ["actions", "artifacts"])
+    let route = |page: u64| {
+        Route::repo(repo, ["actions", "artifacts"])
             .query("per_page", PAGE_SIZE)
-            .query("page", page);
-        let listed: ArtifactsPage = client.get_json(&route).await?;
-        let count = listed.artifacts.len() as u64;
-        out.total = listed.total_count;
-        out.items.extend(listed.artifacts);
+            .query("page", page)
+    };
+    list_pages(client, MAX_ARTIFACT_PAGES, route, |p: ArtifactsPage| {
+        (p.total_count, p.artifacts)
+    })
+    .await
+}
+
+/// Reads pages 1, 2, ... of `route` (at most `max_pages`) until a short page
+/// or GitHub's total is reached; `split` takes a page's total and items.
+async fn list_pages<P: serde::de::DeserializeOwned, T>(
+    client: &Client,
+    max_pages: u64,
+    route: impl Fn(u64) -> Route,
+    split: impl Fn(P) -> (u64, Vec<T>),
+) -> Result<Listed<T>, GhError> {
+    let mut out = Listed::default();
+    for page in 1..=max_pages {
+        let (total, items) = split(client.get_json(&route(page)).await?);
+        let count = items.len() as u64;
+        out.total = total;
+        out.items.extend(items);
         if count < PAGE_SIZE || out.items.len() as u64 >= out.total {
             break;
         }

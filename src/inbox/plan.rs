@@ -71,13 +71,7 @@ pub fn plan(pr: &OpenPr, runs: &[RunInfo], artifacts: &[ArtifactInfo]) -> Plan {
 pub fn pick_artifact(artifacts: &[ArtifactInfo], run: &RunInfo, head: &str, name: &str) -> Option<ArtifactInfo> {
     artifacts
         .iter()
-        .filter(|a| {
-            a.name == name
-                && !a.expired
-                && a.workflow_run
-                    .as_ref()
-                    .is_some_and(|w| w.id == Some(run.id) && w.head_sha.as_deref() == Some(head))
-        })
+        .filter(|a| !a.expired && a.is_of(run.id, head, name))
         .max_by_key(|a| a.id)
         .cloned()
 }

@@ -5,35 +5,9 @@ use super::error::FetchError;
 use super::runs::WorkflowRun;
 use super::{FetchRequest, MAX_PAGES};
 use crate::github::client::Client;
+pub(super) use crate::github::repo_runs::ArtifactInfo;
+use crate::github::repo_runs::ArtifactsPage;
 use crate::github::route::Route;
-use serde::Deserialize;
-
-/// One page of `GET .../actions/artifacts`.
-#[derive(Debug, Deserialize)]
-struct ArtifactsPage {
-    #[serde(default)]
-    total_count: u64,
-    #[serde(default)]
-    artifacts: Vec<ArtifactInfo>,
-}
-
-/// One artifact.
-#[derive(Debug, Clone, Deserialize)]
-pub(super) struct ArtifactInfo {
-    pub(super) id: u64,
-    name: String,
-    #[serde(default)]
-    pub(super) size_in_bytes: u64,
-    #[serde(default)]
-    expired: bool,
-    workflow_run: Option<ArtifactRun>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct ArtifactRun {
-    id: Option<u64>,
-    head_sha: Option<String>,
-}
 
 /// The artifact name ReviewGate uploads for a head and run attempt.
 pub fn artifact_name(head: &str, attempt: u32) -> String {
@@ -76,7 +50,7 @@ pub(super) fn pick_artifact(
     name: &str,
 ) -> Result<ArtifactInfo, FetchError> {
     let (mut live, mut expired) = (None::<ArtifactInfo>, false);
-    for a in listed.into_iter().filter(|a| belongs_to(a, run, head, name)) {
+    for a in listed.into_iter().filter(|a| a.is_of(run.id, head, name)) {
         if a.expired {
             expired = true;
         } else if live.as_ref().is_none_or(|l| a.id > l.id) {
@@ -96,11 +70,4 @@ pub(super) fn pick_artifact(
         None if expired => Err(missing("only an expired")),
         None => Err(missing("no")),
     }
-}
-
-fn belongs_to(a: &ArtifactInfo, run: &WorkflowRun, head: &str, name: &str) -> bool {
-    a.name == name
-        && a.workflow_run
-            .as_ref()
-            .is_some_and(|w| w.id == Some(run.id) && w.head_sha.as_deref() == Some(head))
 }
