@@ -77,24 +77,9 @@ fn entry(row: &Row, link: &str) -> String {
 mod tests {
     use super::*;
     use crate::github::RepoName;
-    use crate::github::open_prs::OpenPr;
 
     fn row(number: u64, title: &str) -> Row {
-        let pr = OpenPr {
-            number,
-            title: title.to_owned(),
-            draft: false,
-            author: Some("mallory".into()),
-            head_sha: "a".repeat(40),
-            head_ref: "topic".into(),
-            base_ref: "main".into(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            labels: Vec::new(),
-            threads: Vec::new(),
-            threads_complete: true,
-        };
-        Row::unread(&pr, 0)
+        Row::unread(&crate::inbox::row::test_pr(number, title, "mallory"), 0)
     }
 
     fn inbox(rows: Vec<Row>) -> Inbox {

@@ -220,27 +220,32 @@ pub fn rank(rows: &mut [Row]) {
     });
 }
 
+/// An open pull request with only a number, a title and an author, for the
+/// inbox's unit tests.
+#[cfg(test)]
+pub(super) fn test_pr(number: u64, title: &str, author: &str) -> crate::github::open_prs::OpenPr {
+    crate::github::open_prs::OpenPr {
+        number,
+        title: title.to_owned(),
+        draft: false,
+        author: Some(author.into()),
+        head_sha: "a".repeat(40),
+        head_ref: "topic".into(),
+        base_ref: "main".into(),
+        created_at: String::new(),
+        updated_at: String::new(),
+        labels: Vec::new(),
+        threads: Vec::new(),
+        threads_complete: true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::github::open_prs::OpenPr;
 
     fn row(number: u64, age: u64) -> Row {
-        let pr = OpenPr {
-            number,
-            title: format!("PR {number}"),
-            draft: false,
-            author: Some("a".into()),
-            head_sha: "a".repeat(40),
-            head_ref: "topic".into(),
-            base_ref: "main".into(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            labels: Vec::new(),
-            threads: Vec::new(),
-            threads_complete: true,
-        };
-        Row::unread(&pr, age)
+        Row::unread(&test_pr(number, &format!("PR {number}"), "a"), age)
     }
 
     #[test]

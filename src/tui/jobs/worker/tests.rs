@@ -21,6 +21,16 @@ fn notices(rx: &Receiver<Msg>, n: usize) -> Vec<Msg> {
     rx.iter().take(n).collect()
 }
 
+/// Reads `n` notices and checks each job said its client was ready.
+fn every_client_was_ready(rx: &std::sync::mpsc::Receiver<Msg>, n: usize) {
+    let seen = notices(rx, n);
+    assert!(
+        seen.iter()
+            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
+        "{seen:?}"
+    );
+}
+
 #[test]
 fn every_job_of_a_session_gets_the_same_client_built_once() {
     let (tx, rx) = channel();
@@ -32,12 +42,7 @@ fn every_job_of_a_session_gets_the_same_client_built_once() {
             Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
         });
     }
-    let seen = notices(&rx, 5);
-    assert!(
-        seen.iter()
-            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
-        "{seen:?}"
-    );
+    every_client_was_ready(&rx, 5);
     assert_eq!(
         calls.load(Ordering::SeqCst),
         1,
@@ -135,12 +140,7 @@ fn the_first_fetch_s_client_is_the_session_s_client_for_every_later_job() {
             Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
         });
     }
-    let seen = notices(&rx, 3);
-    assert!(
-        seen.iter()
-            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
-        "{seen:?}"
-    );
+    every_client_was_ready(&rx, 3);
     assert_eq!(
         calls.load(Ordering::SeqCst),
         0,
