@@ -6,39 +6,14 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use triage::tui::app::App;
 use triage::tui::update::{Msg, update};
-use triage::tui::view;
 #[path = "support/fixture.rs"]
 mod fixture;
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| view::draw(f, app)).unwrap();
-    terminal
-}
-
-fn screen(app: &App) -> String {
-    draw(app).backend().to_string()
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn ctrl(app: &mut App, c: char) {
-    update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
-}
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{ctrl, draw, key, keys, screen};
 
 /// The composer on `marks` marked findings (none: the selection), status
 /// `fixed`, with `text` as its evidence, previewed.

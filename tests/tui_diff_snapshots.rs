@@ -6,9 +6,7 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;
@@ -23,23 +21,14 @@ use triage::tui::diff::{DiffView, PullRef};
 use triage::tui::effect::Effect;
 use triage::tui::jobs;
 use triage::tui::update::{Msg, update};
-use triage::tui::view;
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 #[path = "support/fixture.rs"]
 mod fixture;
-
-fn draw(app: &App) -> String {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.backend().to_string()
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
-}
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{key, screen};
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
@@ -146,7 +135,7 @@ fn d_shows_the_local_change_with_the_evidence_lines_marked() {
             number: 42
         })
     );
-    let loading = draw(&app);
+    let loading = screen(&app);
     assert!(loading.contains("reading the change"), "{loading}");
     let checkout = Checkout::discover(Some(dir.path())).unwrap_or_else(|| panic!("checkout"));
     let (tx, rx) = std::sync::mpsc::channel();
@@ -164,7 +153,7 @@ fn d_shows_the_local_change_with_the_evidence_lines_marked() {
         .unwrap_or_else(|e| panic!("no answer: {e}"));
     assert!(matches!(msg, Msg::DiffLoaded { .. }), "{msg:?}");
     update(&mut app, msg);
-    let screen = draw(&app);
+    let screen = screen(&app);
     assert!(screen.contains("merge base"), "{screen}");
     assert!(screen.contains("▶"), "evidence lines are marked:\n{screen}");
     insta::assert_snapshot!(redact(&screen, &[(&head, "HEAD000"), (&base, "BASE000")]));
@@ -272,7 +261,7 @@ async fn d_shows_github_patches_when_the_commits_are_not_local() {
         })
         .unwrap_or_else(|| panic!("no LoadDiff"));
     update(&mut app, Msg::DiffLoaded { generation, report });
-    let screen = draw(&app);
+    let screen = screen(&app);
     assert!(!screen.contains('\u{1b}') && !screen.contains('\u{202e}'), "{screen}");
     assert!(screen.contains("renamed from app/retries.py"), "{screen}");
     insta::assert_snapshot!(screen);
@@ -356,7 +345,7 @@ fn the_evidence_pane_says_where_the_context_came_from() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Char('z'));
-    let screen = draw(&app);
+    let screen = screen(&app);
     for label in [
         "from GitHub at 0123456",
         "from commit 0123456 (parent of the reviewed commit)",

@@ -5,14 +5,14 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::tui::app::App;
 #[path = "support/fixture.rs"]
 mod fixture;
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{keys, screen};
 use triage::tui::update::{Msg, update};
-use triage::tui::view;
 
 /// The sample review with paths and titles that strain the columns.
 fn strained() -> triage::model::review::ReviewSet {
@@ -36,19 +36,6 @@ fn strained() -> triage::model::review::ReviewSet {
         ));
     }
     set
-}
-
-fn screen(app: &App) -> String {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.backend().to_string()
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
 }
 
 /// Every row of the list shows its file name and `:line` whole.

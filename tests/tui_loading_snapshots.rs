@@ -5,22 +5,15 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use triage::tui::app::App;
 use triage::tui::startup::{Loading, update};
 use triage::tui::update::Msg;
-use triage::tui::view;
 
 #[path = "support/fixture.rs"]
 mod fixture;
-
-fn screen(app: &App) -> String {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.backend().to_string()
-}
+#[path = "support/screen.rs"]
+mod screen;
+use screen::screen;
 
 fn loading(size: (u16, u16), what: &str) -> App {
     let mut app = fixture::app(fixture::scaled(0), size);

@@ -4,28 +4,13 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::model::problem::Problem;
-use triage::tui::app::{App, Document, Source};
-use triage::tui::update::{Msg, update};
-use triage::tui::view;
+use triage::tui::app::{Document, Source};
 #[path = "support/fixture.rs"]
 mod fixture;
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
-}
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{draw, keys};
 
 const LONG: &str = "thread_transition is \"retained\" but thread_status open with disposition fixed gives \
     \"resolution_pending\"; the recorded history ends in a fixed record whose actor is not the reviewer \

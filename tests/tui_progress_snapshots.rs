@@ -6,11 +6,12 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::tui::app::{App, SubmitState};
 #[path = "support/fixture.rs"]
 mod fixture;
-use triage::tui::update::{Msg, update};
+#[path = "support/screen.rs"]
+mod screen;
+use screen::keys;
 use triage::tui::view;
 
 fn header(app: &App) -> String {
@@ -19,12 +20,6 @@ fn header(app: &App) -> String {
     terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
     let screen = terminal.backend().to_string();
     screen.lines().take(3).collect::<Vec<_>>().join("\n")
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
 }
 
 #[test]

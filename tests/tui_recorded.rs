@@ -5,8 +5,6 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use triage::model::disposition::{DispositionPayload, comment_body, receipt_digest, status_context};
 use triage::model::finding::SubmittedDisposition;
@@ -18,27 +16,11 @@ use triage::tui::decision_state::Question;
 use triage::tui::effect::Effect;
 #[path = "support/fixture.rs"]
 mod fixture;
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{keys, screen};
 use triage::tui::recorded::{self, LedgerView, RowMark};
 use triage::tui::update::{Msg, SubmitOutcome, update};
-use triage::tui::view;
-
-fn draw(app: &App) -> String {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.backend().to_string()
-}
-
-fn keys(app: &mut App, text: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for c in text.chars() {
-        effects.extend(update(
-            app,
-            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-        ));
-    }
-    effects
-}
 
 fn sample() -> App {
     fixture::app(fixture::sample_set(), (160, 40))
@@ -159,7 +141,7 @@ fn recorded_decisions_awaiting_the_next_review() {
     assert_eq!(recorded::counts(&app), (1, 2));
     keys(&mut app, "2");
     select(&mut app, 0);
-    let text = draw(&app);
+    let text = screen(&app);
     assert!(text.contains("◆1 awaiting") && text.contains("◇2 unapplied"), "{text}");
     assert!(text.contains("recorded, awaiting the next"), "{text}");
     insta::assert_snapshot!(text);
@@ -170,7 +152,7 @@ fn decisions_for_another_head_and_by_non_writers_are_explained() {
     let mut app = with_ledger();
     keys(&mut app, "2");
     select(&mut app, 1);
-    let text = draw(&app);
+    let text = screen(&app);
     assert!(text.contains("not applied"), "{text}");
     assert!(text.contains("\"drive-by\" has no write permission"), "{text}");
     insta::assert_snapshot!(text);
@@ -184,7 +166,7 @@ fn an_unreadable_ledger_is_unknown_not_empty() {
         reason: "the pull request's comments could not be read: GitHub did not answer within 10 s".into(),
     };
     update(&mut app, Msg::LedgerLoaded { generation, state });
-    let text = draw(&app);
+    let text = screen(&app);
     assert!(text.contains("decisions unknown"), "{text}");
     assert!(
         text.contains("unknown: the pull request's comments could not be read"),
@@ -229,7 +211,7 @@ fn a_different_recorded_decision_is_superseded_only_when_asked() {
         },
     );
     assert_eq!(app.ui.mode, Mode::Ask(Question::Supersede { finding }));
-    let text = draw(&app);
+    let text = screen(&app);
     assert!(
         text.contains("Record yours over it?") && text.contains("keep it (default)"),
         "{text}"
@@ -282,7 +264,7 @@ fn the_drift_lane_lists_decisions_not_applied_on_this_head() {
         app.browse.visible
     );
     assert!(!app.browse.visible.contains(&0), "an applied decision is no drift");
-    let text = draw(&app);
+    let text = screen(&app);
     assert!(
         text.contains("recorded decision not applied here: see detail"),
         "{text}"

@@ -6,33 +6,16 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Modifier;
 use triage::tui::app::App;
 use triage::tui::search::CHUNK;
 use triage::tui::update::{Msg, update};
-use triage::tui::view;
 #[path = "support/fixture.rs"]
 mod fixture;
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| view::draw(f, app)).unwrap();
-    terminal
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{draw, key, keys};
 
 fn flash(app: &App) -> String {
     app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default()

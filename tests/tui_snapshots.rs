@@ -6,7 +6,7 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::{Color, Modifier};
 use triage::checkout::{ExcerptMatch, LocalEvidence, Revision};
 use triage::github::draft::Draft;
@@ -19,34 +19,16 @@ use triage::tui::app::{App, Document, Source, SubmitState};
 use triage::tui::decision_state::Receipt;
 #[path = "support/fixture.rs"]
 mod fixture;
+#[path = "support/screen.rs"]
+mod screen;
+use screen::{ctrl, draw, key, keys, screen};
 use triage::tui::live::RefreshOutcome;
 use triage::tui::theme::Theme;
 use triage::tui::update::{Msg, SubmitOutcome, update};
-use triage::tui::view::{self, evidence::HeadLine};
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let (w, h) = app.ui.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| panic!("{e}"));
-    terminal.draw(|f| view::draw(f, app)).unwrap_or_else(|e| panic!("{e}"));
-    terminal
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
+use triage::tui::view::evidence::HeadLine;
 
 fn sample() -> App {
     fixture::app(fixture::sample_set(), (120, 40))
-}
-
-fn screen(app: &App) -> String {
-    draw(app).backend().to_string()
 }
 
 #[test]
@@ -457,10 +439,6 @@ fn every_fixture_file_can_be_browsed() {
 }
 
 // ---- Decisions: composer, sending, outbox, stale results ----
-
-fn ctrl(app: &mut App, c: char) {
-    update(app, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
-}
 
 /// The sample with the composer open on the P0 finding, status `fixed`
 /// picked, and `text` as the evidence.
