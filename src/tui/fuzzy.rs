@@ -6,15 +6,18 @@
 //! field's score, so consecutive characters and word starts rank first
 //! (`retry` ranks `app/retry.py` above `r-e-t-r-y`).
 //!
-//! The fields are folded once, when the document loads ([`SearchIndex`]):
-//! lower-cased and with Latin letters stripped of their accents, so a
-//! keystroke compares characters and folds nothing. The query is folded
+//! Each finding's fields are folded once, the first time a search scores
+//! that finding ([`SearchIndex`]): lower-cased and with Latin letters
+//! stripped of their accents, so later keystrokes compare characters and
+//! fold nothing. Folding is not done at load: it would delay the first
+//! complete frame for every review, searched or not, and the search already
+//! scores in bounded chunks, so the folding is bounded with it. The query is folded
 //! the same way. Folding drops nucleo's bonus for camel-case humps; a
 //! lower-case word start still earns its boundary bonus.
 
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The longest part of a field that search looks at: past this a claim is
 /// not searched, which keeps one finding's cost bounded.
@@ -27,9 +30,13 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
+/// At most [`FIELD_CHARS`] characters of `text`.
+fn searched_part(text: &str) -> &str {
+    text.char_indices().nth(FIELD_CHARS).map_or(text, |(i, _)| &text[..i])
+}
+
 fn folded_field(text: &str) -> Utf32String {
-    let cut = text.char_indices().nth(FIELD_CHARS).map_or(text, |(i, _)| &text[..i]);
-    let folded = fold(cut);
+    let folded = fold(text);
     if folded.is_ascii() {
         Utf32String::Ascii(folded.into_boxed_str())
     } else {
@@ -38,17 +45,37 @@ fn folded_field(text: &str) -> Utf32String {
     }
 }
 
-/// The folded search fields of every finding, built once at load and
-/// shared (cloning an [`crate::tui::app::App`] does not copy them).
+/// The search fields of every finding, kept at load (the searched part
+/// only) and folded on first use; shared, so cloning an
+/// [`crate::tui::app::App`] copies neither.
 #[derive(Clone, Default)]
 pub struct SearchIndex {
-    fields: Arc<Vec<[Utf32String; 4]>>,
+    fields: Arc<Vec<Entry>>,
+}
+
+/// One finding's fields: as given, and folded once a search needs them.
+#[derive(PartialEq)]
+struct Entry {
+    raw: [Box<str>; 4],
+    folded: OnceLock<[Utf32String; 4]>,
+}
+
+impl Entry {
+    fn folded(&self) -> &[Utf32String; 4] {
+        self.folded.get_or_init(|| self.raw.each_ref().map(|f| folded_field(f)))
+    }
 }
 
 impl SearchIndex {
-    /// Folds the fields of each finding: title, claim, path, fingerprint.
+    /// Keeps the fields of each finding: title, claim, path, fingerprint.
     pub fn new<'a>(findings: impl IntoIterator<Item = [&'a str; 4]>) -> SearchIndex {
-        let fields = findings.into_iter().map(|f| f.map(folded_field)).collect();
+        let fields = findings
+            .into_iter()
+            .map(|f| Entry {
+                raw: f.map(|t| Box::from(searched_part(t))),
+                folded: OnceLock::new(),
+            })
+            .collect();
         SearchIndex {
             fields: Arc::new(fields),
         }
@@ -108,7 +135,7 @@ impl Query {
 
     /// The score of finding `i` of `index` (`None`: some word matches no field).
     pub fn score(&mut self, index: &SearchIndex, i: usize) -> Option<u32> {
-        let fields = index.fields.get(i)?;
+        let fields = index.fields.get(i)?.folded();
         let mut total = 0u32;
         for atom in &self.atoms {
             let best = fields

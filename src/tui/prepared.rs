@@ -2,7 +2,7 @@
 //!
 //! Every string a list row shows is sanitised here, once, so that drawing a
 //! frame never touches untrusted text again and costs the same at 10,000
-//! findings as at 10. Search fields are folded here too ([`crate::tui::fuzzy`]).
+//! findings as at 10. Search fields are kept here too, folded on first search ([`crate::tui::fuzzy`]).
 
 use crate::model::finding::{Classification, Disposition, Finding, Origin, RiverStatus, Severity, ThreadTransition};
 use crate::model::review::ReviewSet;
