@@ -462,3 +462,5 @@ fn split_file(bytes: &[u8]) -> Vec<String> {
 }
 #[cfg(test)]
 mod source_tests;
+#[cfg(test)]
+mod test_git;

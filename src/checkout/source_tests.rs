@@ -3,25 +3,10 @@
 
 use super::local_diff::Base;
 use super::source::{ContextSource, Means, plan, read_context};
+use super::test_git::{git, init};
 use super::*;
 use std::cell::Cell;
 use std::fs;
-use std::process::Command;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 fn commit(dir: &Path, files: &[(&str, &str)], message: &str) -> String {
     for (path, text) in files {
@@ -45,14 +30,7 @@ struct Pr {
 fn pr_repo() -> Pr {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
-    git(root, &["init", "-q", "-b", "main"]);
-    for (k, v) in [
-        ("user.name", "Test"),
-        ("user.email", "t@example.com"),
-        ("commit.gpgsign", "false"),
-    ] {
-        git(root, &["config", k, v]);
-    }
+    init(root);
     let base = commit(root, &[("src/pay.rs", "fn a() {}\nfn b() {}\nfn c() {}\n")], "base");
     git(root, &["checkout", "-q", "-b", "feature"]);
     commit(

@@ -1,25 +1,9 @@
 //! Checkout tests against real temporary git repositories.
 
+use super::test_git::{git, init};
 use super::*;
 use std::fs;
-use std::process::Command;
 use tempfile::TempDir;
-
-/// Runs git in `dir` and returns trimmed stdout; test setup only.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// A repository with two commits: `first` (root) and `second` (HEAD).
 struct Repo {
@@ -31,10 +15,7 @@ struct Repo {
 fn repo() -> Repo {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
-    git(root, &["init", "-q", "-b", "main"]);
-    git(root, &["config", "user.name", "Test"]);
-    git(root, &["config", "user.email", "test@example.com"]);
-    git(root, &["config", "commit.gpgsign", "false"]);
+    init(root);
     fs::create_dir_all(root.join("src")).expect("mkdir");
     fs::write(root.join("src/lib.rs"), "fn old() {}\nlet removed = 1;\n").expect("write");
     fs::write(root.join("--output=x"), "dash old\n").expect("write");
