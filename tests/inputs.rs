@@ -72,27 +72,7 @@ fn devices_and_directories_are_refused() {
 /// the other end of the pipe sees it closed long before 64 MiB are taken.
 #[test]
 fn an_oversize_payload_on_stdin_is_refused_after_its_cap() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("triage"))
-        .args(["submit", "--payload", "-", "--dry-run"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
-        let chunk = vec![b' '; 64 * 1024];
-        let mut written = 0usize;
-        while written < 64 << 20 {
-            match stdin.write(&chunk) {
-                Ok(n) => written += n,
-                Err(_) => break,
-            }
-        }
-        written
-    });
-    let out = child.wait_with_output().expect("wait");
-    let written = writer.join().expect("writer");
+    let (out, written) = endless_stdin(&["submit", "--payload", "-", "--dry-run"], b"", b' ');
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("over 1048576 bytes"), "{stderr}");
@@ -111,9 +91,10 @@ fn listing_a_valid_payload_says_what_it_is_and_what_to_run() {
     assert!(!stderr.contains("is not a valid"), "{stderr}");
 }
 
-/// Feeds `head` and then endless padding to `triage ARGS` on stdin; returns
-/// the output and how many bytes the process took before closing the pipe.
-fn endless_stdin(args: &[&str], head: &'static [u8]) -> (std::process::Output, usize) {
+/// Feeds `head` and then endless `pad` bytes to `triage ARGS` on stdin;
+/// returns the output and how many bytes the process took before closing
+/// the pipe.
+fn endless_stdin(args: &[&str], head: &'static [u8], pad: u8) -> (std::process::Output, usize) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("triage"))
         .args(args)
         .stdin(Stdio::piped())
@@ -124,7 +105,7 @@ fn endless_stdin(args: &[&str], head: &'static [u8]) -> (std::process::Output, u
     let mut stdin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         let mut written = stdin.write(head).unwrap_or(0);
-        let chunk = vec![b'x'; 64 * 1024];
+        let chunk = vec![pad; 64 * 1024];
         while written < 64 << 20 {
             match stdin.write(&chunk) {
                 Ok(n) => written += n,
@@ -154,7 +135,7 @@ fn an_oversize_agent_result_told_from_its_content_stops_at_its_cap() {
         ),
     ];
     for (head, rule) in cases {
-        let (out, written) = endless_stdin(&["validate", "--format", "json", "-"], head);
+        let (out, written) = endless_stdin(&["validate", "--format", "json", "-"], head, b'x');
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{stdout}");
         let verdict: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON verdict");
