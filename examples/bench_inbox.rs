@@ -13,6 +13,8 @@
 // A benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+#[path = "../tests/support/fake_github.rs"]
+mod fake_github;
 #[path = "../tests/support/fake_inbox.rs"]
 mod fake_inbox;
 

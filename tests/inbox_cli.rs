@@ -6,6 +6,8 @@
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+#[path = "support/fake_github.rs"]
+mod fake_github;
 #[path = "support/fake_inbox.rs"]
 mod fake_inbox;
 

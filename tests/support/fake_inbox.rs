@@ -1,9 +1,11 @@
 //! A fake GitHub (wiremock on loopback) holding open pull requests in every
 //! review state the inbox tells apart, answering REST reads with an `ETag`
 //! and `304 Not Modified` when asked with the same `If-None-Match`.
+//! A crate that includes it includes `fake_github.rs` beside it.
 
 #![allow(dead_code)]
 
+use crate::fake_github::enc;
 use serde_json::{Value, json};
 use std::io::Write;
 use wiremock::matchers::{body_partial_json, method, path, query_param};
@@ -102,18 +104,6 @@ fn run_id(n: u64) -> u64 {
 
 fn artifact_id(n: u64) -> u64 {
     5000 + n
-}
-
-pub fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }
 
 fn plain(fp: &str, disposition: &str, priors: Vec<Value>, reopening: Option<&str>) -> Value {
