@@ -1,23 +1,23 @@
 //! The screen's vocabulary: every [`Msg`] that reaches `update`, every
 //! [`Effect`] it asks for, and the payloads they carry.
 //!
-//! Plain data only. This module names types of the model, of the stores and
-//! of a few data-only screen modules, and nothing of `update`, the view, the
-//! runner or the jobs, so it can be read (and matched on) without the rest
-//! of the screen. The screen modules it names are the ones that hold state
-//! types: `action` (the key table's actions), `app` (a loaded [`Document`],
-//! the status-bar [`Level`]), `decision_state` (a [`Receipt`]),
-//! `evidence_state` (a checkout answer), `highlight` (finished blocks and the
-//! jobs that ask for them), `present::evidence` (the head line) and
-//! `composer::river_options` (River's choices of a decision);
-//! `tests/screen_core.rs` holds it to that list.
+//! Plain data only, and a leaf of the screen: it names types of the model,
+//! of the stores and of the few screen modules that are leaves themselves
+//! (`action` with its key table `keymap`, `doc` for a loaded [`Document`]
+//! with its `prepared` rows and `fuzzy` search index,
+//! `highlight` for finished blocks and the jobs that ask for them,
+//! `present::evidence` for the head line), and nothing of `app`, `update`,
+//! the composer, the view, the runner or the jobs, so it can be read (and
+//! matched on) without the rest of the screen. The status-bar [`Level`], a
+//! [`Receipt`], a checkout answer and River's choices of a decision
+//! ([`RiverOptions`]) live here for that reason; `tests/screen_core.rs`
+//! holds the module and those it names to that list.
 
 use super::action::Action;
-use super::app::{Document, Level};
-use super::decision_state::Receipt;
-use super::evidence_state::LocalResult;
+use super::doc::Document;
 use super::highlight::{HighlightJob, Highlighted};
 use super::present::evidence::HeadLine;
+use crate::checkout::LocalEvidence;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
 use crate::model::finding::{Evidence, Side};
@@ -26,6 +26,34 @@ use crate::outbox::Entry;
 use crate::outbox::drafts::StoredDraft;
 use crate::river_store::{DecisionStatus, FindingFacts};
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+mod river_options;
+pub use river_options::{Expiry, RiverOptions};
+
+/// Kind of a status-bar message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Proof of a recorded decision, as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// One line: what was recorded where (may quote GitHub or paths: sanitised when shown).
+    pub summary: String,
+    /// Link to the recorded comment (ReviewGate).
+    pub link: Option<String>,
+    /// The row's label now: ReviewGate's canonical state after recording
+    /// (`accepted` stays `open`), or River's `suppr` once suppressed.
+    pub shown_as: Option<&'static str>,
+    /// A River suppression was written (undo can revoke it).
+    pub suppressed: bool,
+}
+
+/// The checkout's answer for one excerpt: context, or why there is none.
+pub type LocalResult = Result<LocalEvidence, String>;
 
 /// How a submission ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +169,7 @@ pub struct RiverDecision {
     pub status: DecisionStatus,
     pub evidence: String,
     /// The suppression's fingerprint algorithm and expiry.
-    pub options: super::composer::river_options::RiverOptions,
+    pub options: RiverOptions,
 }
 
 /// One River decision to write, for a finding (index).

@@ -22,6 +22,7 @@ pub mod decide;
 pub mod decision_state;
 pub mod detail_text;
 pub mod diff;
+pub mod doc;
 pub mod drafts;
 pub mod drift;
 pub mod effect;
