@@ -8,6 +8,9 @@ use super::filter::{self, Filters, Selection, View};
 use super::keymap::{KeyMode, Keymap};
 use super::live::Live;
 pub use super::message::Level;
+use super::overlay::filter_menu::FilterMenu;
+use super::overlay::help::Help;
+use super::overlay::problems::Problems;
 use super::text::TextLine;
 use super::theme::Theme;
 use crate::model::finding::Finding;
@@ -21,13 +24,13 @@ pub enum Mode {
     /// Typing the `/` search query (the list follows each keystroke).
     Search,
     /// The filter menu, with the highlighted item.
-    Filter { cursor: usize },
-    /// Typing the path filter (from the filter menu).
-    PathInput { cursor: usize },
+    Filter(FilterMenu),
+    /// Typing the path filter (from the filter menu, kept for the way back).
+    PathInput(FilterMenu),
     /// The key help overlay, scrolled.
-    Help { scroll: usize },
+    Help(Help),
     /// Every validation problem and angle error, scrolled.
-    Problems { scroll: usize },
+    Problems(Problems),
     /// The decision composer at a stage (its text is in `Decisions::composer`).
     Compose(Stage),
     /// The outbox overlay, with the highlighted entry.
@@ -45,9 +48,9 @@ impl Mode {
     pub fn key_mode(self) -> KeyMode {
         match self {
             Mode::Normal => KeyMode::Normal,
-            Mode::Search | Mode::PathInput { .. } | Mode::ThreadReply { .. } => KeyMode::Input,
-            Mode::Filter { .. } => KeyMode::Filter,
-            Mode::Help { .. } | Mode::Problems { .. } | Mode::Diff { .. } => KeyMode::Overlay,
+            Mode::Search | Mode::PathInput(_) | Mode::ThreadReply { .. } => KeyMode::Input,
+            Mode::Filter(_) => KeyMode::Filter,
+            Mode::Help(_) | Mode::Problems(_) | Mode::Diff { .. } => KeyMode::Overlay,
             Mode::Compose(Stage::Status { .. }) => KeyMode::StatusPicker,
             Mode::Compose(Stage::Evidence) => KeyMode::Editor,
             Mode::Compose(Stage::Confirm { .. }) => KeyMode::Confirm,
@@ -99,9 +102,13 @@ pub enum SubmitState {
     /// Recorded where the review system reads it.
     Recorded(Receipt),
     /// The protocol refused it (stale head, permission ...).
-    Rejected { reason: String },
+    Rejected {
+        reason: super::message::failure::SendFailure,
+    },
     /// The network or service failed; kept for retry.
-    Failed { reason: String },
+    Failed {
+        reason: super::message::failure::SendFailure,
+    },
 }
 
 /// Which findings are listed and which is selected.

@@ -25,7 +25,7 @@ pub enum RiverTarget {
         setting: crate::river_store::config::SuppressionSetting,
     },
     /// No repository root could be determined (the reason).
-    Unavailable(String),
+    Unavailable(super::message::failure::Shared<crate::river_store::StoreError>),
 }
 
 /// A decision as it was sent, so `r` can send it again unchanged.
@@ -81,7 +81,7 @@ pub enum Actor {
     /// The authenticated user.
     Known(String),
     /// No login could be read (no token, offline): why.
-    Unavailable(String),
+    Unavailable(super::message::failure::ActorError),
 }
 
 /// One outbox entry offered for this review.

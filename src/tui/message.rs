@@ -20,13 +20,18 @@ use super::present::evidence::HeadLine;
 use crate::checkout::LocalEvidence;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
+use crate::github::fetch::FetchError;
 use crate::model::finding::{Evidence, Side};
 use crate::model::threads::{OrphanThread, ThreadObservation};
 use crate::outbox::Entry;
 use crate::outbox::drafts::StoredDraft;
-use crate::river_store::{DecisionStatus, FindingFacts};
+use crate::river_store::{DecisionStatus, FindingFacts, StoreError};
+use failure::{ActorError, DiffError, RefreshError, SendFailure, Shared};
+use notice::Notice;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
+pub mod failure;
+pub mod notice;
 mod river_options;
 pub use river_options::{Expiry, RiverOptions};
 
@@ -62,12 +67,15 @@ pub enum SubmitOutcome {
     Recorded(Receipt),
     /// Refused by the protocol (permission, closed pull request ...);
     /// `stale_head` names the new head when the refusal was a moved head.
-    Rejected { reason: String, stale_head: Option<String> },
+    Rejected {
+        reason: SendFailure,
+        stale_head: Option<String>,
+    },
     /// The network or service failed (kept in the outbox for retry).
-    Failed { reason: String },
+    Failed { reason: SendFailure },
     /// A different decision is already recorded for the finding on this
     /// head; nothing was posted (the screen asks whether to supersede it).
-    Conflict { reason: String },
+    Conflict { reason: SendFailure },
 }
 
 /// Everything that can happen to the screen.
@@ -84,7 +92,7 @@ pub enum Msg {
     /// The terminal now has this many columns and rows.
     Resize(u16, u16),
     /// An effect finished and has something to say in the status bar.
-    Notice(Level, String),
+    Notice(Notice),
     /// No browser opened this link: it is shown whole and copied (OSC 52).
     LinkNotOpened { url: String, why: String },
     /// A submission finished; stale generations are ignored.
@@ -102,9 +110,9 @@ pub enum Msg {
     /// Time passed while background work runs (advances the spinner).
     Tick,
     /// The authenticated GitHub login, or why it could not be read.
-    Actor(Result<String, String>),
+    Actor(Result<String, ActorError>),
     /// Where River decisions go (absolute root, River's setting there), or why unknown.
-    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
+    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), Shared<StoreError>>),
     /// The evidence text came back from $EDITOR (or why not).
     EditedEvidence(Result<String, EditError>),
     /// The outbox was read: every entry, and how many files could not be read.
@@ -114,7 +122,7 @@ pub enum Msg {
     /// A River suppression was revoked (what was written), or why not.
     Undone {
         finding: usize,
-        result: Result<Revoked, String>,
+        result: Result<Revoked, Shared<StoreError>>,
     },
     /// The drafts kept on disk were read: every draft, and how many files could not be read.
     DraftsLoaded {
@@ -137,7 +145,7 @@ pub enum Msg {
     /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
     DiffLoaded {
         generation: u64,
-        report: Result<DiffReport, String>,
+        report: Result<DiffReport, DiffError>,
     },
     /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
     EvidenceSuperseded { finding: usize },
@@ -281,14 +289,14 @@ pub enum RefreshOutcome {
         orphans: Vec<OrphanThread>,
     },
     /// The head moved to `head` and no result for it could be loaded (`reason`).
-    HeadMoved { head: String, reason: String },
+    HeadMoved { head: String, reason: Shared<FetchError> },
     /// Same head; the result could not be fetched again (`warning`), the threads were read.
     Threads {
         observation: ThreadObservation,
-        warning: String,
+        warning: Shared<FetchError>,
     },
     /// Nothing could be read.
-    Failed { reason: String },
+    Failed { reason: RefreshError },
 }
 
 /// How a thread action ended, as the screen reports it.

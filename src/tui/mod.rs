@@ -45,6 +45,7 @@ pub mod message;
 pub mod nav;
 pub mod offer;
 pub mod opener;
+pub mod overlay;
 pub mod prepared;
 pub mod present;
 pub mod progress;
