@@ -8,7 +8,10 @@
 //! `highlight` for finished blocks and the jobs that ask for them,
 //! `present::evidence` for the head line), and nothing of `app`, `update`,
 //! the composer, the view, the runner or the jobs, so it can be read (and
-//! matched on) without the rest of the screen. The status-bar [`Level`], a
+//! matched on) without the rest of the screen. A job's failure crosses as
+//! an enum of [`failure`] (the status bar's reports as a [`notice::Notice`])
+//! holding the library's typed errors; `present::failure` and
+//! `present::notice` turn them into words. The status-bar [`Level`], a
 //! [`Receipt`], a checkout answer and River's choices of a decision
 //! ([`RiverOptions`]) live here for that reason; `tests/screen_core.rs`
 //! holds the module and those it names to that list.
@@ -377,44 +380,34 @@ pub struct DiffReport {
     pub items: Vec<ItemDiff>,
 }
 
-/// Why the text edited in $EDITOR could not be used (the words are the
-/// status bar's).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the text edited in $EDITOR could not be used (worded in
+/// [`super::present::failure`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditError {
     /// Neither $VISUAL nor $EDITOR names a program.
-    #[error("no editor is set ($VISUAL or $EDITOR)")]
     NoEditor,
     /// The file to edit could not be made (the system's reason).
-    #[error("cannot create a temporary file: {0}")]
     TempFile(String),
     /// The editor ran, but the screen could not take the terminal back.
-    #[error("the terminal could not be restored: {0}")]
     Terminal(String),
     /// The editor ended with a failure status.
-    #[error("{program} exited with {status}")]
     Exited { program: String, status: String },
     /// The editor could not be started.
-    #[error("cannot start {program}: {reason} (set $VISUAL or $EDITOR)")]
     CannotStart { program: String, reason: String },
     /// The edited file could not be read back.
-    #[error("cannot read the edited text back: {0}")]
     ReadBack(String),
     /// The edited file is not UTF-8 text.
-    #[error("the edited text is not UTF-8")]
     NotUtf8,
 }
 
-/// How a background job failed without an answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// How a background job failed without an answer (worded in [`super::present::failure`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JobFailure {
     /// It panicked with this (sanitised) message.
-    #[error("{0}")]
     Panicked(String),
     /// The runtime dropped it before it finished.
-    #[error("{0}")]
     Aborted(String),
     /// The lane that runs file writes has stopped.
-    #[error("the file lane has stopped")]
     LaneStopped,
 }
 

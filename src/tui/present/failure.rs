@@ -10,6 +10,7 @@ use crate::session::batch::SendError;
 use crate::tui::message::failure::{
     ActorError, ClientError, DiffError, LocalDiffError, RefreshError, SendFailure, Shared,
 };
+use crate::tui::message::{EditError, JobFailure};
 use std::fmt::{Display, Formatter, Result};
 
 impl<E: Display> Display for Shared<E> {
@@ -118,3 +119,33 @@ pub fn head_moved(reason: &Shared<FetchError>) -> String {
         other => other.to_string(),
     }
 }
+
+/// The status bar's words for an edit that could not be used.
+impl Display for EditError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            EditError::NoEditor => f.write_str("no editor is set ($VISUAL or $EDITOR)"),
+            EditError::TempFile(e) => write!(f, "cannot create a temporary file: {e}"),
+            EditError::Terminal(e) => write!(f, "the terminal could not be restored: {e}"),
+            EditError::Exited { program, status } => write!(f, "{program} exited with {status}"),
+            EditError::CannotStart { program, reason } => {
+                write!(f, "cannot start {program}: {reason} (set $VISUAL or $EDITOR)")
+            }
+            EditError::ReadBack(e) => write!(f, "cannot read the edited text back: {e}"),
+            EditError::NotUtf8 => f.write_str("the edited text is not UTF-8"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+impl Display for JobFailure {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            JobFailure::Panicked(message) | JobFailure::Aborted(message) => f.write_str(message),
+            JobFailure::LaneStopped => f.write_str("the file lane has stopped"),
+        }
+    }
+}
+
+impl std::error::Error for JobFailure {}
