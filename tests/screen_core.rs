@@ -192,6 +192,13 @@ fn update_and_its_sub_states_are_in_the_core() {
         "present/evidence/build.rs",
         "highlight/block.rs",
         "message.rs",
+        "message/failure.rs",
+        "message/notice.rs",
+        "overlay/help.rs",
+        "overlay/problems.rs",
+        "overlay/filter_menu.rs",
+        "present/failure.rs",
+        "present/notice.rs",
     ] {
         assert!(!is_edge(core) && !is_test_file(core), "{core} is checked");
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui").join(core);
