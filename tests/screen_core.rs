@@ -192,6 +192,13 @@ fn update_and_its_sub_states_are_in_the_core() {
         "present/evidence/build.rs",
         "highlight/block.rs",
         "message.rs",
+        "message/failure.rs",
+        "message/notice.rs",
+        "overlay/help.rs",
+        "overlay/problems.rs",
+        "overlay/filter_menu.rs",
+        "present/failure.rs",
+        "present/notice.rs",
     ] {
         assert!(!is_edge(core) && !is_test_file(core), "{core} is checked");
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui").join(core);
@@ -199,16 +206,54 @@ fn update_and_its_sub_states_are_in_the_core() {
     }
 }
 
-/// The screen modules `message.rs` may name: those holding state types only.
+/// The screen modules `message.rs` may name: leaves holding data types,
+/// which themselves name no screen module outside this list.
 const MESSAGE_NAMES: &[&str] = &[
     "action",
-    "app",
-    "decision_state",
-    "evidence_state",
+    "keymap",
+    "doc",
+    "prepared",
+    "fuzzy",
     "highlight",
     "present::evidence",
-    "composer::river_options",
 ];
+
+/// The files of a screen module, relative to `src/tui`: `a/b.rs` or
+/// `a/b/mod.rs`, and the files of its own submodules.
+fn module_files(tui: &Path, module: &str) -> Vec<PathBuf> {
+    let rel = module.replace("::", "/");
+    let mut files = Vec::new();
+    for file in [tui.join(format!("{rel}.rs")), tui.join(&rel).join("mod.rs")] {
+        if file.is_file() {
+            files.push(file);
+        }
+    }
+    if tui.join(&rel).is_dir() {
+        rust_files(&tui.join(&rel), &mut files);
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// `message.rs` and the files of its submodules.
+fn message_files(tui: &Path) -> Vec<PathBuf> {
+    let mut files = vec![tui.join("message.rs")];
+    rust_files(&tui.join("message"), &mut files);
+    files
+}
+
+/// `path` names a module inside `module` (its own submodules, named as `super::x` from within).
+fn inside(file: &Path, tui: &Path, module: &str, named: &str) -> bool {
+    let rel = file.strip_prefix(tui).unwrap().to_string_lossy().replace('\\', "/");
+    let own_dir = rel.contains('/') && !rel.ends_with("mod.rs");
+    named == module
+        || named.starts_with(&format!("{module}::"))
+        || own_dir && !named.contains("::") && {
+            let parent = rel.rsplit_once('/').map_or("", |(d, _)| d);
+            tui.join(parent).join(format!("{named}.rs")).is_file()
+        }
+}
 
 /// The screen modules a file names as `super::a::b::Item` or
 /// `crate::tui::a::b::Item` (lowercase segments are modules).
@@ -242,18 +287,40 @@ fn screen_modules(code: &[(usize, String)]) -> Vec<(usize, String)> {
 
 #[test]
 fn messages_name_only_data_modules_of_the_screen() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui/message.rs");
-    let code = code_of(&std::fs::read_to_string(path).unwrap());
-    let names = screen_modules(&code);
-    assert!(names.len() >= 5, "the check reads the imports: {names:?}");
-    let stray: Vec<String> = names
-        .iter()
-        .filter(|(_, m)| !MESSAGE_NAMES.contains(&m.as_str()))
-        .map(|(n, m)| format!("src/tui/message.rs:{n}: {m}"))
-        .collect();
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let mut files = message_files(&tui);
+    for module in MESSAGE_NAMES {
+        let found = module_files(&tui, module);
+        assert!(!found.is_empty(), "{module} has files");
+        files.extend(found);
+    }
+    let mut stray = Vec::new();
+    let mut read = 0;
+    for file in &files {
+        let rel = file.strip_prefix(&tui).unwrap().to_string_lossy().replace('\\', "/");
+        // The highlighting thread's queue is an edge, never named by a message.
+        if is_edge(&rel) && rel != "highlight.rs" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        let names = screen_modules(&code);
+        read += names.len();
+        let module = rel.trim_end_matches(".rs").trim_end_matches("/mod").replace('/', "::");
+        for (n, named) in names {
+            let allowed = MESSAGE_NAMES
+                .iter()
+                .any(|m| named == *m || named.starts_with(&format!("{m}::")))
+                || named.starts_with("message")
+                || inside(file, &tui, &module, &named);
+            if !allowed {
+                stray.push(format!("src/tui/{rel}:{n}: {named}"));
+            }
+        }
+    }
+    assert!(read >= 5, "the check reads the imports ({read} names)");
     assert!(
         stray.is_empty(),
-        "messages name logic of the screen:\n{}",
+        "messages (and the leaves they name) name logic of the screen:\n{}",
         stray.join("\n")
     );
 }
@@ -294,4 +361,128 @@ fn module_names_are_read_from_paths() {
     let names: Vec<String> = screen_modules(&code).into_iter().map(|(_, m)| m).collect();
     assert_eq!(names, ["app", "present::evidence", "composer::flow"]);
     assert!(!MESSAGE_NAMES.contains(&"composer::flow"), "logic is not a data module");
+    assert!(!MESSAGE_NAMES.contains(&"app"), "the App is not a leaf");
+}
+
+/// Error payloads of messages that are still text, each with why. Every
+/// other failure crossing the channel is an enum (`message::failure`,
+/// `message::notice`) worded in `present`; a new `String` reason fails
+/// [`messages_carry_typed_errors`], and so does an entry here that is gone.
+const STILL_TEXT: &[(&str, &str)] = &[
+    (
+        "message.rs: pub type LocalResult = Result<LocalEvidence, String>;",
+        "the checkout's answer per excerpt, worded by the evidence lane",
+    ),
+    (
+        "message.rs: LinkNotOpened { url: String, why: String },",
+        "the opener's sentence naming the programs tried",
+    ),
+    (
+        "message.rs: threads_unavailable: Option<String>,",
+        "the model's thread observation carries its reason as text",
+    ),
+    (
+        "message.rs: Refused(String),",
+        "a thread action's summary from GitHub's outcome",
+    ),
+    (
+        "message.rs: Failed(String),",
+        "a thread action's or a diff item's summary",
+    ),
+    (
+        "message.rs: InputLost(String),",
+        "the terminal reader's last error, shown as the screen ends",
+    ),
+    (
+        "message.rs: CannotStart { program: String, reason: String },",
+        "inside the typed EditError: the system's words",
+    ),
+    (
+        "message/notice.rs: CopyRefused { why: String },",
+        "the clipboard check's sentence, composed by the screen",
+    ),
+    (
+        "message/notice.rs: Panicked { failure: String },",
+        "a panic's message (sanitised)",
+    ),
+];
+
+/// Words that name an error in a field or a variant.
+const ERROR_FIELDS: &[&str] = &["reason", "why", "warning", "error", "failure", "cause", "unavailable"];
+const ERROR_VARIANTS: &[&str] = &["Failed", "Refused", "Rejected", "Unavailable", "Error", "Lost"];
+
+/// Each line of `code` that carries an error as text: `Result<_, String>`,
+/// an error-named field of type `String`, or an error-named variant
+/// holding a `String`; as `file: line`.
+fn text_errors(file: &str, code: &[(usize, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, line) in code {
+        let t = line.trim();
+        let result = t.contains("Result<") && t.contains(", String>");
+        let field = ERROR_FIELDS
+            .iter()
+            .any(|f| t.contains(&format!("{f}: String")) || t.contains(&format!("{f}: Option<String>")));
+        let variant = t
+            .split(|c: char| !c.is_alphanumeric() && c != '(' && c != ')')
+            .any(|word| {
+                word.strip_suffix("(String)")
+                    .is_some_and(|name| ERROR_VARIANTS.iter().any(|v| name.ends_with(v)))
+            });
+        if result || field || variant {
+            out.push(format!("{file}: {t}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn messages_carry_typed_errors() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let mut found = Vec::new();
+    for file in &message_files(&tui) {
+        let rel = file.strip_prefix(&tui).unwrap().to_string_lossy().replace('\\', "/");
+        found.extend(text_errors(&rel, &code_of(&std::fs::read_to_string(file).unwrap())));
+    }
+    let new: Vec<&String> = found
+        .iter()
+        .filter(|f| !STILL_TEXT.iter().any(|(known, _)| known == f))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "an error crosses the channel as text (give it an enum in message::failure, worded in present):\n{}",
+        new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
+    let gone: Vec<&str> = STILL_TEXT
+        .iter()
+        .map(|(known, _)| *known)
+        .filter(|known| !found.iter().any(|f| f == known))
+        .collect();
+    assert!(gone.is_empty(), "no longer text, drop from STILL_TEXT: {gone:?}");
+}
+
+#[test]
+fn text_errors_are_seen_in_results_fields_and_variants() {
+    let code: Vec<(usize, String)> = [
+        "    Actor(Result<String, String>),",
+        "    Rejected { reason: String, stale_head: Option<String> },",
+        "    Conflict { why: Option<String> },",
+        "    Failed(String),",
+        "    Actor(Result<String, ActorError>),",
+        "    Paste(String),",
+        "    pub summary: String,",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(n, l)| (n + 1, l.to_string()))
+    .collect();
+    let found = text_errors("m.rs", &code);
+    assert_eq!(
+        found,
+        [
+            "m.rs: Actor(Result<String, String>),",
+            "m.rs: Rejected { reason: String, stale_head: Option<String> },",
+            "m.rs: Conflict { why: Option<String> },",
+            "m.rs: Failed(String),",
+        ]
+    );
 }

@@ -8,6 +8,7 @@
 
 use ratatui::crossterm::event::KeyCode;
 use triage::tui::app::App;
+use triage::tui::message::failure::{ActorError, ClientError};
 use triage::tui::update::{Msg, update};
 #[path = "support/fixture.rs"]
 mod fixture;
@@ -76,7 +77,12 @@ fn a_batch_lists_every_target_with_a_count() {
 #[test]
 fn yes_is_disabled_with_the_reason_while_the_actor_is_unknown() {
     let mut app = previewed((120, 40), "", "Fixed on the reviewed head: constant-time comparison.");
-    update(&mut app, Msg::Actor(Err("no GitHub token".into())));
+    update(
+        &mut app,
+        Msg::Actor(Err(ActorError::NoClient(ClientError::Setup(
+            triage::github::TokenError::Missing.into(),
+        )))),
+    );
     keys(&mut app, "y");
     let text = screen(&app);
     assert!(text.contains("Yes is unavailable"), "{text}");

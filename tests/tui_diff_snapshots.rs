@@ -141,7 +141,7 @@ fn d_shows_the_local_change_with_the_evidence_lines_marked() {
     let (tx, rx) = std::sync::mpsc::channel();
     // The local repository answers; GitHub is never asked.
     let runtime = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
-    let no_github: jobs::worker::ConfigSource = Box::new(|| Err("no GitHub in this test".into()));
+    let no_github: jobs::worker::ConfigSource = Box::new(|| Err(triage::github::TokenError::Missing.into()));
     let means = jobs::diff::Means {
         checkout: Some(Arc::new(checkout)),
         highlighter: None,
@@ -183,7 +183,7 @@ fn a_late_answer_after_esc_is_dropped() {
         &mut app,
         Msg::DiffLoaded {
             generation,
-            report: Err("late".into()),
+            report: Err(triage::tui::message::failure::DiffError::NoPull { local: None }),
         },
     );
     assert_eq!(app.diff, DiffView::Closed);

@@ -19,6 +19,7 @@ mod fixture;
 #[path = "support/screen.rs"]
 mod screen;
 use screen::{keys, screen};
+use triage::tui::message::failure::{ClientError, RefreshError, SendFailure};
 use triage::tui::recorded::{self, LedgerView, RowMark};
 use triage::tui::update::{Msg, SubmitOutcome, update};
 
@@ -201,13 +202,13 @@ fn decide_first(app: &mut App) -> (usize, u64) {
 fn a_different_recorded_decision_is_superseded_only_when_asked() {
     let mut app = sample();
     let (finding, generation) = decide_first(&mut app);
-    let reason = "rejected: fixed is already recorded for this finding on this head by \"octo-lead\" (comment 77: https://github.com/acme/webhooks/pull/42#issuecomment-77); supersede it to record yours";
+    let reason = already_decided();
     update(
         &mut app,
         Msg::SubmitFinished {
             finding,
             generation,
-            outcome: SubmitOutcome::Conflict { reason: reason.into() },
+            outcome: SubmitOutcome::Conflict { reason: reason.clone() },
         },
     );
     assert_eq!(app.ui.mode, Mode::Ask(Question::Supersede { finding }));
@@ -243,7 +244,7 @@ fn a_different_recorded_decision_is_superseded_only_when_asked() {
         Msg::SubmitFinished {
             finding,
             generation,
-            outcome: SubmitOutcome::Conflict { reason: reason.into() },
+            outcome: SubmitOutcome::Conflict { reason: reason.clone() },
         },
     );
     let effects = keys(&mut app, "y");
@@ -276,9 +277,7 @@ fn the_drift_lane_lists_decisions_not_applied_on_this_head() {
 fn a_refresh_reads_the_ledger_again() {
     let mut app = with_ledger();
     app.live.refreshing = Some(900);
-    let outcome = triage::tui::live::RefreshOutcome::Failed {
-        reason: "offline".into(),
-    };
+    let outcome = triage::tui::live::RefreshOutcome::Failed { reason: offline() };
     let effects = update(
         &mut app,
         Msg::Refreshed {
@@ -291,7 +290,7 @@ fn a_refresh_reads_the_ledger_again() {
         "{effects:?}"
     );
     assert!(matches!(app.live.ledger, LedgerView::Loading { .. }));
-    let stale = triage::tui::live::RefreshOutcome::Failed { reason: "old".into() };
+    let stale = triage::tui::live::RefreshOutcome::Failed { reason: offline() };
     let effects = update(
         &mut app,
         Msg::Refreshed {
@@ -303,4 +302,28 @@ fn a_refresh_reads_the_ledger_again() {
         !effects.iter().any(|e| matches!(e, Effect::LoadLedger { .. })),
         "a stale refresh changes nothing"
     );
+}
+
+/// GitHub's answer that fixed is already recorded on this head by octo-lead.
+fn already_decided() -> SendFailure {
+    let rejection = triage::decision::decide::Rejection::AlreadyDecided {
+        comment_id: 77,
+        url: "https://github.com/acme/webhooks/pull/42#issuecomment-77".into(),
+        disposition: SubmittedDisposition::Fixed,
+        actor: Some("octo-lead".into()),
+    };
+    SendFailure::Answered {
+        id: "0123456789abcdef".into(),
+        outcome: Box::new(triage::github::protocol::Outcome::Rejected {
+            reason: rejection,
+            comment_removed: false,
+            comment_left: None,
+        }),
+        settle: None,
+    }
+}
+
+/// A refresh without a GitHub token.
+fn offline() -> RefreshError {
+    RefreshError::NoClient(ClientError::Setup(triage::github::TokenError::Missing.into()))
 }

@@ -23,6 +23,7 @@ mod fixture;
 mod screen;
 use screen::{ctrl, draw, key, keys, screen};
 use triage::tui::live::RefreshOutcome;
+use triage::tui::message::failure::{SendFailure, Shared};
 use triage::tui::theme::Theme;
 use triage::tui::update::{Msg, SubmitOutcome, update};
 use triage::tui::view::evidence::HeadLine;
@@ -365,7 +366,10 @@ fn hostile_text_never_reaches_a_cell() {
     assert_clean(&app, "search");
     update(
         &mut app,
-        Msg::Notice(triage::tui::app::Level::Warning, HOSTILE.to_string()),
+        Msg::Notice(triage::tui::message::notice::Notice::Opened {
+            program: HOSTILE.to_string(),
+            url: HOSTILE.to_string(),
+        }),
     );
     assert_clean(&app, "status message");
     let mut narrow = fixture::app(hostile_set(), (80, 24));
@@ -541,7 +545,7 @@ fn pending_recorded_and_rejected_rows() {
         &mut app,
         pending[1],
         SubmitOutcome::Rejected {
-            reason: "octo-reviewer has read permission".into(),
+            reason: says("octo-reviewer has read permission"),
             stale_head: None,
         },
     );
@@ -549,7 +553,7 @@ fn pending_recorded_and_rejected_rows() {
         &mut app,
         pending[2],
         SubmitOutcome::Failed {
-            reason: "GitHub timed out".into(),
+            reason: says("GitHub timed out"),
         },
     );
     keys(&mut app, "g");
@@ -607,7 +611,10 @@ fn stale_result_banner() {
             generation,
             outcome: RefreshOutcome::HeadMoved {
                 head: "77aa0000bbbb1111cccc2222dddd3333eeee4444".into(),
-                reason: "no completed run of reviewgate.yml for it yet".into(),
+                reason: Shared::new(triage::github::fetch::FetchError::NoRun {
+                    workflow: "reviewgate.yml".into(),
+                    head: "77aa0000bbbb1111cccc2222dddd3333eeee4444".into(),
+                }),
             },
         },
     );
@@ -892,4 +899,11 @@ fn y_on_a_hostile_fingerprint_says_why_nothing_was_copied() {
     let mut app = fixture::app(set, (120, 40));
     keys(&mut app, "y");
     insta::assert_snapshot!(draw(&app).backend());
+}
+
+/// A failed send that says `words` and nothing else (a River write whose
+/// repository could not be found says exactly its reason), so the frame
+/// shows only the words the test chose.
+fn says(words: &str) -> SendFailure {
+    SendFailure::River(Shared::new(triage::river_store::StoreError::RepoRoot(words.into())))
 }

@@ -42,8 +42,8 @@ async fn a_session_builds_one_runtime_and_one_client_for_all_its_jobs() {
         );
         let (tx, rx) = channel();
         let config = move || {
-            let base = ApiBase::parse(&base).map_err(|e| e.to_string())?;
-            Ok(ClientConfig::new(base, Token::new("t0ken").map_err(|e| e.to_string())?))
+            let base = ApiBase::parse(&base).map_err(triage::github::SetupError::ApiBase)?;
+            Ok(ClientConfig::new(base, Token::new("t0ken")?))
         };
         let worker = Worker::new(tx, Box::new(config)).expect("worker");
         assert_eq!(worker::built().clients, 0, "the client waits for the first GitHub job");
@@ -126,7 +126,7 @@ fn sixty_four_rapid_j_presses_start_one_checkout_read() {
     }
     // The checkout has every file: GitHub is never asked.
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let no_github: worker::ConfigSource = Box::new(|| Err("no GitHub in this test".into()));
+    let no_github: worker::ConfigSource = Box::new(|| Err(triage::github::TokenError::Missing.into()));
     lane.start(Parts {
         checkout: Some(checkout),
         net: std::sync::Arc::new(worker::Net::new(runtime.handle().clone(), no_github)),

@@ -2,79 +2,18 @@
 
 use super::composer::Stage;
 use super::decision_state::{Decisions, Question, Receipt};
+pub use super::doc::{Document, Source};
 use super::evidence_state::EvidenceState;
 use super::filter::{self, Filters, Selection, View};
 use super::keymap::{KeyMode, Keymap};
 use super::live::Live;
-use super::prepared::Prepared;
+pub use super::message::Level;
+use super::overlay::filter_menu::FilterMenu;
+use super::overlay::help::Help;
+use super::overlay::problems::Problems;
 use super::text::TextLine;
 use super::theme::Theme;
 use crate::model::finding::Finding;
-use crate::model::problem::Problem;
-use crate::model::review::{Format, ReviewSet};
-
-/// Where the review came from (shown in the header).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// The bundled demo (labelled DEMO; nothing can be submitted).
-    Demo,
-    /// A file, by its (sanitised) display name.
-    File(String),
-    /// Standard input.
-    Stdin,
-}
-
-/// The loaded review and everything derived from it once.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Document {
-    pub source: Source,
-    /// The detected (or forced) format; `None` when it could not be told.
-    pub format: Option<Format>,
-    /// The model, when the file could be read into one.
-    pub set: Option<ReviewSet>,
-    /// Validation problems; any problem makes the document read-only.
-    pub problems: Vec<Problem>,
-    /// Sanitised rows, rank order and counts.
-    pub prepared: Prepared,
-}
-
-impl Document {
-    /// Prepares a loaded review for display.
-    pub fn new(source: Source, format: Option<Format>, set: Option<ReviewSet>, problems: Vec<Problem>) -> Document {
-        let prepared = Prepared::new(set.as_ref());
-        Document {
-            source,
-            format: format.or(set.as_ref().map(|s| s.format)),
-            set,
-            problems,
-            prepared,
-        }
-    }
-
-    /// The findings, in file order (empty when nothing could be read).
-    pub fn findings(&self) -> &[Finding] {
-        self.set.as_ref().map_or(&[], |s| &s.findings)
-    }
-
-    /// True when the file passed every check (it may still hold no review,
-    /// e.g. a disposition payload).
-    pub fn is_valid(&self) -> bool {
-        self.problems.is_empty() && self.format.is_some()
-    }
-
-    /// Why nothing may be submitted from this document, if so.
-    pub fn read_only_reason(&self) -> Option<&'static str> {
-        if !self.is_valid() {
-            Some("the file failed validation")
-        } else if self.set.is_none() {
-            Some("the file holds no review findings")
-        } else if self.source == Source::Demo {
-            Some("this is the bundled demo")
-        } else {
-            None
-        }
-    }
-}
 
 /// What keys currently do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -85,13 +24,13 @@ pub enum Mode {
     /// Typing the `/` search query (the list follows each keystroke).
     Search,
     /// The filter menu, with the highlighted item.
-    Filter { cursor: usize },
-    /// Typing the path filter (from the filter menu).
-    PathInput { cursor: usize },
+    Filter(FilterMenu),
+    /// Typing the path filter (from the filter menu, kept for the way back).
+    PathInput(FilterMenu),
     /// The key help overlay, scrolled.
-    Help { scroll: usize },
+    Help(Help),
     /// Every validation problem and angle error, scrolled.
-    Problems { scroll: usize },
+    Problems(Problems),
     /// The decision composer at a stage (its text is in `Decisions::composer`).
     Compose(Stage),
     /// The outbox overlay, with the highlighted entry.
@@ -109,9 +48,9 @@ impl Mode {
     pub fn key_mode(self) -> KeyMode {
         match self {
             Mode::Normal => KeyMode::Normal,
-            Mode::Search | Mode::PathInput { .. } | Mode::ThreadReply { .. } => KeyMode::Input,
-            Mode::Filter { .. } => KeyMode::Filter,
-            Mode::Help { .. } | Mode::Problems { .. } | Mode::Diff { .. } => KeyMode::Overlay,
+            Mode::Search | Mode::PathInput(_) | Mode::ThreadReply { .. } => KeyMode::Input,
+            Mode::Filter(_) => KeyMode::Filter,
+            Mode::Help(_) | Mode::Problems(_) | Mode::Diff { .. } => KeyMode::Overlay,
             Mode::Compose(Stage::Status { .. }) => KeyMode::StatusPicker,
             Mode::Compose(Stage::Evidence) => KeyMode::Editor,
             Mode::Compose(Stage::Confirm { .. }) => KeyMode::Confirm,
@@ -163,9 +102,13 @@ pub enum SubmitState {
     /// Recorded where the review system reads it.
     Recorded(Receipt),
     /// The protocol refused it (stale head, permission ...).
-    Rejected { reason: String },
+    Rejected {
+        reason: super::message::failure::SendFailure,
+    },
     /// The network or service failed; kept for retry.
-    Failed { reason: String },
+    Failed {
+        reason: super::message::failure::SendFailure,
+    },
 }
 
 /// Which findings are listed and which is selected.
@@ -189,14 +132,6 @@ pub struct Browse {
     pub search: super::search::Search,
     /// The list's order.
     pub sort: super::sort::Sort,
-}
-
-/// Kind of a status-bar message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Warning,
-    Error,
 }
 
 /// A one-line message in the status bar until the next key.

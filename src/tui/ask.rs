@@ -74,7 +74,7 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
         Question::Supersede { finding } => {
             let fp = fingerprint_shown(app, finding);
             let why = match app.submit.get(finding) {
-                Some(SubmitState::Rejected { reason }) => clean_line(reason),
+                Some(SubmitState::Rejected { reason }) => clean_line(&reason.to_string()),
                 _ => String::new(),
             };
             vec![
@@ -262,7 +262,11 @@ fn undo_effect(app: &mut App, finding: usize) -> Vec<Effect> {
 }
 
 /// The revocation finished.
-pub fn undone(app: &mut App, finding: usize, result: Result<super::message::Revoked, String>) {
+pub fn undone(
+    app: &mut App,
+    finding: usize,
+    result: Result<super::message::Revoked, super::message::failure::Shared<crate::river_store::StoreError>>,
+) {
     match result {
         Ok(what) => {
             if let Some(SubmitState::Recorded(r)) = app.submit.get_mut(finding) {

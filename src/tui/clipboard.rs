@@ -35,11 +35,20 @@ pub fn check(what: &str, text: &str, shape: Shape) -> Result<(), String> {
     }
 }
 
+/// Why text was not put on the clipboard.
+#[derive(Debug)]
+pub enum CopyError {
+    /// [`check`] refused it: the sentence saying why.
+    Refused(String),
+    /// Writing the sequence to the terminal failed.
+    Write(std::io::Error),
+}
+
 /// Puts `text` on the terminal's clipboard through `out` (the terminal),
-/// after [`check`] with [`Shape::Lines`]: the refusal sentence, or the write error's.
-pub fn copy(out: &mut impl Write, text: &str) -> Result<(), String> {
-    check("text", text, Shape::Lines)?;
-    crossterm::execute!(out, CopyToClipboard::to_clipboard_from(text)).map_err(|e| format!("Could not copy: {e}"))
+/// after [`check`] with [`Shape::Lines`].
+pub fn copy(out: &mut impl Write, text: &str) -> Result<(), CopyError> {
+    check("text", text, Shape::Lines).map_err(CopyError::Refused)?;
+    crossterm::execute!(out, CopyToClipboard::to_clipboard_from(text)).map_err(CopyError::Write)
 }
 
 #[cfg(test)]
@@ -58,7 +67,10 @@ mod tests {
         let decoded = body.and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
         assert_eq!(decoded.as_deref(), Some("defect:a\n\tb é".as_bytes()), "{seq:?}");
         let mut refused = Vec::new();
-        let why = copy(&mut refused, "x\u{7}\u{1b}]0;y").expect_err("a BEL and an ESC are refused");
+        let CopyError::Refused(why) = copy(&mut refused, "x\u{7}\u{1b}]0;y").expect_err("a BEL and an ESC are refused")
+        else {
+            panic!("refused, not failed")
+        };
         assert!(why.contains("U+0007"), "{why}");
         assert!(refused.is_empty(), "nothing at all is written for refused text");
     }

@@ -89,12 +89,9 @@ pub fn remember_split(shift: i8) -> Option<super::update::Msg> {
         Some(dir) => save_split(&dir, shift),
         None => Err(std::io::Error::other("no config directory on this platform")),
     };
-    result.err().map(|e| {
-        super::update::Msg::Notice(
-            super::app::Level::Warning,
-            format!("The split is kept for this screen only: {e}"),
-        )
-    })
+    result
+        .err()
+        .map(|e| super::update::Msg::Notice(super::message::notice::Notice::SplitNotKept(e.into())))
 }
 
 fn read(path: &Path, warnings: &mut Vec<String>) -> Option<String> {

@@ -331,7 +331,10 @@ pub fn detail_facts(app: &App, selected: Option<usize>) -> DetailFacts {
 /// The River target was looked up.
 pub fn river_target(
     app: &mut App,
-    result: Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>,
+    result: Result<
+        (std::path::PathBuf, crate::river_store::config::SuppressionSetting),
+        super::message::failure::Shared<crate::river_store::StoreError>,
+    >,
 ) {
     app.decide.river_target = match result {
         Ok((root, setting)) => RiverTarget::Known { root, setting },
@@ -354,7 +357,7 @@ pub fn want_river_target(app: &mut App) -> Vec<Effect> {
     vec![Effect::ResolveRiverTarget { artifact_root }]
 }
 
-pub fn actor(app: &mut App, result: Result<String, String>) {
+pub fn actor(app: &mut App, result: Result<String, super::message::failure::ActorError>) {
     app.decide.actor = match result {
         Ok(login) => Actor::Known(login),
         Err(why) => Actor::Unavailable(why),

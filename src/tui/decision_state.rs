@@ -5,23 +5,10 @@
 
 use super::composer::Composer;
 use super::effect::RiverDecision;
+pub use super::message::Receipt;
 use crate::github::draft::Draft;
 use crate::outbox::{Entry, Staleness};
 use std::collections::BTreeMap;
-
-/// Proof of a recorded decision, as the screen shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Receipt {
-    /// One line: what was recorded where (may quote GitHub or paths: sanitised when shown).
-    pub summary: String,
-    /// Link to the recorded comment (ReviewGate).
-    pub link: Option<String>,
-    /// The row's label now: ReviewGate's canonical state after recording
-    /// (`accepted` stays `open`), or River's `suppr` once suppressed.
-    pub shown_as: Option<&'static str>,
-    /// A River suppression was written (undo can revoke it).
-    pub suppressed: bool,
-}
 
 /// The repository River decisions are written to and whether River's
 /// configuration applies suppressions there (looked up off the render path
@@ -38,7 +25,7 @@ pub enum RiverTarget {
         setting: crate::river_store::config::SuppressionSetting,
     },
     /// No repository root could be determined (the reason).
-    Unavailable(String),
+    Unavailable(super::message::failure::Shared<crate::river_store::StoreError>),
 }
 
 /// A decision as it was sent, so `r` can send it again unchanged.
@@ -94,7 +81,7 @@ pub enum Actor {
     /// The authenticated user.
     Known(String),
     /// No login could be read (no token, offline): why.
-    Unavailable(String),
+    Unavailable(super::message::failure::ActorError),
 }
 
 /// One outbox entry offered for this review.

@@ -366,10 +366,13 @@ fn decision(facts: DecisionFacts<'_>, out: &mut Vec<TextLine>) {
             Tone::Error,
             format!(
                 "rejected: {} (r sends it again once the cause is fixed)",
-                clean_line(reason)
+                clean_line(&reason.to_string())
             ),
         ),
-        SubmitState::Failed { reason } => (Tone::Warning, format!("failed: {} (r retries)", clean_line(reason))),
+        SubmitState::Failed { reason } => (
+            Tone::Warning,
+            format!("failed: {} (r retries)", clean_line(&reason.to_string())),
+        ),
     };
     out.push(TextLine::one(tone, format!("  {text}")));
     if let Some(SubmitState::Recorded(r)) = facts.state {

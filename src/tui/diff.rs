@@ -8,6 +8,7 @@
 use super::app::{App, Level, Mode};
 use super::effect::Effect;
 use super::highlight::{HighlightKey, Highlights, StyledLine, plain_lines};
+use super::message::failure::DiffError;
 pub use super::message::{DiffReport, DiffRequest, ItemChange, ItemDiff, PullRef};
 use super::update::flash;
 use crate::checkout::diff::{Hunk, LineKind};
@@ -71,7 +72,7 @@ pub enum DiffView {
     /// Read: the report (or why there is none) and its rows.
     Shown {
         finding: usize,
-        report: Result<DiffReport, String>,
+        report: Result<DiffReport, DiffError>,
         rows: Vec<Row>,
         /// Hunks still shown plain, waiting for highlighting.
         waiting: HashSet<HighlightKey>,
@@ -124,7 +125,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
 }
 
 /// The job answered; a stale generation (the view was closed or reopened) is dropped.
-pub fn loaded(app: &mut App, generation: u64, report: Result<DiffReport, String>) {
+pub fn loaded(app: &mut App, generation: u64, report: Result<DiffReport, DiffError>) {
     let DiffView::Loading { generation: g, finding } = app.diff else {
         return;
     };
@@ -163,7 +164,7 @@ pub fn hunk_lines(hunk: &Hunk) -> Vec<String> {
 }
 
 /// Builds the rows of a report, using the highlighted blocks that arrived.
-fn rows(hl: &Highlights, report: &Result<DiffReport, String>) -> (Vec<Row>, HashSet<HighlightKey>) {
+fn rows(hl: &Highlights, report: &Result<DiffReport, DiffError>) -> (Vec<Row>, HashSet<HighlightKey>) {
     let mut out = Vec::new();
     let mut waiting = HashSet::new();
     let note = |text: String| Row {

@@ -1,12 +1,12 @@
 //! Effects: what `update` asks the outside world to do, and the [`Runner`]
 //! that carries them out and reports back as messages.
 
-use super::app::Level;
 use super::highlight::queue::{Lane, Queue};
 use super::highlight::{HighlightJob, Highlighter};
 use super::jobs;
 use super::jobs::evidence::EvidenceLane;
 use super::jobs::worker::{ConfigSource, Worker};
+use super::message::notice::Notice;
 use super::present::evidence::{HeadLine, excerpt_job};
 use super::terminal::TerminalGuard;
 use super::update::Msg;
@@ -65,8 +65,7 @@ impl Runner {
     /// ([`Runner::attach_checkout`]), once the review is loaded.
     pub fn new(tx: Sender<Msg>, context: Context, highlighter: Option<Arc<Highlighter>>) -> std::io::Result<Runner> {
         let api_url = context.pr.api_url.clone();
-        let config: ConfigSource =
-            Box::new(move || crate::github::ClientConfig::discover(api_url.as_deref()).map_err(|e| e.to_string()));
+        let config: ConfigSource = Box::new(move || crate::github::ClientConfig::discover(api_url.as_deref()));
         let worker = Worker::new(tx.clone(), config)?;
         let highlights = Queue::new();
         if let Some(hl) = &highlighter {
@@ -194,7 +193,7 @@ impl Runner {
         let openers = super::opener::openers(std::env::var_os("BROWSER").as_deref());
         self.worker.job("opening a link", move |_| {
             Some(match super::opener::open(&url, &openers) {
-                Ok(program) => Msg::Notice(Level::Info, format!("Opened with {program}: {url}")),
+                Ok(program) => Msg::Notice(Notice::Opened { program, url }),
                 Err(why) => Msg::LinkNotOpened { url, why },
             })
         });
@@ -241,10 +240,7 @@ impl Runner {
         let file = self.root().join(path);
         if !file.is_file() {
             let shown = crate::sanitize::clean_line(&file.display().to_string());
-            self.send(Msg::Notice(
-                Level::Warning,
-                format!("{shown} is not in this checkout (see --repo-root)"),
-            ));
+            self.send(Msg::Notice(Notice::NotInCheckout { path: shown }));
             return;
         }
         let words = jobs::files::editor_words();
@@ -258,21 +254,28 @@ impl Runner {
         let status = cmd.status();
         let resumed = guard.resume();
         let msg = match (status, resumed) {
-            (_, Err(e)) => Msg::Notice(Level::Error, format!("The terminal could not be restored: {e}")),
-            (Ok(s), _) if s.success() => Msg::Notice(Level::Info, format!("Back from {program}")),
-            (Ok(s), _) => Msg::Notice(Level::Warning, format!("{program} exited with {s}")),
-            (Err(e), _) => Msg::Notice(
-                Level::Warning,
-                format!("Cannot start {program}: {e} (set $VISUAL or $EDITOR)"),
-            ),
+            (_, Err(e)) => Msg::Notice(Notice::TerminalNotRestored(e.into())),
+            (Ok(s), _) if s.success() => Msg::Notice(Notice::BackFrom {
+                program: program.to_owned(),
+            }),
+            (Ok(status), _) => Msg::Notice(Notice::EditorExited {
+                program: program.to_owned(),
+                status,
+            }),
+            (Err(e), _) => Msg::Notice(Notice::EditorNotStarted {
+                program: program.to_owned(),
+                error: e.into(),
+            }),
         };
         self.send(msg);
     }
 
     fn copy(&self, text: &str) {
         // The last door: `update` already refused such text with a reason.
-        if let Err(why) = super::clipboard::copy(&mut std::io::stdout(), text) {
-            self.send(Msg::Notice(Level::Warning, why));
+        match super::clipboard::copy(&mut std::io::stdout(), text) {
+            Ok(()) => {}
+            Err(super::clipboard::CopyError::Refused(why)) => self.send(Msg::Notice(Notice::CopyRefused { why })),
+            Err(super::clipboard::CopyError::Write(e)) => self.send(Msg::Notice(Notice::NotCopied(e.into()))),
         }
     }
 }

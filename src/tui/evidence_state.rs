@@ -8,12 +8,10 @@ use super::present::evidence::{
     EvidenceView, ExcerptView, HeadLine, LocalView, MAX_FIELD_LINES, Window, excerpt_job, excerpt_shown_lines,
     field_lines, shown_lines, split_count,
 };
-use crate::checkout::LocalEvidence;
 use crate::model::finding::Finding;
 use std::collections::{HashMap, HashSet};
 
-/// The checkout's answer for one excerpt: context, or why there is none.
-pub type LocalResult = Result<LocalEvidence, String>;
+pub use super::message::LocalResult;
 
 /// Evidence facts gathered while the screen runs.
 ///
@@ -246,7 +244,7 @@ fn wait_for(hl: Option<&Highlights>, path: &str, lines: &[String], waiting: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkout::{ExcerptMatch, Revision};
+    use crate::checkout::{ExcerptMatch, LocalEvidence, Revision};
     use crate::tui::fixture;
 
     fn local(found: ExcerptMatch) -> LocalEvidence {

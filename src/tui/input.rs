@@ -8,7 +8,7 @@ use super::app::{App, Mode};
 pub fn accept(app: &mut App) {
     match app.ui.mode {
         Mode::Search => app.ui.mode = Mode::Normal,
-        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        Mode::PathInput(menu) => super::overlay::filter_menu::leave_path(app, menu),
         Mode::ThreadReply { finding } => super::thread_act::reply_entered(app, finding),
         _ => {}
     }
@@ -21,7 +21,7 @@ pub fn insert(app: &mut App, c: char) {
             app.browse.query.push(c);
             app.narrow_search();
         }
-        Mode::PathInput { .. } => {
+        Mode::PathInput(_) => {
             app.browse.filters.path.push(c);
             app.refilter();
         }
@@ -49,7 +49,7 @@ pub fn delete_back(app: &mut App) {
             app.browse.query.pop();
             return app.narrow_search();
         }
-        Mode::PathInput { .. } => {
+        Mode::PathInput(_) => {
             app.browse.filters.path.pop();
         }
         Mode::ThreadReply { .. } => {
@@ -65,7 +65,7 @@ pub fn delete_back(app: &mut App) {
 pub fn clear_input(app: &mut App) {
     match app.ui.mode {
         Mode::Search => app.browse.query.clear(),
-        Mode::PathInput { .. } => app.browse.filters.path.clear(),
+        Mode::PathInput(_) => app.browse.filters.path.clear(),
         Mode::ThreadReply { .. } => return app.live.thread.reply.clear(),
         _ => return,
     }

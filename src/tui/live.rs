@@ -91,7 +91,11 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
         RefreshOutcome::HeadMoved { head, reason } => {
             let short: String = head.chars().take(12).collect();
             app.live.stale_head = Some(head);
-            let text = format!("The head moved to {}: {}", clean_line(&short), clean_line(&reason));
+            let text = format!(
+                "The head moved to {}: {}",
+                clean_line(&short),
+                clean_line(&super::present::failure::head_moved(&reason))
+            );
             flash(app, Level::Warning, text);
         }
         RefreshOutcome::Threads { observation, warning } => {
@@ -104,12 +108,16 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
             replace_document(app, doc);
             let text = format!(
                 "Threads refreshed; the result was not fetched again: {}",
-                clean_line(&warning)
+                clean_line(&warning.to_string())
             );
             flash(app, Level::Warning, text);
         }
         RefreshOutcome::Failed { reason } => {
-            flash(app, Level::Warning, format!("Refresh failed: {}", clean_line(&reason)));
+            flash(
+                app,
+                Level::Warning,
+                format!("Refresh failed: {}", clean_line(&reason.to_string())),
+            );
         }
     }
 }

@@ -1,31 +1,67 @@
 //! The screen's vocabulary: every [`Msg`] that reaches `update`, every
 //! [`Effect`] it asks for, and the payloads they carry.
 //!
-//! Plain data only. This module names types of the model, of the stores and
-//! of a few data-only screen modules, and nothing of `update`, the view, the
-//! runner or the jobs, so it can be read (and matched on) without the rest
-//! of the screen. The screen modules it names are the ones that hold state
-//! types: `action` (the key table's actions), `app` (a loaded [`Document`],
-//! the status-bar [`Level`]), `decision_state` (a [`Receipt`]),
-//! `evidence_state` (a checkout answer), `highlight` (finished blocks and the
-//! jobs that ask for them), `present::evidence` (the head line) and
-//! `composer::river_options` (River's choices of a decision);
-//! `tests/screen_core.rs` holds it to that list.
+//! Plain data only, and a leaf of the screen: it names types of the model,
+//! of the stores and of the few screen modules that are leaves themselves
+//! (`action` with its key table `keymap`, `doc` for a loaded [`Document`]
+//! with its `prepared` rows and `fuzzy` search index,
+//! `highlight` for finished blocks and the jobs that ask for them,
+//! `present::evidence` for the head line), and nothing of `app`, `update`,
+//! the composer, the view, the runner or the jobs, so it can be read (and
+//! matched on) without the rest of the screen. A job's failure crosses as
+//! an enum of [`failure`] (the status bar's reports as a [`notice::Notice`])
+//! holding the library's typed errors; `present::failure` and
+//! `present::notice` turn them into words. The status-bar [`Level`], a
+//! [`Receipt`], a checkout answer and River's choices of a decision
+//! ([`RiverOptions`]) live here for that reason; `tests/screen_core.rs`
+//! holds the module and those it names to that list.
 
 use super::action::Action;
-use super::app::{Document, Level};
-use super::decision_state::Receipt;
-use super::evidence_state::LocalResult;
+use super::doc::Document;
 use super::highlight::{HighlightJob, Highlighted};
 use super::present::evidence::HeadLine;
+use crate::checkout::LocalEvidence;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
+use crate::github::fetch::FetchError;
 use crate::model::finding::{Evidence, Side};
 use crate::model::threads::{OrphanThread, ThreadObservation};
 use crate::outbox::Entry;
 use crate::outbox::drafts::StoredDraft;
-use crate::river_store::{DecisionStatus, FindingFacts};
+use crate::river_store::{DecisionStatus, FindingFacts, StoreError};
+use failure::{ActorError, DiffError, RefreshError, SendFailure, Shared};
+use notice::Notice;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+pub mod failure;
+pub mod notice;
+mod river_options;
+pub use river_options::{Expiry, RiverOptions};
+
+/// Kind of a status-bar message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Proof of a recorded decision, as the screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// One line: what was recorded where (may quote GitHub or paths: sanitised when shown).
+    pub summary: String,
+    /// Link to the recorded comment (ReviewGate).
+    pub link: Option<String>,
+    /// The row's label now: ReviewGate's canonical state after recording
+    /// (`accepted` stays `open`), or River's `suppr` once suppressed.
+    pub shown_as: Option<&'static str>,
+    /// A River suppression was written (undo can revoke it).
+    pub suppressed: bool,
+}
+
+/// The checkout's answer for one excerpt: context, or why there is none.
+pub type LocalResult = Result<LocalEvidence, String>;
 
 /// How a submission ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +70,15 @@ pub enum SubmitOutcome {
     Recorded(Receipt),
     /// Refused by the protocol (permission, closed pull request ...);
     /// `stale_head` names the new head when the refusal was a moved head.
-    Rejected { reason: String, stale_head: Option<String> },
+    Rejected {
+        reason: SendFailure,
+        stale_head: Option<String>,
+    },
     /// The network or service failed (kept in the outbox for retry).
-    Failed { reason: String },
+    Failed { reason: SendFailure },
     /// A different decision is already recorded for the finding on this
     /// head; nothing was posted (the screen asks whether to supersede it).
-    Conflict { reason: String },
+    Conflict { reason: SendFailure },
 }
 
 /// Everything that can happen to the screen.
@@ -56,7 +95,7 @@ pub enum Msg {
     /// The terminal now has this many columns and rows.
     Resize(u16, u16),
     /// An effect finished and has something to say in the status bar.
-    Notice(Level, String),
+    Notice(Notice),
     /// No browser opened this link: it is shown whole and copied (OSC 52).
     LinkNotOpened { url: String, why: String },
     /// A submission finished; stale generations are ignored.
@@ -74,9 +113,9 @@ pub enum Msg {
     /// Time passed while background work runs (advances the spinner).
     Tick,
     /// The authenticated GitHub login, or why it could not be read.
-    Actor(Result<String, String>),
+    Actor(Result<String, ActorError>),
     /// Where River decisions go (absolute root, River's setting there), or why unknown.
-    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), String>),
+    RiverTarget(Result<(std::path::PathBuf, crate::river_store::config::SuppressionSetting), Shared<StoreError>>),
     /// The evidence text came back from $EDITOR (or why not).
     EditedEvidence(Result<String, EditError>),
     /// The outbox was read: every entry, and how many files could not be read.
@@ -86,7 +125,7 @@ pub enum Msg {
     /// A River suppression was revoked (what was written), or why not.
     Undone {
         finding: usize,
-        result: Result<Revoked, String>,
+        result: Result<Revoked, Shared<StoreError>>,
     },
     /// The drafts kept on disk were read: every draft, and how many files could not be read.
     DraftsLoaded {
@@ -109,7 +148,7 @@ pub enum Msg {
     /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
     DiffLoaded {
         generation: u64,
-        report: Result<DiffReport, String>,
+        report: Result<DiffReport, DiffError>,
     },
     /// The checkout read of this finding was dropped for a newer selection (selecting it again asks again).
     EvidenceSuperseded { finding: usize },
@@ -141,7 +180,7 @@ pub struct RiverDecision {
     pub status: DecisionStatus,
     pub evidence: String,
     /// The suppression's fingerprint algorithm and expiry.
-    pub options: super::composer::river_options::RiverOptions,
+    pub options: RiverOptions,
 }
 
 /// One River decision to write, for a finding (index).
@@ -253,14 +292,14 @@ pub enum RefreshOutcome {
         orphans: Vec<OrphanThread>,
     },
     /// The head moved to `head` and no result for it could be loaded (`reason`).
-    HeadMoved { head: String, reason: String },
+    HeadMoved { head: String, reason: Shared<FetchError> },
     /// Same head; the result could not be fetched again (`warning`), the threads were read.
     Threads {
         observation: ThreadObservation,
-        warning: String,
+        warning: Shared<FetchError>,
     },
     /// Nothing could be read.
-    Failed { reason: String },
+    Failed { reason: RefreshError },
 }
 
 /// How a thread action ended, as the screen reports it.
@@ -341,44 +380,34 @@ pub struct DiffReport {
     pub items: Vec<ItemDiff>,
 }
 
-/// Why the text edited in $EDITOR could not be used (the words are the
-/// status bar's).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the text edited in $EDITOR could not be used (worded in
+/// [`super::present::failure`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditError {
     /// Neither $VISUAL nor $EDITOR names a program.
-    #[error("no editor is set ($VISUAL or $EDITOR)")]
     NoEditor,
     /// The file to edit could not be made (the system's reason).
-    #[error("cannot create a temporary file: {0}")]
     TempFile(String),
     /// The editor ran, but the screen could not take the terminal back.
-    #[error("the terminal could not be restored: {0}")]
     Terminal(String),
     /// The editor ended with a failure status.
-    #[error("{program} exited with {status}")]
     Exited { program: String, status: String },
     /// The editor could not be started.
-    #[error("cannot start {program}: {reason} (set $VISUAL or $EDITOR)")]
     CannotStart { program: String, reason: String },
     /// The edited file could not be read back.
-    #[error("cannot read the edited text back: {0}")]
     ReadBack(String),
     /// The edited file is not UTF-8 text.
-    #[error("the edited text is not UTF-8")]
     NotUtf8,
 }
 
-/// How a background job failed without an answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// How a background job failed without an answer (worded in [`super::present::failure`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JobFailure {
     /// It panicked with this (sanitised) message.
-    #[error("{0}")]
     Panicked(String),
     /// The runtime dropped it before it finished.
-    #[error("{0}")]
     Aborted(String),
     /// The lane that runs file writes has stopped.
-    #[error("the file lane has stopped")]
     LaneStopped,
 }
 

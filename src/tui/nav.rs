@@ -6,9 +6,8 @@ use super::action::Action;
 use super::app::{App, Mode, Pane};
 use super::detail_text;
 use super::effect::Effect;
-use super::filter::FilterItem;
 use super::layout::{self, Areas};
-use super::present::{help, problems};
+use super::overlay;
 use super::text;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -35,22 +34,15 @@ pub fn step(pos: usize, len: usize, action: Action, page: usize) -> usize {
 pub fn movement(app: &mut App, action: Action) {
     let areas = layout::areas(app);
     match app.ui.mode {
-        Mode::Filter { cursor } => {
-            app.ui.mode = Mode::Filter {
-                cursor: step(cursor, FilterItem::all().len(), action, 10),
-            };
+        // The overlays move themselves (the mouse wheel comes here too).
+        Mode::Filter(menu) => {
+            let _ = overlay::filter_menu::update(app, menu, action);
         }
-        Mode::Help { scroll } => {
-            let page = usize::from(Areas::inner(layout::overlay(app)).height);
-            app.ui.mode = Mode::Help {
-                scroll: step(scroll, help::shown(app).len(), action, page),
-            };
+        Mode::Help(open) => {
+            let _ = overlay::help::update(app, open, action);
         }
-        Mode::Problems { scroll } => {
-            let page = usize::from(Areas::inner(layout::overlay(app)).height);
-            app.ui.mode = Mode::Problems {
-                scroll: step(scroll, problems::shown(app).len(), action, page),
-            };
+        Mode::Problems(open) => {
+            let _ = overlay::problems::update(app, open, action);
         }
         Mode::Diff { scroll } => {
             let page = usize::from(Areas::inner(super::layout::diff_area(app)).height);
@@ -69,7 +61,7 @@ pub fn movement(app: &mut App, action: Action) {
         }
         // Their own modules move these (composer, outbox, questions).
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) | Mode::ThreadReply { .. } => {}
-        Mode::Normal | Mode::Search | Mode::PathInput { .. } => {
+        Mode::Normal | Mode::Search | Mode::PathInput(_) => {
             let rows = areas.list_rows(app);
             app.browse.cursor = step(app.browse.cursor, app.browse.visible.len(), action, rows);
         }

@@ -15,8 +15,9 @@
 //! fails (a hung-up line), the drafts are written the same way before the
 //! error is returned.
 
-use super::app::{App, Level};
+use super::app::App;
 use super::effect::Runner;
+use super::message::notice::Notice;
 use super::terminal::TerminalGuard;
 use super::update::{Msg, update};
 use super::view;
@@ -53,10 +54,10 @@ pub fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
                 }
             });
             if let Err(e) = spawned {
-                runner.send(Msg::Notice(Level::Warning, format!("Signals are not watched: {e}")));
+                runner.send(Msg::Notice(Notice::SignalsUnwatched(e.into())));
             }
         }
-        Err(e) => runner.send(Msg::Notice(Level::Warning, format!("Signals are not watched: {e}"))),
+        Err(e) => runner.send(Msg::Notice(Notice::SignalsUnwatched(e.into()))),
     }
     last
 }
@@ -153,10 +154,7 @@ fn screen_loop(
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(BURST));
         for failure in super::terminal::take_worker_panics() {
-            msgs.push(Msg::Notice(
-                Level::Error,
-                format!("A background task failed: {failure}"),
-            ));
+            msgs.push(Msg::Notice(Notice::Panicked { failure }));
         }
         changed = false;
         for msg in msgs {

@@ -7,9 +7,9 @@ use super::action::Action;
 use super::app::{App, Flash, Level, Mode, Pane};
 use super::composer::{self, Stage};
 use super::effect::Effect;
-use super::filter::{FilterItem, View};
+use super::filter::View;
 use super::keymap::{KeyMode, KeySpec};
-use super::{ask, decide, input, live, offer};
+use super::{ask, decide, input, live, offer, overlay};
 use super::{link, nav};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -42,8 +42,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.detail.key = None;
             Vec::new()
         }
-        Msg::Notice(level, text) => {
-            app.ui.flash = Some(Flash { level, text });
+        Msg::Notice(notice) => {
+            app.ui.flash = Some(Flash {
+                level: notice.level(),
+                text: notice.to_string(),
+            });
             Vec::new()
         }
         Msg::LinkNotOpened { url, why } => super::opener::not_opened(app, url, &why),
@@ -175,14 +178,20 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         (Mode::Ask(question), action) => return ask::answer(app, question, action),
         _ => {}
     }
+    let taken = match app.ui.mode {
+        Mode::Help(open) => overlay::help::update(app, open, action),
+        Mode::Problems(open) => overlay::problems::update(app, open, action),
+        Mode::Filter(menu) => overlay::filter_menu::update(app, menu, action),
+        _ => None,
+    };
+    if let Some(effects) = taken {
+        return effects;
+    }
     match action {
         Action::Quit => return ask::quit(app),
         Action::Back => return back(app),
-        Action::Help => match app.ui.mode {
-            Mode::Help { .. } => app.ui.mode = Mode::Normal,
-            _ => app.ui.mode = Mode::Help { scroll: 0 },
-        },
-        Action::ShowProblems => show_problems(app),
+        Action::Help => overlay::help::toggle(app),
+        Action::ShowProblems => overlay::problems::open(app),
         Action::Down | Action::Up | Action::PageDown | Action::PageUp | Action::Top | Action::Bottom => {
             nav::movement(app, action)
         }
@@ -194,13 +203,12 @@ pub fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ViewDrift => set_view(app, View::Drift),
         Action::NextView => set_view(app, app.browse.view.next()),
         Action::CycleSort => super::sort::cycle(app),
-        Action::OpenFilters => app.ui.mode = Mode::Filter { cursor: 0 },
+        Action::OpenFilters => overlay::filter_menu::open(app),
         Action::ClearFilters => {
             app.browse.filters = Default::default();
             app.browse.query.clear();
             app.refilter();
         }
-        Action::ToggleFilter => toggle_filter(app),
         Action::StartSearch => app.ui.mode = Mode::Search,
         Action::NextUndecided => super::search::next(app, true),
         Action::PrevUndecided => super::search::next(app, false),
@@ -250,9 +258,9 @@ fn back(app: &mut App) -> Vec<Effect> {
             app.refilter();
             app.ui.mode = Mode::Normal;
         }
-        Mode::PathInput { cursor } => app.ui.mode = Mode::Filter { cursor },
+        Mode::PathInput(menu) => overlay::filter_menu::leave_path(app, menu),
         Mode::ThreadReply { .. } => app.ui.mode = Mode::Normal,
-        Mode::Filter { .. } | Mode::Help { .. } | Mode::Problems { .. } => app.ui.mode = Mode::Normal,
+        Mode::Filter(_) | Mode::Help(_) | Mode::Problems(_) => app.ui.mode = Mode::Normal,
         Mode::Diff { .. } => super::diff::close(app),
         Mode::Compose(_) | Mode::Outbox { .. } | Mode::Ask(_) => app.ui.mode = Mode::Normal,
     }
@@ -297,33 +305,9 @@ fn resize_split(app: &mut App, by: i8) -> Vec<Effect> {
     vec![Effect::SaveSplit(app.ui.split_shift)]
 }
 
-fn show_problems(app: &mut App) {
-    let any = !app.doc.problems.is_empty() || app.doc.set.as_ref().is_some_and(|s| !s.angle_errors.is_empty());
-    if any {
-        app.ui.mode = Mode::Problems { scroll: 0 };
-    } else {
-        flash(app, Level::Info, "No validation problems and no angle errors.");
-    }
-}
-
 fn set_view(app: &mut App, view: View) {
     app.browse.view = view;
     app.refilter();
-}
-
-fn toggle_filter(app: &mut App) {
-    let Mode::Filter { cursor } = app.ui.mode else {
-        return;
-    };
-    let Some(item) = FilterItem::all().get(cursor).copied() else {
-        return;
-    };
-    if item == FilterItem::Path {
-        app.ui.mode = Mode::PathInput { cursor };
-    } else {
-        app.browse.filters.toggle(item);
-        app.refilter();
-    }
 }
 
 fn toggle_mark(app: &mut App) {

@@ -56,7 +56,7 @@ pub fn yes_blocked(app: &App) -> Option<String> {
         Actor::Unknown | Actor::LookingUp => Some("looking up your GitHub login".into()),
         Actor::Unavailable(why) => Some(format!(
             "actor unknown ({}); set GH_TOKEN or log in with gh, then preview again",
-            clean_line(why)
+            clean_line(&why.to_string())
         )),
     }
 }
@@ -81,7 +81,7 @@ fn actor_line(actor: &Actor) -> (String, TextLine) {
                 Tone::Warning,
                 format!(
                     "actor unknown: {}. Nothing can be sent until the login is known: set GH_TOKEN or log in with gh, then preview again.",
-                    clean_line(why)
+                    clean_line(&why.to_string())
                 ),
             ),
         ),

@@ -91,7 +91,7 @@ pub fn target_line(app: &App) -> TextLine {
             Tone::Error,
             format!(
                 "repository unknown: {} (start triage with --repo-root DIR)",
-                clean_line(why)
+                clean_line(&why.to_string())
             ),
         ),
         RiverTarget::Unknown | RiverTarget::LookingUp => TextLine::one(

@@ -13,54 +13,9 @@
 use super::Composer;
 use crate::river_store::{FindingFacts, FingerprintAlgo};
 use crate::sanitize::clean_line;
-use crate::time::{UnixMillis, iso_millis};
 use crate::tui::app::App;
+pub use crate::tui::message::{Expiry, RiverOptions};
 use crate::tui::text::{TextLine, Tone};
-
-/// When a suppression written from the screen expires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Expiry {
-    /// No `expiresAt`.
-    #[default]
-    Never,
-    /// This many days after the entry is written.
-    Days(u16),
-}
-
-impl Expiry {
-    /// The order `x` steps through.
-    const CYCLE: [Expiry; 4] = [Expiry::Never, Expiry::Days(7), Expiry::Days(30), Expiry::Days(90)];
-
-    /// The next choice (wrapping around).
-    pub fn next(self) -> Expiry {
-        let at = Self::CYCLE.iter().position(|e| *e == self).unwrap_or(0);
-        Self::CYCLE[(at + 1) % Self::CYCLE.len()]
-    }
-
-    /// `expiresAt` for an entry written at `now`, in River's `toISOString` form.
-    pub fn at(self, now: UnixMillis) -> Option<String> {
-        match self {
-            Expiry::Never => None,
-            Expiry::Days(d) => Some(iso_millis(now.saturating_add(i64::from(d) * 86_400_000))),
-        }
-    }
-
-    fn label(self) -> String {
-        match self {
-            Expiry::Never => "none (the suppression stays until revoked)".to_owned(),
-            Expiry::Days(d) => format!("{d} days after it is written (River 1.15.0 ignores expiry)"),
-        }
-    }
-}
-
-/// The River choices of one composer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RiverOptions {
-    /// The fingerprint the suppression stores.
-    pub algo: FingerprintAlgo,
-    /// When it expires.
-    pub expiry: Expiry,
-}
 
 /// Why `v2` cannot be chosen for the composer's targets, if so.
 pub fn v2_unavailable(app: &App, c: &Composer) -> Option<String> {
@@ -126,31 +81,4 @@ pub fn lines(app: &App, c: &Composer) -> Vec<TextLine> {
             .push(Tone::Dim, "  · x: change"),
     );
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn expiry_cycles_and_counts_days_from_the_write() {
-        let mut e = Expiry::default();
-        let mut seen = vec![e];
-        for _ in 0..4 {
-            e = e.next();
-            seen.push(e);
-        }
-        assert_eq!(
-            seen,
-            [
-                Expiry::Never,
-                Expiry::Days(7),
-                Expiry::Days(30),
-                Expiry::Days(90),
-                Expiry::Never
-            ]
-        );
-        assert_eq!(Expiry::Never.at(0), None);
-        assert_eq!(Expiry::Days(30).at(0).as_deref(), Some("1970-01-31T00:00:00.000Z"));
-    }
 }

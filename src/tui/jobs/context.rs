@@ -27,7 +27,7 @@ pub fn read_item(
             return Err("the review names no pull request".into());
         };
         let repo = RepoName::parse(&pull.repository).map_err(|e| e.to_string())?;
-        let client = net.client()?;
+        let client = net.client().map_err(|e| e.to_string())?;
         net.block_on(file_at(&client, &repo, path, sha))
             .map_err(|e| e.to_string())
     };

@@ -16,6 +16,7 @@ use crate::model::finding::{Evidence, Side};
 use crate::sanitize::{DEFAULT_TAB_WIDTH, clean, clean_line};
 use crate::tui::diff::{DiffReport, DiffRequest, ItemChange, ItemDiff, hunk_lines};
 use crate::tui::highlight::Highlighter;
+use crate::tui::message::failure::{DiffError, LocalDiffError, Shared};
 use crate::tui::update::Msg;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -54,23 +55,24 @@ pub fn start(means: Means, generation: u64, request: DiffRequest, tx: Sender<Msg
 }
 
 /// The local repository first; GitHub when it cannot answer.
-fn read(means: &Means, request: &DiffRequest) -> Result<DiffReport, String> {
+fn read(means: &Means, request: &DiffRequest) -> Result<DiffReport, DiffError> {
     let paths: Vec<String> = request.evidence.iter().map(|e| e.path.clone()).collect();
-    let mut local_why = None;
+    let mut local = None;
     if let Some(checkout) = &means.checkout {
         match checkout.pull_change(request.reviewed_sha.as_deref(), request.base_sha.as_deref(), &paths) {
             Ok(change) => return Ok(from_local(&change, &request.evidence)),
-            Err(e) if not_local(&e) => local_why = Some(e.to_string()),
-            Err(e) => local_why = Some(format!("the local repository: {e}")),
+            Err(e) => {
+                local = Some(LocalDiffError {
+                    not_local: not_local(&e),
+                    error: Shared::new(e),
+                })
+            }
         }
     }
     let Some(pull) = &request.pull else {
-        return Err(local_why.unwrap_or_else(|| "no local checkout, and the review names no pull request".into()));
+        return Err(DiffError::NoPull { local });
     };
-    let client = means.net.client().map_err(|why| match &local_why {
-        Some(local) => format!("{local}; GitHub cannot be asked: {why}"),
-        None => format!("no local checkout; GitHub cannot be asked: {why}"),
-    })?;
+    let client = means.net.client().map_err(|why| DiffError::NoClient { local, why })?;
     means.net.block_on(from_github(
         &client,
         pull.repository.as_str(),
@@ -94,12 +96,12 @@ pub async fn from_github(
     repository: &str,
     number: u64,
     evidence: &[Evidence],
-) -> Result<DiffReport, String> {
-    let repo = RepoName::parse(repository).map_err(|e| e.to_string())?;
+) -> Result<DiffReport, DiffError> {
+    let repo = RepoName::parse(repository).map_err(DiffError::BadRepository)?;
     let wanted: Vec<String> = evidence.iter().filter_map(|e| check_path(&e.path).ok()).collect();
     let files = changed_files(client, &repo, number, &wanted)
         .await
-        .map_err(|e| format!("cannot read the pull request's files: {e}"))?;
+        .map_err(DiffError::Files)?;
     let mut no_patch = Vec::new();
     let diffs: Vec<FileDiff> = files
         .iter()

@@ -6,8 +6,8 @@ use crate::atomic_write::{Access, write_atomic};
 use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::sanitize::clean_line;
-use crate::tui::app::Level;
 use crate::tui::message::EditError;
+use crate::tui::message::notice::Notice;
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ pub fn load_outbox(worker: &Worker) {
                 entries: listing.entries,
                 unreadable: listing.unreadable.len(),
             },
-            Err(e) => Msg::Notice(Level::Warning, format!("The outbox cannot be read: {e}")),
+            Err(e) => Msg::Notice(Notice::OutboxUnreadable(e.into())),
         };
         let _ = tx.send(msg);
         None
@@ -40,9 +40,12 @@ pub fn load_outbox(worker: &Worker) {
 /// Removes a dropped entry (a quick local file operation).
 pub fn drop_entry(id: &str) -> Msg {
     match Outbox::open_default().and_then(|o| o.remove(id)) {
-        Ok(true) => Msg::Notice(Level::Info, format!("Dropped decision {id} from the outbox.")),
-        Ok(false) => Msg::Notice(Level::Info, format!("Decision {id} was no longer in the outbox.")),
-        Err(e) => Msg::Notice(Level::Warning, format!("Could not drop {id}: {e}")),
+        Ok(true) => Msg::Notice(Notice::Dropped { id: id.to_owned() }),
+        Ok(false) => Msg::Notice(Notice::NotInOutbox { id: id.to_owned() }),
+        Err(e) => Msg::Notice(Notice::NotDropped {
+            id: id.to_owned(),
+            error: e.into(),
+        }),
     }
 }
 
@@ -55,7 +58,7 @@ pub fn load_drafts(worker: &Worker) {
                 drafts: listing.drafts,
                 unreadable: listing.unreadable,
             },
-            Err(e) => Msg::Notice(Level::Warning, format!("Kept drafts cannot be read: {e}")),
+            Err(e) => Msg::Notice(Notice::DraftsUnreadable(e.into())),
         };
         let _ = tx.send(msg);
         None
@@ -65,17 +68,13 @@ pub fn load_drafts(worker: &Worker) {
 /// Keeps a draft on disk (a small atomic write); a message only on failure.
 pub fn save_draft(draft: &StoredDraft) -> Option<Msg> {
     let result = DraftStore::open_default().and_then(|s| s.put(draft));
-    result
-        .err()
-        .map(|e| Msg::Notice(Level::Warning, format!("The draft is kept on this screen only: {e}")))
+    result.err().map(|e| Msg::Notice(Notice::DraftNotKept(e.into())))
 }
 
 /// Removes a kept draft; a message only on failure.
 pub fn delete_draft(id: &str) -> Option<Msg> {
     let result = DraftStore::open_default().and_then(|s| s.remove(id));
-    result
-        .err()
-        .map(|e| Msg::Notice(Level::Warning, format!("A kept draft could not be removed: {e}")))
+    result.err().map(|e| Msg::Notice(Notice::DraftNotRemoved(e.into())))
 }
 
 /// Writes `text` to `name` in the current directory, atomically.
@@ -83,13 +82,16 @@ pub fn write_file(name: &str, text: &str) -> Msg {
     let path = match std::env::current_dir() {
         Ok(dir) => dir.join(name),
         Err(e) => {
-            return Msg::Notice(Level::Warning, format!("Cannot tell the current directory: {e}"));
+            return Msg::Notice(Notice::NoCurrentDir(e.into()));
         }
     };
     let shown = clean_line(&path.display().to_string());
     match write_atomic(&path, text.as_bytes(), Access::Ordinary) {
-        Ok(()) => Msg::Notice(Level::Info, format!("Escalation packet written to {shown}")),
-        Err(e) => Msg::Notice(Level::Warning, format!("Could not write {shown}: {e}")),
+        Ok(()) => Msg::Notice(Notice::PacketWritten { path: shown }),
+        Err(e) => Msg::Notice(Notice::PacketNotWritten {
+            path: shown,
+            error: e.into(),
+        }),
     }
 }
 

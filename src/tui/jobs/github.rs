@@ -9,10 +9,11 @@ use crate::github::decide::Rejection;
 use crate::github::protocol::Outcome;
 use crate::github::route::Route;
 use crate::github::wire::Account;
-use crate::outbox::Outbox;
+use crate::outbox::{Outbox, OutboxError};
 use crate::session::batch::{self, Kept, SendError, Sent};
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, SubmitItem};
+use crate::tui::message::failure::{ActorError, ClientError, SendFailure, Shared};
 use crate::tui::prepared::disposition_short;
 use crate::tui::update::{Msg, SubmitOutcome};
 use std::collections::HashMap;
@@ -34,9 +35,9 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Ve
         let outbox = match Outbox::open_default() {
             Ok(o) => o,
             Err(e) => {
+                let e = Shared::new(e);
                 for it in items {
-                    let why = format!("the outbox cannot be opened ({e}); nothing was sent");
-                    report(it.finding, failed(why));
+                    report(it.finding, failed(SendFailure::NoOutbox(e.clone())));
                 }
                 return None;
             }
@@ -64,7 +65,7 @@ struct Batch {
     items: Vec<SubmitItem>,
 }
 
-fn failed(reason: String) -> SubmitOutcome {
+fn failed(reason: SendFailure) -> SubmitOutcome {
     SubmitOutcome::Failed { reason }
 }
 
@@ -75,7 +76,7 @@ type BlockOn<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 /// `net` is how to get the client and how to wait for the sends.
 fn run(
     outbox: &Outbox,
-    net: (impl FnOnce() -> Result<Client, String>, impl FnOnce(BlockOn<'_>)),
+    net: (impl FnOnce() -> Result<Client, ClientError>, impl FnOnce(BlockOn<'_>)),
     batch: Batch,
     report: &dyn Fn(usize, SubmitOutcome),
     kept_count: &dyn Fn(usize, usize),
@@ -91,13 +92,8 @@ fn run(
         Ok(c) => c,
         Err(why) => {
             for (finding, k) in &kept {
-                let id = &k.entry.id;
-                report(
-                    *finding,
-                    failed(format!(
-                        "not sent, kept in the outbox as {id}: {why}; set GH_TOKEN, then press r"
-                    )),
-                );
+                let id = k.entry.id.clone();
+                report(*finding, failed(SendFailure::NoClient { id, why: why.clone() }));
             }
             return;
         }
@@ -132,12 +128,7 @@ fn keep_all(
                 }
                 kept.push((it.finding, k));
             }
-            Err(e) => report(
-                it.finding,
-                failed(format!(
-                    "the decision could not be kept in the outbox ({e}); nothing was sent"
-                )),
-            ),
+            Err(e) => report(it.finding, failed(SendFailure::NotKept(e.into()))),
         }
     }
     kept
@@ -147,21 +138,20 @@ fn keep_all(
 pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
     let sent = match result {
         Ok(sent) => sent,
-        // Another process holds the entry: it settles it, and the ledger
-        // read by the next attempt (r) shows what it recorded.
-        Err(SendError::Outbox(e @ crate::outbox::OutboxError::Busy { .. })) => {
-            return failed(format!(
-                "{e}; that process settles it (r checks the pull request again)"
-            ));
+        Err(error) => {
+            return failed(SendFailure::NotSent {
+                id: id.to_owned(),
+                error: Shared::new(send_error_copy(error)),
+            });
         }
-        Err(e @ SendError::Gone { .. }) => return failed(e.to_string()),
-        Err(e) => return failed(format!("{e} (kept in the outbox as {id})")),
     };
-    let settle = sent
-        .settle_error
-        .as_ref()
-        .map(|e| format!("; outbox: {e}"))
-        .unwrap_or_default();
+    let answered = |settle: Option<crate::outbox::OutboxError>| SendFailure::Answered {
+        id: id.to_owned(),
+        outcome: Box::new(sent.outcome.clone()),
+        settle: settle.map(Shared::new),
+    };
+    let settle = sent.settle_error.as_ref().map(outbox_error_copy);
+    let settle_text = settle.as_ref().map(|e| format!("; outbox: {e}")).unwrap_or_default();
     match &sent.outcome {
         Outcome::Recorded(r) => {
             let reused = if r.already_recorded {
@@ -173,7 +163,7 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
             };
             SubmitOutcome::Recorded(Receipt {
                 summary: format!(
-                    "{} recorded by {} ({}{reused}){settle}",
+                    "{} recorded by {} ({}{reused}){settle_text}",
                     r.disposition.as_str(),
                     r.actor,
                     r.digest
@@ -187,32 +177,59 @@ pub fn outcome_of(id: &str, result: &Result<Sent, SendError>) -> SubmitOutcome {
             reason: Rejection::AlreadyDecided { .. },
             ..
         } => SubmitOutcome::Conflict {
-            reason: format!("{}; kept in the outbox as {id}", sent.outcome.summary()),
+            // The outbox's settle error is not said here: the entry stays for the answer to the question.
+            reason: answered(None),
         },
         Outcome::Rejected { reason, .. } => SubmitOutcome::Rejected {
-            reason: format!("{}; kept in the outbox as {id}{settle}", sent.outcome.summary()),
             stale_head: match reason {
                 Rejection::StaleHead { head, .. } | Rejection::HeadMoved { head, .. } => Some(head.clone()),
                 _ => None,
             },
+            reason: answered(settle),
         },
-        Outcome::Failed { .. } => failed(format!(
-            "{}; kept in the outbox as {id}{settle}",
-            sent.outcome.summary()
-        )),
+        Outcome::Failed { .. } => failed(answered(settle)),
+    }
+}
+
+/// A copy of an error the batch lends to its callback (it holds an
+/// `io::Error`, which cannot be cloned): the same variant, with the system
+/// error's kind and words.
+fn send_error_copy(e: &SendError) -> SendError {
+    match e {
+        SendError::Invalid(problems) => SendError::Invalid(problems.clone()),
+        SendError::Outbox(e) => SendError::Outbox(outbox_error_copy(e)),
+        SendError::Gone { id } => SendError::Gone { id: id.clone() },
+    }
+}
+
+fn outbox_error_copy(e: &OutboxError) -> OutboxError {
+    match e {
+        OutboxError::Io { action, path, source } => OutboxError::Io {
+            action,
+            path: path.clone(),
+            source: std::io::Error::new(source.kind(), source.to_string()),
+        },
+        OutboxError::Corrupt { path, message } => OutboxError::Corrupt {
+            path: path.clone(),
+            message: message.clone(),
+        },
+        OutboxError::NoStateDir => OutboxError::NoStateDir,
+        OutboxError::BadId { id } => OutboxError::BadId { id: id.clone() },
+        OutboxError::NotFound { id } => OutboxError::NotFound { id: id.clone() },
+        OutboxError::Busy { id } => OutboxError::Busy { id: id.clone() },
     }
 }
 
 /// Reads the authenticated login on the worker (`Msg::Actor`).
 pub fn lookup_actor(worker: &Worker) {
     worker.job("reading your GitHub login", |net| {
-        let result = net.client().and_then(|client| {
+        let result = net.client().map_err(ActorError::NoClient).and_then(|client| {
             net.block_on(async {
                 client
                     .get_json::<Account>(&Route::new(["user"]))
                     .await
                     .map(|a| a.login)
-                    .map_err(|e| format!("cannot read your GitHub login: {e}"))
+                    .map_err(ActorError::Lookup)
             })
         });
         Some(Msg::Actor(result))

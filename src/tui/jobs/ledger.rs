@@ -25,6 +25,6 @@ fn read(net: &Net, target: &LedgerTarget) -> Result<LedgerState, String> {
         pull_request: target.pull_request,
         reviewed_sha: target.head.clone(),
     };
-    let client = net.client()?;
+    let client = net.client().map_err(|e| e.to_string())?;
     Ok(net.block_on(crate::github::ledger::read_ledger(&client, &target, &[])))
 }

@@ -9,6 +9,7 @@ use crate::session::fetch::{current_head, fetch_live, observe_threads, resolve_t
 use crate::tui::app::Source;
 use crate::tui::effect::Context;
 use crate::tui::live::RefreshOutcome;
+use crate::tui::message::failure::{RefreshError, Shared};
 use crate::tui::update::Msg;
 
 /// Queues the refresh on the worker (`Msg::Refreshed`).
@@ -20,9 +21,9 @@ pub fn start(ctx: &Context, generation: u64, reviewed_sha: Option<String>, worke
     });
 }
 
-fn run(net: &Net, pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, String> {
-    let (_, request) = resolve_target(pr).map_err(|e| e.to_string())?;
-    let client = net.client()?;
+fn run(net: &Net, pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> Result<RefreshOutcome, RefreshError> {
+    let (_, request) = resolve_target(pr).map_err(|e| RefreshError::Target(e.into()))?;
+    let client = net.client().map_err(RefreshError::NoClient)?;
     net.block_on(async {
         let err = match fetch_live(&client, &request).await {
             Ok(fetched) => {
@@ -40,11 +41,14 @@ fn run(net: &Net, pr: &crate::session::PrTarget, reviewed_sha: Option<&str>) -> 
                     orphans,
                 });
             }
-            Err(e) => e.to_string(),
+            Err(e) => Shared::new(e),
         };
         let head = current_head(&client, &request)
             .await
-            .map_err(|e| format!("{err}; {e}"))?;
+            .map_err(|head| RefreshError::Unread {
+                fetch: err.clone(),
+                head: head.into(),
+            })?;
         if Some(head.as_str()) != reviewed_sha {
             return Ok(RefreshOutcome::HeadMoved { head, reason: err });
         }

@@ -11,6 +11,7 @@ use crate::time::now_millis;
 use crate::tui::decision_state::Receipt;
 use crate::tui::effect::{Context, RiverItem};
 use crate::tui::message::Revoked;
+use crate::tui::message::failure::{SendFailure, Shared};
 use crate::tui::update::{Msg, SubmitOutcome};
 use std::path::{Path, PathBuf};
 
@@ -41,7 +42,9 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts:
         for it in items {
             let d = &it.decision;
             let outcome = match root(flag.as_deref(), d.facts.repo_root.as_deref()) {
-                Err(e) => SubmitOutcome::Failed { reason: e.to_string() },
+                Err(e) => SubmitOutcome::Failed {
+                    reason: SendFailure::River(e.into()),
+                },
                 Ok(root) => {
                     let note = Note {
                         evidence: &d.evidence,
@@ -59,7 +62,9 @@ pub fn record_all(ctx: &Context, generation: u64, items: Vec<RiverItem>, drafts:
                     };
                     match record(&RiverPaths::new(&root), &d.facts, &input, now, false) {
                         Ok(r) => SubmitOutcome::Recorded(receipt(&r)),
-                        Err(e) => SubmitOutcome::Failed { reason: e.to_string() },
+                        Err(e) => SubmitOutcome::Failed {
+                            reason: SendFailure::River(e.into()),
+                        },
                     }
                 }
             };
@@ -121,7 +126,7 @@ pub fn resolve_target(ctx: &Context, artifact_root: Option<String>, worker: &Wor
                 let setting = config::read(&root, config::user_home().as_deref());
                 (root, setting)
             })
-            .map_err(|e| e.to_string());
+            .map_err(Shared::new);
         let _ = tx.send(Msg::RiverTarget(result));
         None
     });
@@ -151,7 +156,7 @@ pub fn undo(ctx: &Context, finding: usize, target: (String, Vec<String>, Option<
                 ids: r.revoked.iter().map(|(sid, _)| sid.clone()).collect(),
                 index_file: r.index_file,
             })
-            .map_err(|e| e.to_string());
+            .map_err(Shared::new);
         let _ = tx.send(Msg::Undone { finding, result });
         None
     });

@@ -6,7 +6,7 @@
 //! action of SIGTSTP stops the process inside the call; the call returns once
 //! the shell sends SIGCONT.
 
-use crate::tui::app::Level;
+use crate::tui::message::notice::Notice;
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
 
@@ -17,15 +17,15 @@ pub fn stop_and_continue(guard: &mut TerminalGuard) -> Msg {
     guard.suspend();
     let stopped = stop_self();
     if let Err(e) = guard.resume() {
-        return Msg::Notice(Level::Error, format!("The terminal could not be restored: {e}"));
+        return Msg::Notice(Notice::TerminalNotRestored(e.into()));
     }
     if let Err(e) = stopped {
-        return Msg::Notice(Level::Warning, format!("Cannot suspend: {e}"));
+        return Msg::Notice(Notice::NotSuspended(e.into()));
     }
     // Resize events while stopped went nowhere: the size is read once here.
     match guard.reread_size() {
         Ok((w, h)) => Msg::Resumed(w, h),
-        Err(e) => Msg::Notice(Level::Warning, format!("Cannot read the terminal size: {e}")),
+        Err(e) => Msg::Notice(Notice::SizeUnknown(e.into())),
     }
 }
 

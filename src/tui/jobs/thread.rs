@@ -33,7 +33,9 @@ pub fn run_with(store: &ThreadStore, net: &Net, request: ThreadRequest) -> Threa
     };
     let outcome = match net.client() {
         Ok(client) => net.block_on(send_thread_action(&client, &entry.request)),
-        Err(reason) => ThreadOutcome::Failed { reason },
+        Err(why) => ThreadOutcome::Failed {
+            reason: why.to_string(),
+        },
     };
     let summary = match store.settle(&entry, &outcome) {
         Err(e) => format!("{} (warning: {e})", outcome.summary()),

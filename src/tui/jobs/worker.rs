@@ -13,8 +13,9 @@
 //! - A job that panics is reported as [`Msg::JobFailed`]; the terminal stays
 //!   in screen mode (the panic hook leaves threads of this worker alone).
 
-use crate::github::{Client, ClientConfig};
+use crate::github::{Client, ClientConfig, SetupError};
 use crate::tui::message::JobFailure;
+use crate::tui::message::failure::ClientError;
 use crate::tui::update::Msg;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,7 +63,7 @@ pub fn built() -> Built {
 }
 
 /// Where the client's configuration comes from (the environment, or a test's).
-pub type ConfigSource = Box<dyn Fn() -> Result<ClientConfig, String> + Send + Sync>;
+pub type ConfigSource = Box<dyn Fn() -> Result<ClientConfig, SetupError> + Send + Sync>;
 
 /// Network access for jobs: the session's runtime and its one client.
 pub struct Net {
@@ -83,14 +84,14 @@ impl Net {
 
     /// The session's client, built on first use (inside the runtime). A
     /// failure (no token) is not kept: the next job asks again.
-    pub fn client(&self) -> Result<Client, String> {
+    pub fn client(&self) -> Result<Client, ClientError> {
         let mut slot = self.client.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(client) = slot.as_ref() {
             return Ok(client.clone());
         }
-        let config = (self.config)()?;
+        let config = (self.config)().map_err(ClientError::Setup)?;
         let _inside = self.handle.enter();
-        let client = Client::new(config).map_err(|e| e.to_string())?;
+        let client = Client::new(config).map_err(ClientError::Build)?;
         CLIENTS.fetch_add(1, Ordering::SeqCst);
         *slot = Some(client.clone());
         Ok(client)
@@ -177,10 +178,11 @@ impl Worker {
     /// Queues a job; a full queue refuses it with a notice (`name` says what was refused).
     pub fn job(&self, name: &'static str, work: impl FnOnce(&Net) -> Option<Msg> + Send + 'static) {
         if self.queue.try_send((name, Box::new(work))).is_err() {
-            let _ = self.tx.send(Msg::Notice(
-                crate::tui::app::Level::Warning,
-                format!("Too much background work: {name} was not started; try again in a moment."),
-            ));
+            let _ = self
+                .tx
+                .send(Msg::Notice(crate::tui::message::notice::Notice::QueueFull {
+                    job: name,
+                }));
         }
     }
 

@@ -9,6 +9,8 @@
 
 pub mod banner;
 pub mod evidence;
+pub mod failure;
 pub mod help;
+pub mod notice;
 pub mod problems;
 pub mod status;

@@ -228,7 +228,12 @@ fn yes_waits_for_the_actor_and_is_refused_while_none_can_be_had() {
     assert!(app.ui.flash.as_ref().is_some_and(|f| f.text.contains("looking up")));
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.ui.mode, Mode::Compose(Stage::Confirm { scroll: 0, yes: false }));
-    update(&mut app, Msg::Actor(Err("no GitHub token".to_string())));
+    update(
+        &mut app,
+        Msg::Actor(Err(crate::tui::message::failure::ActorError::NoClient(
+            crate::tui::message::failure::ClientError::Setup(crate::github::TokenError::Missing.into()),
+        ))),
+    );
     assert!(submitted(&typed(&mut app, "y")).is_empty());
     let why = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(why.contains("actor unknown (no GitHub token)"), "{why}");

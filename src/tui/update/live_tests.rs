@@ -134,14 +134,18 @@ fn refresh_only_with_pr_and_a_moved_head_makes_the_result_stale() {
         &mut app,
         Msg::Refreshed {
             generation: generation + 7,
-            outcome: live::RefreshOutcome::Failed { reason: "old".into() },
+            outcome: live::RefreshOutcome::Failed {
+                reason: crate::tui::message::failure::RefreshError::NoClient(
+                    crate::tui::message::failure::ClientError::Setup(crate::github::TokenError::Missing.into()),
+                ),
+            },
         },
     );
     assert_eq!(app.live.refreshing, Some(generation), "another generation is ignored");
     let head = "1".repeat(40);
     let outcome = live::RefreshOutcome::HeadMoved {
         head: head.clone(),
-        reason: "no run yet".into(),
+        reason: no_run(&head),
     };
     update(&mut app, Msg::Refreshed { generation, outcome });
     assert_eq!(app.live.stale_head, Some(head));
@@ -209,7 +213,7 @@ fn unreadable_threads_make_every_finding_unknown() {
     };
     let outcome = live::RefreshOutcome::Threads {
         observation,
-        warning: "no run for the head".into(),
+        warning: no_run("the head"),
     };
     update(&mut app, Msg::Refreshed { generation, outcome });
     assert!(
@@ -227,4 +231,12 @@ fn unreadable_threads_make_every_finding_unknown() {
         app.live.threads_unavailable.as_deref(),
         Some("rate limited until 12:00")
     );
+}
+
+/// Why no result for `head` was fetched: no completed run of the workflow.
+fn no_run(head: &str) -> crate::tui::message::failure::Shared<crate::github::fetch::FetchError> {
+    crate::tui::message::failure::Shared::new(crate::github::fetch::FetchError::NoRun {
+        workflow: "reviewgate.yml".into(),
+        head: head.into(),
+    })
 }

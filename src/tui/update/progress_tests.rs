@@ -143,7 +143,7 @@ fn the_undecided_filter_hides_decided_findings_but_progress_still_counts_them() 
         panic!("not pending");
     };
     let failed = SubmitOutcome::Failed {
-        reason: "timeout".into(),
+        reason: super::script::failure("timeout"),
     };
     update(
         &mut app,

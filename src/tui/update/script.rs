@@ -66,3 +66,11 @@ pub fn preview(app: &mut App) -> Vec<Effect> {
     }
     effects
 }
+
+/// A failed send that says `words` (a River write that could not find its
+/// repository says exactly its reason).
+pub fn failure(words: &str) -> crate::tui::message::failure::SendFailure {
+    crate::tui::message::failure::SendFailure::River(crate::tui::message::failure::Shared::new(
+        crate::river_store::StoreError::RepoRoot(words.into()),
+    ))
+}

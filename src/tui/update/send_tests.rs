@@ -35,10 +35,10 @@ fn a_batch_on_marks_sends_in_rank_order_and_sums_up() {
     let outcomes = [
         recorded("fixed"),
         SubmitOutcome::Failed {
-            reason: "GitHub timed out".into(),
+            reason: super::script::failure("GitHub timed out"),
         },
         SubmitOutcome::Rejected {
-            reason: "read-only permission".into(),
+            reason: super::script::failure("read-only permission"),
             stale_head: None,
         },
     ];
@@ -75,7 +75,7 @@ fn retry_sends_the_same_decision_under_a_new_generation() {
         panic!("not pending")
     };
     let failed = SubmitOutcome::Failed {
-        reason: "connection refused".into(),
+        reason: super::script::failure("connection refused"),
     };
     update(
         &mut app,
@@ -157,7 +157,7 @@ fn a_stale_head_rejection_turns_submission_off() {
         panic!("not pending")
     };
     let outcome = SubmitOutcome::Rejected {
-        reason: "stale head".into(),
+        reason: super::script::failure("stale head"),
         stale_head: Some("ab".repeat(20)),
     };
     update(
@@ -237,7 +237,9 @@ fn undo_asks_then_revokes() {
         &mut app,
         Msg::Undone {
             finding,
-            result: Err("no active suppression".into()),
+            result: Err(crate::tui::message::failure::Shared::new(
+                crate::river_store::StoreError::NoActiveSuppression("0123456789abcdef".into()),
+            )),
         },
     );
     assert!(

@@ -6,6 +6,9 @@ use crate::model::review::Scope;
 use crate::tui::app::{App, SubmitState};
 use crate::tui::drift::Drift;
 use crate::tui::fixture;
+use crate::tui::overlay::filter_menu::FilterMenu;
+use crate::tui::overlay::help::Help;
+use crate::tui::overlay::problems::Problems;
 use crate::tui::present::evidence::HeadLine;
 use ratatui::crossterm::event::{KeyEventState, MouseButton, MouseEvent, MouseEventKind};
 
@@ -147,7 +150,7 @@ fn paste_types_one_clean_line() {
 fn filter_menu_toggles_facets() {
     let mut app = sample((120, 40));
     typed(&mut app, "2f");
-    assert_eq!(app.ui.mode, Mode::Filter { cursor: 0 });
+    assert_eq!(app.ui.mode, Mode::Filter(FilterMenu { cursor: 0 }));
     typed(&mut app, " ");
     assert!(
         app.browse
@@ -157,7 +160,7 @@ fn filter_menu_toggles_facets() {
     );
     // Down to still_open (five severities, then dispositions: fixed, still_open).
     typed(&mut app, "kjjjjjj");
-    assert_eq!(app.ui.mode, Mode::Filter { cursor: 6 });
+    assert_eq!(app.ui.mode, Mode::Filter(FilterMenu { cursor: 6 }));
     typed(&mut app, " ");
     assert_eq!(app.browse.filters.disposition, vec![Disposition::StillOpen]);
     update(&mut app, key(KeyCode::Esc));
@@ -173,10 +176,10 @@ fn path_filter_is_edited_in_the_menu() {
     let mut app = sample((120, 40));
     typed(&mut app, "2fG");
     update(&mut app, key(KeyCode::Enter));
-    assert!(matches!(app.ui.mode, Mode::PathInput { .. }));
+    assert!(matches!(app.ui.mode, Mode::PathInput(_)));
     typed(&mut app, "src/");
     update(&mut app, key(KeyCode::Enter));
-    assert!(matches!(app.ui.mode, Mode::Filter { .. }));
+    assert!(matches!(app.ui.mode, Mode::Filter(_)));
     update(&mut app, key(KeyCode::Esc));
     let findings = app.doc.findings();
     assert!(!app.browse.visible.is_empty());
@@ -336,9 +339,9 @@ fn o_on_a_local_review_explains_instead() {
 fn help_overlay_opens_scrolls_and_closes() {
     let mut app = sample((80, 24));
     typed(&mut app, "?");
-    assert_eq!(app.ui.mode, Mode::Help { scroll: 0 });
+    assert_eq!(app.ui.mode, Mode::Help(Help { scroll: 0 }));
     typed(&mut app, "jj");
-    assert_eq!(app.ui.mode, Mode::Help { scroll: 2 });
+    assert_eq!(app.ui.mode, Mode::Help(Help { scroll: 2 }));
     typed(&mut app, "?");
     assert_eq!(app.ui.mode, Mode::Normal);
     typed(&mut app, "?");
@@ -445,7 +448,9 @@ fn mouse_click_selects_and_wheel_scrolls() {
 fn stale_submission_outcomes_are_dropped() {
     let mut app = sample((120, 40));
     app.submit[0] = SubmitState::Pending { generation: 2 };
-    let outcome = |reason: &str| SubmitOutcome::Failed { reason: reason.into() };
+    let outcome = |reason: &str| SubmitOutcome::Failed {
+        reason: super::script::failure(reason),
+    };
     update(
         &mut app,
         Msg::SubmitFinished {
@@ -466,7 +471,7 @@ fn stale_submission_outcomes_are_dropped() {
     assert_eq!(
         app.submit[0],
         SubmitState::Failed {
-            reason: "network down".into()
+            reason: super::script::failure("network down")
         }
     );
     update(
@@ -519,5 +524,5 @@ fn problems_overlay_only_when_there_is_something_to_show() {
     assert!(app.ui.flash.is_some());
     let mut app = fixture::app(fixture::review_error_set(), (120, 40));
     typed(&mut app, "!");
-    assert_eq!(app.ui.mode, Mode::Problems { scroll: 0 });
+    assert_eq!(app.ui.mode, Mode::Problems(Problems { scroll: 0 }));
 }

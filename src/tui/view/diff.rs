@@ -166,7 +166,7 @@ mod tests {
         ];
         app.diff = DiffView::Shown {
             finding: 0,
-            report: Err("test".into()),
+            report: Err(crate::tui::message::failure::DiffError::NoPull { local: None }),
             rows,
             waiting: Default::default(),
         };

@@ -16,7 +16,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
     let items = FilterItem::all();
     let height = usize::from(inner.height).max(1);
     let offset = cursor.saturating_sub(height - 1);
-    let editing = matches!(app.ui.mode, Mode::PathInput { .. });
+    let editing = matches!(app.ui.mode, Mode::PathInput(_));
     let lines: Vec<Line> = items
         .iter()
         .enumerate()

@@ -28,6 +28,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+/// The help overlay's title.
+const HELP_TITLE: &str = " Keys (generated from the key table) ";
+/// The problems overlay's title.
+const PROBLEMS_TITLE: &str = " Problems and angle errors ";
+
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(l) = &app.ui.loading {
@@ -41,15 +46,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     detail::render_evidence(frame, areas.evidence, app);
     status::render(frame, areas.status, app);
     match app.ui.mode {
-        Mode::Help { scroll } => overlay(
-            frame,
-            app,
-            " Keys (generated from the key table) ",
-            &help::shown(app),
-            scroll,
-        ),
-        Mode::Problems { scroll } => overlay(frame, app, " Problems and angle errors ", &problems::shown(app), scroll),
-        Mode::Filter { cursor } | Mode::PathInput { cursor } => filter_menu::render(frame, app, cursor),
+        Mode::Help(open) => overlay(frame, app, HELP_TITLE, &help::shown(app), open.scroll),
+        Mode::Problems(open) => overlay(frame, app, PROBLEMS_TITLE, &problems::shown(app), open.scroll),
+        Mode::Filter(menu) | Mode::PathInput(menu) => filter_menu::render(frame, app, menu.cursor),
         Mode::Compose(stage) => super::composer::view::render(frame, app, stage),
         Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
         Mode::Ask(q) => ask::render(frame, app, q),

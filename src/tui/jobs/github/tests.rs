@@ -61,14 +61,14 @@ fn config(base: &str) -> ClientConfig {
 
 /// Runs the job on a thread of its own (it makes its own runtime) and
 /// returns every reported outcome in order.
-fn run_job(outbox: Outbox, connect: Result<ClientConfig, String>) -> Vec<(usize, SubmitOutcome)> {
+fn run_job(outbox: Outbox, connect: Result<ClientConfig, ClientError>) -> Vec<(usize, SubmitOutcome)> {
     run_items(outbox, connect, items())
 }
 
 /// [`run_job`] with these items.
 fn run_items(
     outbox: Outbox,
-    connect: Result<ClientConfig, String>,
+    connect: Result<ClientConfig, ClientError>,
     items: Vec<SubmitItem>,
 ) -> Vec<(usize, SubmitOutcome)> {
     let total = items.len();
@@ -81,7 +81,7 @@ fn run_items(
         .unwrap_or_else(|e| panic!("{e}"));
     let connect = || {
         let _inside = runtime.enter();
-        crate::github::Client::new(connect?).map_err(|e| e.to_string())
+        crate::github::Client::new(connect?).map_err(ClientError::Build)
     };
     run(
         &outbox,
@@ -131,6 +131,7 @@ async fn a_batch_keeps_first_records_each_and_a_failure_stays_in_the_outbox() {
     let SubmitOutcome::Failed { reason } = &second.1 else {
         panic!("{second:?}")
     };
+    let reason = reason.to_string();
     assert_eq!(second.0, 7);
     let left = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
     assert_eq!(left.len(), 1, "the recorded one left the outbox, the failed one stayed");
@@ -147,7 +148,7 @@ fn without_a_token_every_decision_is_kept_and_the_screen_says_how_to_send_it() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let outbox = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let check = Outbox::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let no_token = Err("no GitHub token: set GH_TOKEN or GITHUB_TOKEN".to_string());
+    let no_token = Err(ClientError::Setup(crate::github::token::TokenError::Missing.into()));
     let seen = run_job(outbox, no_token);
     assert_eq!(seen.len(), 2);
     let kept = check.list().unwrap_or_else(|e| panic!("{e}")).entries;
@@ -156,6 +157,7 @@ fn without_a_token_every_decision_is_kept_and_the_screen_says_how_to_send_it() {
         let SubmitOutcome::Failed { reason } = outcome else {
             panic!("{outcome:?}")
         };
+        let reason = reason.to_string();
         assert!(reason.contains("set GH_TOKEN, then press r"), "{reason}");
         assert!(kept.iter().any(|e| reason.contains(&e.id)), "{reason}");
     }
@@ -219,6 +221,7 @@ async fn the_screen_and_a_headless_submit_of_one_decision_leave_one_comment() {
     let SubmitOutcome::Failed { reason } = &seen[0].1 else {
         panic!("{seen:?}")
     };
+    let reason = reason.to_string();
     assert!(
         reason.contains("another triage process") && reason.contains("that process settles it"),
         "{reason}"

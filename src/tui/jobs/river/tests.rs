@@ -39,7 +39,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         ..Context::default()
     };
     let (tx, rx) = mpsc::channel();
-    let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err("no network in this test".into())))
+    let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into())))
         .unwrap_or_else(|e| panic!("{e}"));
     let items = vec![
         item(1, DecisionStatus::FalsePositive),
@@ -98,7 +98,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     }
     undo(&ctx, 1, (fp, Vec::new(), None), &worker);
     match rx.recv() {
-        Ok(Msg::Undone { result: Err(why), .. }) => assert!(why.contains("no active suppression"), "{why}"),
+        Ok(Msg::Undone { result: Err(why), .. }) => assert!(why.to_string().contains("no active suppression"), "{why}"),
         other => panic!("{other:?}"),
     }
 }

@@ -9,11 +9,8 @@ use std::sync::mpsc::{Receiver, channel};
 fn config_counting(calls: Arc<AtomicUsize>) -> ConfigSource {
     Box::new(move || {
         calls.fetch_add(1, Ordering::SeqCst);
-        let base = ApiBase::parse("http://127.0.0.1:9").map_err(|e| e.to_string())?;
-        Ok(ClientConfig::new(
-            base,
-            Token::new("t0ken-for-tests").map_err(|e| e.to_string())?,
-        ))
+        let base = ApiBase::parse("http://127.0.0.1:9").map_err(crate::github::SetupError::ApiBase)?;
+        Ok(ClientConfig::new(base, Token::new("t0ken-for-tests")?))
     })
 }
 
@@ -25,8 +22,7 @@ fn notices(rx: &Receiver<Msg>, n: usize) -> Vec<Msg> {
 fn every_client_was_ready(rx: &std::sync::mpsc::Receiver<Msg>, n: usize) {
     let seen = notices(rx, n);
     assert!(
-        seen.iter()
-            .all(|m| matches!(m, Msg::Notice(_, t) if t == "client true")),
+        seen.iter().all(|m| matches!(m, Msg::Progress(t) if t == "client true")),
         "{seen:?}"
     );
 }
@@ -39,7 +35,7 @@ fn every_job_of_a_session_gets_the_same_client_built_once() {
     for _ in 0..5 {
         worker.job("a client job", |net| {
             let ok = net.client().is_ok();
-            Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
+            Some(Msg::Progress(format!("client {ok}")))
         });
     }
     every_client_was_ready(&rx, 5);
@@ -53,7 +49,8 @@ fn every_job_of_a_session_gets_the_same_client_built_once() {
 #[test]
 fn a_panicking_job_is_a_message_and_the_worker_goes_on() {
     let (tx, rx) = channel();
-    let worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    let worker =
+        Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into()))).unwrap_or_else(|e| panic!("{e}"));
     worker.job("a job that breaks", |_| panic!("broken \u{1b}[2J job"));
     let first = notices(&rx, 1);
     match first.as_slice() {
@@ -70,7 +67,8 @@ fn a_panicking_job_is_a_message_and_the_worker_goes_on() {
 #[test]
 fn writes_run_in_the_order_asked_and_finish_waits_for_them() {
     let (tx, rx) = channel();
-    let mut worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    let mut worker =
+        Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into()))).unwrap_or_else(|e| panic!("{e}"));
     let log = Arc::new(Mutex::new(Vec::new()));
     for i in 0..50 {
         let log = Arc::clone(&log);
@@ -95,7 +93,8 @@ fn writes_run_in_the_order_asked_and_finish_waits_for_them() {
 #[test]
 fn a_full_queue_refuses_a_job_with_a_notice() {
     let (tx, rx) = channel();
-    let worker = Worker::new(tx, Box::new(|| Err("offline".into()))).unwrap_or_else(|e| panic!("{e}"));
+    let worker =
+        Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into()))).unwrap_or_else(|e| panic!("{e}"));
     let (release, gate) = channel::<()>();
     let gate = Arc::new(Mutex::new(gate));
     // PARALLEL jobs hold every slot; the dispatcher holds one more; QUEUE wait.
@@ -111,7 +110,7 @@ fn a_full_queue_refuses_a_job_with_a_notice() {
         worker.job("one too many", |_| None);
     }
     while let Ok(msg) = rx.try_recv() {
-        if matches!(&msg, Msg::Notice(_, t) if t.contains("one too many was not started")) {
+        if matches!(&msg, Msg::Notice(n) if n.to_string().contains("one too many was not started")) {
             refused += 1;
         }
     }
@@ -137,7 +136,7 @@ fn the_first_fetch_s_client_is_the_session_s_client_for_every_later_job() {
     for _ in 0..3 {
         worker.job("a client job", move |net| {
             let ok = net.client().is_ok() && net.client_from(config()).is_ok();
-            Some(Msg::Notice(crate::tui::app::Level::Info, format!("client {ok}")))
+            Some(Msg::Progress(format!("client {ok}")))
         });
     }
     every_client_was_ready(&rx, 3);
