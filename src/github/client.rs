@@ -15,6 +15,11 @@
 //!   token is only ever given paths relative to the API origin, so it cannot
 //!   send the token anywhere else; a download that leaves the API origin
 //!   continues through a second octocrab built without any credentials.
+//! - That second octocrab is built on the first request that leaves the API
+//!   origin, not with the client: building one loads the system's root
+//!   certificates (every file under `/etc/ssl/certs` on Linux), a cost most
+//!   commands (every submit, every read of a pull request on one origin)
+//!   would pay for nothing.
 
 use super::conditional::{Memory, RequestStats};
 use super::disk_cache::DiskCache;
@@ -29,6 +34,7 @@ use octocrab::Octocrab;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// How idempotent requests are retried.
@@ -117,7 +123,8 @@ pub struct Client {
     /// Holds the token; only given paths relative to the API origin.
     crab: Octocrab,
     /// Holds no credentials; follows a download once it left the API origin.
-    anonymous: Octocrab,
+    /// Built on first use and shared by every clone.
+    anonymous: Arc<OnceLock<Octocrab>>,
     base: ApiBase,
     /// [`origin_of`] the API base.
     api_origin: String,
@@ -159,14 +166,6 @@ impl Client {
             .add_header(HeaderName::from_static("x-github-api-version"), "2022-11-28".into())
             .build()
             .map_err(setup)?;
-        let anonymous = Octocrab::builder()
-            .base_uri(config.api_base.origin())
-            .map_err(setup)?
-            .set_connect_timeout(Some(config.timeout))
-            .set_read_timeout(Some(config.timeout))
-            .set_write_timeout(Some(config.timeout))
-            .build()
-            .map_err(setup)?;
         let api_origin = config
             .api_base
             .origin()
@@ -179,7 +178,7 @@ impl Client {
             })?;
         Ok(Client {
             crab,
-            anonymous,
+            anonymous: Arc::default(),
             api_origin,
             base: config.api_base,
             timeout: config.timeout,
@@ -296,6 +295,26 @@ impl Client {
         Ok(bytes)
     }
 
+    /// The octocrab without credentials, built now if this is its first use.
+    fn anonymous(&self) -> Result<&Octocrab, GhError> {
+        if let Some(crab) = self.anonymous.get() {
+            return Ok(crab);
+        }
+        let setup = |e: octocrab::Error| GhError::Config {
+            message: chain_text(&e),
+        };
+        let built = Octocrab::builder()
+            .base_uri(self.base.origin())
+            .map_err(setup)?
+            .set_connect_timeout(Some(self.timeout))
+            .set_read_timeout(Some(self.timeout))
+            .set_write_timeout(Some(self.timeout))
+            .build()
+            .map_err(setup)?;
+        // Two clones racing here each build one; the first kept is used by all.
+        Ok(self.anonymous.get_or_init(|| built))
+    }
+
     fn uri(&self, route: &Route) -> String {
         format!("{}{}", self.base.prefix(), route.path_and_query())
     }
@@ -391,7 +410,7 @@ impl Client {
     ) -> Result<Answer, GhError> {
         let (crab, uri) = match target {
             Target::Api(path) => (&self.crab, path.clone()),
-            Target::Anonymous(uri) => (&self.anonymous, uri.to_string()),
+            Target::Anonymous(uri) => (self.anonymous()?, uri.to_string()),
         };
         // A GET on the API asks whether the answer kept for it still stands.
         let conditional = match target {
