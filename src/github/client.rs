@@ -295,6 +295,23 @@ impl Client {
         Ok(bytes)
     }
 
+    /// Starts building the octocrab without credentials on a thread of the
+    /// runtime's, for a caller about to download something that is likely to
+    /// leave the API origin (an artifact's zip): the download then does not
+    /// wait for the root certificates to load. Does nothing outside a tokio
+    /// runtime or when it is built already.
+    pub fn prepare_off_origin(&self) {
+        if self.anonymous.get().is_some() || tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let client = self.clone();
+        drop(tokio::task::spawn_blocking(move || {
+            if let Err(e) = client.anonymous() {
+                tracing::debug!(error = %e, "the download client could not be built ahead");
+            }
+        }));
+    }
+
     /// The octocrab without credentials, built now if this is its first use.
     fn anonymous(&self) -> Result<&Octocrab, GhError> {
         if let Some(crab) = self.anonymous.get() {

@@ -150,6 +150,8 @@ pub async fn fetch_exact_head_reporting(
     req: &FetchRequest,
     progress: Progress<'_>,
 ) -> Result<FetchedResult, FetchError> {
+    // GitHub answers the zip's route with a redirect to its storage host.
+    client.prepare_off_origin();
     let head = reported(progress, FetchStep::Head, current_head(client, req)).await?;
     progress(FetchEvent::Head(head.clone()));
     // A run's first attempt is by far the most common, and its artifact's
