@@ -8,6 +8,10 @@ Every request sleeps LATENCY seconds before its answer; requests are served
 on threads, so requests sent together overlap. ETag / If-None-Match is
 honoured (304) like GitHub's REST API.
 
+Connections that carried at least one counted request are counted too: a
+client that keeps its connections alive opens at most as many as it has
+requests in flight at once.
+
 Control paths (no latency, not counted): GET /__stats (and reset),
 POST /__fail_posts/1 or /0 (comment posts answer 502: fills the outbox).
 
@@ -49,7 +53,7 @@ ZIP = buf.getvalue()
 NAME = f"reviewgate-agent-result-{HEAD}-attempt-1"
 
 lock = threading.Lock()
-stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "not_modified": 0, "lines": []}
+stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "not_modified": 0, "connections": 0, "lines": []}
 state = {"comments": [], "statuses": [], "next_id": 9000, "fail_posts": False}
 
 
@@ -108,7 +112,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/__stats":
             with lock:
                 out = dict(stats)
-                stats.update(requests=0, max_in_flight=0, not_modified=0, lines=[])
+                stats.update(requests=0, max_in_flight=0, not_modified=0, connections=0, lines=[])
             self.json(out, etag=False)
             return True
         if path.startswith("/__fail_posts/"):
@@ -124,6 +128,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.control(path):
             return
         with lock:
+            if not getattr(self, "counted", False):
+                # One handler serves one connection, request after request.
+                self.counted = True
+                stats["connections"] += 1
             stats["requests"] += 1
             stats["in_flight"] += 1
             stats["max_in_flight"] = max(stats["max_in_flight"], stats["in_flight"])

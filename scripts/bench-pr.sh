@@ -2,14 +2,19 @@
 # GitHub round trips against a loopback server with a fixed latency per
 # request (scripts/bench-pr.py): for `list --pr`, one `submit`, and a batch
 # (`outbox retry --all`) of N decisions, the requests made, the most in flight
-# at once, and the wall time, also in units of one request's latency.
+# at once, the connections opened for them, and the wall time, also in units
+# of one request's latency.
 #
-# usage: scripts/bench-pr.sh [LATENCY_MS=150] [BATCH=5] [FINDINGS=20]
-# Builds the release binary unless TRIAGE_BIN names one.
+# usage: scripts/bench-pr.sh [LATENCY_MS=150] [BATCH=5] [FINDINGS=20] [REPEAT=1]
+# Builds the release binary unless TRIAGE_BIN names one. With REPEAT > 1,
+# `list --pr` and `submit` run that many times (each submit a decision on
+# another finding) and the row shows the median wall time; the batch runs once.
 set -euo pipefail
 latency=${1:-150}
 batch=${2:-5}
 findings=${3:-20}
+repeat=${4:-1}
+(( findings > batch + repeat )) || { echo "FINDINGS must exceed BATCH + REPEAT" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TRIAGE_BIN:-}
 if [[ -z "$bin" ]]; then
@@ -27,36 +32,48 @@ export GH_TOKEN=bench-token-not-a-secret TRIAGE_STATE_DIR="$work/state" GITHUB_A
 stats() { curl -s "$api/__stats"; }
 now() { date +%s%N; }
 
-printf '%-28s %9s %12s %10s %12s %s\n' "command" "requests" "most at once" "wall ms" "round trips" "304s"
-row() { # name, start, end, stats json
-  python3 - "$1" "$2" "$3" "$4" "$latency" <<'PY'
-import json, sys
-name, start, end, stats, latency = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4]), int(sys.argv[5])
-wall = (end - start) / 1e6
-print(f"{name:<28} {stats['requests']:>9} {stats['max_in_flight']:>12} {wall:>10.0f} {wall / latency:>12.1f} {stats['not_modified']}")
+printf '%-28s %9s %12s %12s %10s %12s %s\n' "command" "requests" "most at once" "connections" "wall ms" "round trips" "304s"
+row() { # name, stats json, wall times in ns...
+  python3 - "$latency" "$@" <<'PY'
+import json, statistics, sys
+latency, name, stats = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+wall = statistics.median(float(w) for w in sys.argv[4:]) / 1e6
+print(f"{name:<28} {stats['requests']:>9} {stats['max_in_flight']:>12} {stats['connections']:>12} {wall:>10.0f} {wall / latency:>12.1f} {stats['not_modified']}")
 PY
 }
-run() { # name, command...
-  local name=$1; shift
+once() { # command... (prints the wall time in ns; the stats are those of this run)
   stats >/dev/null
   local start end
   start=$(now)
-  "$@" >/dev/null 2>"$work/stderr" || { echo "$name failed:"; cat "$work/stderr"; exit 1; }
+  "$@" >/dev/null 2>"$work/stderr" || { echo "failed: $*" >&2; cat "$work/stderr" >&2; kill -TERM $$; exit 1; }
   end=$(now)
-  row "$name" "$start" "$end" "$(stats)"
+  echo $((end - start))
+}
+run() { # name, times, command... (a command whose runs are alike)
+  local name=$1 times=$2 walls=() i
+  shift 2
+  for ((i = 0; i < times; i++)); do walls+=("$(once "$@")"); done
+  row "$name" "$(stats)" "${walls[@]}"
+}
+submit_one() { # finding index
+  "$bin" submit --result "$work/result.json" --finding "defect:src.f$1.rs:bench" --status accepted \
+    --evidence "Seen in the bench ($1)."
 }
 
-run "list --pr" "$bin" list --pr 7 --repo bench/app
-run "list --pr --format json" "$bin" list --pr 7 --repo bench/app --format json
-run "submit (1 decision)" "$bin" submit --result "$work/result.json" --finding "defect:src.f0.rs:bench" \
-  --status accepted --evidence "Seen in the bench."
+run "list --pr" "$repeat" "$bin" list --pr 7 --repo bench/app
+run "list --pr --format json" "$repeat" "$bin" list --pr 7 --repo bench/app --format json
+# Findings 1..BATCH fill the outbox below; the submits take the ones after.
+walls=()
+for ((i = 0; i < repeat; i++)); do walls+=("$(once submit_one $((batch + 1 + i)))"); done
+row "submit (1 decision)" "$(stats)" "${walls[@]}"
 curl -s -X POST "$api/__fail_posts/1" >/dev/null
 for i in $(seq 1 "$batch"); do
   "$bin" submit --result "$work/result.json" --finding "defect:src.f$i.rs:bench" --status accepted \
     --evidence "Seen in the bench ($i)." >/dev/null 2>&1 || true
 done
 curl -s -X POST "$api/__fail_posts/0" >/dev/null
-run "outbox retry --all ($batch)" "$bin" outbox retry --all
+run "outbox retry --all ($batch)" 1 "$bin" outbox retry --all
 echo
 echo "latency ${latency} ms per request; round trips = wall time / latency (process start included)."
+echo "wall ms: the median of $repeat run(s) (the batch: one); requests, most at once and connections: the last run."
 echo "Conditional reads (304) pay off within one process (the screen's refresh); each command here is a new process."
