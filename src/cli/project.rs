@@ -25,8 +25,8 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));
     }
-    // Only the value is projected; no model was built beside it.
-    let (Some(Format::ArtifactV3), Some(value)) = (loaded.format, loaded.value.as_ref()) else {
+    // Only the document is projected; no model was built beside it.
+    let (Some(Format::ArtifactV3), Some(doc)) = (loaded.format, loaded.doc.as_ref()) else {
         let format = loaded.format.map_or("document of unknown format", Format::label);
         eprintln!(
             "triage: {} is a {format}; only a ReviewGate review output v3 has a projection",
@@ -34,7 +34,7 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(exit::INVALID));
     };
-    match project(value, &scope) {
+    match project(doc.root(), &scope) {
         Ok(result) => {
             let mut bytes = canonical_projection(&result);
             bytes.push(b'\n');

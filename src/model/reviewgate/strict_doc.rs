@@ -1,18 +1,22 @@
-//! A serde `Deserializer` over a parsed `serde_json::Value` that is stricter
-//! than serde_json's own and knows where it is.
+//! A serde `Deserializer` over a parsed [`Doc`] that is stricter than
+//! serde_json's own and knows where it is.
 //!
 //! serde's derived structs also accept a JSON array of their members in
 //! declaration order; the formats do not (P10), so a struct read from an
 //! array is an error here. And when anything fails, the JSON pointer of the
 //! deepest failing value is recorded, so a problem names its exact place.
-//! Strings are lent out of the value (no copies); scalars are read exactly
-//! as serde_json reads them.
+//! Strings are lent out of the document (no copies); scalars reach serde as
+//! the same u64/i64/f64 and through the same visitor calls as from a
+//! `serde_json::Value`, so every message is the one serde_json gives.
+//!
+//! [`Doc`]: crate::model::json::Doc
 
+use crate::model::json::doc::{DocNode, Items, Members, Tok};
 use crate::model::problem::push_pointer;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::forward_to_deserialize_any;
-use serde_json::{Error, Map, Value};
+use serde_json::Error;
 use std::cell::RefCell;
 
 /// One step of a path.
@@ -72,7 +76,7 @@ impl<'b> Trail<'b> {
 }
 
 /// Decodes `value` as `T`; on failure, `trail` knows where.
-pub(crate) fn from_value<'a, T: de::Deserialize<'a>>(value: &'a Value, trail: &Trail<'_>) -> Result<T, Error> {
+pub(crate) fn from_doc<'a, T: de::Deserialize<'a>>(value: DocNode<'a>, trail: &Trail<'_>) -> Result<T, Error> {
     let result = T::deserialize(Strict {
         value,
         node: None,
@@ -86,27 +90,31 @@ pub(crate) fn from_value<'a, T: de::Deserialize<'a>>(value: &'a Value, trail: &T
 
 /// The deserializer for one value at one place.
 struct Strict<'a, 'n> {
-    value: &'a Value,
+    value: DocNode<'a>,
     node: Option<&'n Node<'n, 'a>>,
     trail: &'n Trail<'n>,
 }
 
 impl<'a> Strict<'a, '_> {
-    fn visit_object<V: Visitor<'a>>(self, map: &'a Map<String, Value>, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_map(Members {
-            iter: map.iter(),
+    fn visit_object<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_map(MembersAccess {
+            iter: self.value.members(),
             pending: None,
             node: self.node,
             trail: self.trail,
         })
     }
 
-    fn visit_array<V: Visitor<'a>>(self, list: &'a [Value], visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_seq(Items {
-            iter: list.iter().enumerate(),
+    fn visit_array<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_seq(ItemsAccess {
+            iter: self.value.items().enumerate(),
             node: self.node,
             trail: self.trail,
         })
+    }
+
+    fn invalid_type<V: Visitor<'a>>(&self, visitor: &V) -> Error {
+        de::Error::invalid_type(unexpected(self.value), visitor)
     }
 }
 
@@ -114,17 +122,24 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Object(map) => self.visit_object(map, visitor),
-            Value::Array(list) => self.visit_array(list, visitor),
-            other => other.deserialize_any(visitor),
+        match self.value.tok() {
+            Tok::Null => visitor.visit_unit(),
+            Tok::True => visitor.visit_bool(true),
+            Tok::False => visitor.visit_bool(false),
+            Tok::U64(n) => visitor.visit_u64(n),
+            Tok::I64(n) => visitor.visit_i64(n),
+            Tok::F64(f) => visitor.visit_f64(f),
+            Tok::Raw { .. } | Tok::Esc { .. } => visitor.visit_borrowed_str(self.value.as_str().unwrap_or_default()),
+            Tok::Arr { .. } => self.visit_array(visitor),
+            Tok::Obj { .. } => self.visit_object(visitor),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Null => visitor.visit_none(),
-            _ => visitor.visit_some(self),
+        if self.value.is_null() {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
         }
     }
 
@@ -134,38 +149,11 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Object(map) => self.visit_object(map, visitor),
-            Value::Array(_) => Err(de::Error::invalid_type(Unexpected::Seq, &visitor)),
-            other => other.deserialize_any(visitor),
+        match self.value.tok() {
+            // P10: objects written as positional arrays are not accepted.
+            Tok::Arr { .. } => Err(de::Error::invalid_type(Unexpected::Seq, &visitor)),
+            _ => self.deserialize_any(visitor),
         }
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Object(map) => self.visit_object(map, visitor),
-            other => other.deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Value::Array(list) => self.visit_array(list, visitor),
-            other => other.deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
@@ -174,15 +162,15 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        variants: &'static [&'static str],
+        _name: &'static str,
+        _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
         // Every enum of these formats is a plain string; serde_json would
         // also take `{"P2": null}` for the unit variant `P2`.
-        match self.value {
-            Value::String(_) => self.value.deserialize_enum(name, variants, visitor),
-            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+        match self.value.as_str() {
+            Some(s) => visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s)),
+            None => Err(self.invalid_type(&visitor)),
         }
     }
 
@@ -190,75 +178,45 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
         visitor.visit_unit()
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_bool(visitor)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_u8(visitor)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_u32(visitor)
-    }
-
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_u64(visitor)
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_f64(visitor)
-    }
-
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_str(visitor)
-    }
-
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_string(visitor)
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.value.deserialize_identifier(visitor)
-    }
-
+    // A string where a string is asked for, and anything else where a
+    // scalar is: the visitor's own call decides, as it does for a `Value`.
     forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u16 u128 f32 char bytes byte_buf unit unit_struct
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct seq tuple tuple_struct map identifier
     }
 }
 
 /// What serde calls a value it did not expect.
-fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Unexpected::Unsigned(u),
-            (None, Some(i)) => Unexpected::Signed(i),
-            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
+fn unexpected(value: DocNode<'_>) -> Unexpected<'_> {
+    match value.tok() {
+        Tok::Null => Unexpected::Unit,
+        Tok::True => Unexpected::Bool(true),
+        Tok::False => Unexpected::Bool(false),
+        Tok::U64(u) => Unexpected::Unsigned(u),
+        Tok::I64(i) => Unexpected::Signed(i),
+        Tok::F64(f) => Unexpected::Float(f),
+        Tok::Raw { .. } | Tok::Esc { .. } => Unexpected::Str(value.as_str().unwrap_or_default()),
+        Tok::Arr { .. } => Unexpected::Seq,
+        Tok::Obj { .. } => Unexpected::Map,
     }
 }
 
 /// The members of one object, each handed out with its place.
-struct Members<'a, 'n> {
-    iter: serde_json::map::Iter<'a>,
-    pending: Option<(&'a str, &'a Value)>,
+struct MembersAccess<'a, 'n> {
+    iter: Members<'a>,
+    pending: Option<(&'a str, DocNode<'a>)>,
     node: Option<&'n Node<'n, 'a>>,
     trail: &'n Trail<'n>,
 }
 
-impl<'a> MapAccess<'a> for Members<'a, '_> {
+impl<'a> MapAccess<'a> for MembersAccess<'a, '_> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         let Some((key, value)) = self.iter.next() else {
             return Ok(None);
         };
-        self.pending = Some((key.as_str(), value));
+        self.pending = Some((key, value));
         let result = seed.deserialize(BorrowedStrDeserializer::<Error>::new(key));
         if result.is_err() {
             let node = Node {
@@ -295,13 +253,13 @@ impl<'a> MapAccess<'a> for Members<'a, '_> {
 }
 
 /// The items of one array, each handed out with its place.
-struct Items<'a, 'n> {
-    iter: std::iter::Enumerate<std::slice::Iter<'a, Value>>,
+struct ItemsAccess<'a, 'n> {
+    iter: std::iter::Enumerate<Items<'a>>,
     node: Option<&'n Node<'n, 'a>>,
     trail: &'n Trail<'n>,
 }
 
-impl<'a> SeqAccess<'a> for Items<'a, '_> {
+impl<'a> SeqAccess<'a> for ItemsAccess<'a, '_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
@@ -331,8 +289,17 @@ impl<'a> SeqAccess<'a> for Items<'a, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::json::{Doc, ReadLimits, read_doc_owned};
     use serde::Deserialize;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn doc(v: &Value) -> Doc<'static> {
+        read_doc_owned(v.to_string().into_bytes(), &ReadLimits::default()).expect("JSON")
+    }
+
+    fn from_value<'a, T: Deserialize<'a>>(d: &'a Doc<'a>, trail: &Trail<'_>) -> Result<T, Error> {
+        from_doc(d.root(), trail)
+    }
 
     #[derive(Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -351,21 +318,20 @@ mod tests {
 
     fn fail(v: &Value) -> (String, String) {
         let trail = Trail::new("/base");
-        let err = from_value::<Outer>(v, &trail).expect_err("must fail");
+        let d = doc(v);
+        let err = from_value::<Outer>(&d, &trail).expect_err("must fail");
         (trail.failed_at(), err.to_string())
     }
 
     #[test]
     fn reads_and_borrows() {
-        let v = json!({"items": [{"name": "a", "n": 1}], "flag": null});
+        let d = doc(&json!({"items": [{"name": "a", "n": 1}], "flag": null}));
         let trail = Trail::new("");
-        let outer: Outer = from_value(&v, &trail).expect("valid");
+        let outer: Outer = from_value(&d, &trail).expect("valid");
         assert_eq!(outer.items, vec![Inner { name: "a", n: 1 }]);
-        let Value::String(s) = &v["items"][0]["name"] else {
-            panic!()
-        };
+        let at = d.text.find("\"a\"").expect("the name") + 1;
         assert!(
-            std::ptr::eq(outer.items[0].name.as_ptr(), s.as_ptr()),
+            std::ptr::eq(outer.items[0].name.as_ptr(), d.text[at..].as_ptr()),
             "strings are lent, not copied"
         );
     }
@@ -400,14 +366,59 @@ mod tests {
     fn enums_are_plain_strings() {
         use crate::model::finding::Severity;
         let trail = Trail::new("");
-        assert_eq!(from_value::<Severity>(&json!("P2"), &trail).ok(), Some(Severity::P2));
+        assert_eq!(
+            from_value::<Severity>(&doc(&json!("P2")), &trail).ok(),
+            Some(Severity::P2)
+        );
         for bad in [json!({"P2": null}), json!(["P2"]), json!(null), json!(2)] {
             assert!(
-                from_value::<Severity>(&bad, &Trail::new("")).is_err(),
+                from_value::<Severity>(&doc(&bad), &Trail::new("")).is_err(),
                 "{bad} was read as a severity"
             );
         }
-        let err = from_value::<Severity>(&json!(null), &Trail::new("")).expect_err("null");
+        let err = from_value::<Severity>(&doc(&json!(null)), &Trail::new("")).expect_err("null");
         assert!(err.to_string().starts_with("invalid type: null"), "{err}");
+    }
+
+    /// Every fault is worded exactly as serde_json words it for the same
+    /// document read into a `Value` (enums aside: only a plain string is one
+    /// here, see `enums_are_plain_strings`).
+    #[test]
+    fn messages_are_serde_jsons() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Typed<'a> {
+            n: u8,
+            w: u32,
+            s: &'a str,
+            f: f64,
+            o: Option<u64>,
+            e: crate::model::finding::Severity,
+        }
+        let good = json!({"n": 1, "w": 2, "s": "x", "f": 1.5, "o": null, "e": "P1"});
+        for (member, bad) in [
+            ("n", json!(3.0)),
+            ("n", json!(256)),
+            ("n", json!(-1)),
+            ("n", json!("1")),
+            ("w", json!([1])),
+            ("s", json!(2)),
+            ("s", json!({"a": 1})),
+            ("s", json!(null)),
+            ("f", json!("1.5")),
+            ("f", json!(true)),
+            ("o", json!(-2)),
+            ("e", json!("P9")),
+        ] {
+            let mut v = good.clone();
+            v[member] = bad.clone();
+            let want = Typed::deserialize(&v).expect_err("serde_json refuses it");
+            let d = doc(&v);
+            let trail = Trail::new("");
+            let got = from_value::<Typed>(&d, &trail).expect_err("refused");
+            assert_eq!(got.to_string(), want.to_string(), "{member} = {bad}");
+            assert_eq!(trail.failed_at(), format!("/{member}"), "{member} = {bad}");
+        }
     }
 }
