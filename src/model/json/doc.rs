@@ -63,7 +63,7 @@ const _: () = assert!(std::mem::size_of::<Tok>() == 16);
 pub struct Doc<'s> {
     pub(crate) text: Cow<'s, str>,
     pub(crate) tape: Vec<Tok>,
-    pub(crate) escaped: String,
+    pub(crate) escaped: Cow<'s, str>,
     /// Whether [`DocNode::members`] hands out members in name order (see
     /// [`Doc::in_name_order`]).
     pub(crate) name_order: NameOrder,
@@ -120,6 +120,38 @@ impl<'s> Doc<'s> {
         super::read_doc_owned(text, &super::ReadLimits::default()).map_err(|(problem, _)| problem)
     }
 
+    /// Splits the document into its strings (a document without tokens) and
+    /// its tape, so that the tape can be freed while values decoded from it
+    /// still borrow the strings (see [`Doc::over`] and [`Doc::strings`]).
+    pub(crate) fn split(self) -> (Doc<'s>, Vec<Tok>) {
+        let strings = Doc {
+            text: self.text,
+            tape: Vec::new(),
+            escaped: self.escaped,
+            name_order: NameOrder::default(),
+        };
+        (strings, self.tape)
+    }
+
+    /// The document of `tape` over the strings of `strings` (the halves
+    /// [`Doc::split`] gave), borrowing them.
+    pub(crate) fn over<'b>(strings: &'b Doc<'_>, tape: Vec<Tok>) -> Doc<'b> {
+        Doc {
+            text: Cow::Borrowed(&strings.text),
+            tape,
+            escaped: Cow::Borrowed(&strings.escaped),
+            name_order: NameOrder::default(),
+        }
+    }
+
+    /// The strings of this document, for lending them out beyond its tape.
+    pub fn strings(&self) -> Strings<'_> {
+        Strings {
+            text: &self.text,
+            escaped: &self.escaped,
+        }
+    }
+
     /// The number of tokens (one per value and per member name).
     pub fn token_count(&self) -> usize {
         self.tape.len()
@@ -130,7 +162,7 @@ impl<'s> Doc<'s> {
         let mut doc = Doc {
             text: Cow::Borrowed(""),
             tape: Vec::with_capacity(1),
-            escaped: String::new(),
+            escaped: Cow::Owned(String::new()),
             name_order: NameOrder::default(),
         };
         doc.set_single_string(s);
@@ -140,8 +172,9 @@ impl<'s> Doc<'s> {
     /// Makes this a one-string document holding `s`, reusing its buffers.
     pub(crate) fn set_single_string(&mut self, s: &str) {
         self.tape.clear();
-        self.escaped.clear();
-        self.escaped.push_str(s);
+        let escaped = self.escaped.to_mut();
+        escaped.clear();
+        escaped.push_str(s);
         self.tape.push(Tok::Esc {
             at: 0,
             len: s.len() as u32,
@@ -177,6 +210,21 @@ impl<'s> Doc<'s> {
             Tok::Arr { end, .. } | Tok::Obj { end, .. } => end,
             _ => i + 1,
         }
+    }
+}
+
+/// The strings of a document (its text and its decoded escapes), which a
+/// string token of a document over them can be read from.
+#[derive(Debug, Clone, Copy)]
+pub struct Strings<'s> {
+    text: &'s str,
+    escaped: &'s str,
+}
+
+impl<'s> Strings<'s> {
+    /// The text of a string token.
+    pub(crate) fn of(&self, tok: Tok) -> Option<&'s str> {
+        token_str(self.text, self.escaped, tok)
     }
 }
 
@@ -324,6 +372,20 @@ impl<'a> DocNode<'a> {
                 sorted: None,
             },
         }
+    }
+
+    /// The token of this member value's name (a value that is no member of
+    /// an object gets the token before it, which is no string).
+    pub(crate) fn name_tok(&self) -> Tok {
+        self.at
+            .checked_sub(1)
+            .and_then(|i| self.doc.tape.get(i as usize).copied())
+            .unwrap_or(Tok::Null)
+    }
+
+    /// The strings of the document this value belongs to.
+    pub fn strings(&self) -> Strings<'a> {
+        self.doc.strings()
     }
 
     /// [`Doc::in_name_order`] of the document this value belongs to.

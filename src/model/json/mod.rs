@@ -20,6 +20,8 @@ mod reader;
 mod scan;
 
 #[cfg(test)]
+mod doc_tests;
+#[cfg(test)]
 mod number_tests;
 #[cfg(test)]
 mod tests;
@@ -30,7 +32,7 @@ pub(crate) use scan::skip_ws;
 use serde_json::Value;
 use std::borrow::Cow;
 
-pub use doc::{Doc, DocNode, Kind};
+pub use doc::{Doc, DocNode, Kind, Strings};
 
 pub use canonical::{
     CanonicalError, CanonicalFormatter, canonical_len_within, to_canonical_vec, try_to_canonical_vec, write_canonical,
@@ -156,7 +158,7 @@ fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> T
             Doc {
                 text,
                 tape,
-                escaped,
+                escaped: Cow::Owned(escaped),
                 name_order: Default::default(),
             },
             infinite,

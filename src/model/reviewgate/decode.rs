@@ -7,8 +7,8 @@
 //! decoded one by one (only on that error path) to report every failing
 //! part, and integer members are scanned so that every P8 fault is named.
 
-use super::strict_doc::{Trail, from_doc};
-use crate::model::json::{DocNode, Kind};
+use super::strict_doc::{Trail, from_doc, from_doc_lent};
+use crate::model::json::{DocNode, Kind, Strings};
 use crate::model::problem::{Problem, push_pointer};
 use serde::Deserialize;
 
@@ -17,14 +17,24 @@ use serde::Deserialize;
 /// `locate` refines a failure into problems at the failing parts (it is
 /// given the document, its pointer and the output list).
 pub(crate) fn decode<'a, T: Deserialize<'a>>(value: DocNode<'a>, locate: Locator<'a>) -> Result<T, Vec<Problem>> {
-    if let Ok(typed) = from_doc::<T>(value, &Trail::new("")) {
+    decode_lent(value, value.strings(), locate)
+}
+
+/// [`decode`] lending `strings` (see `strict_doc::from_doc_lent`): the
+/// decoded value outlives the borrow of `value`'s document.
+pub(crate) fn decode_lent<'t, 's, T: Deserialize<'s>>(
+    value: DocNode<'t>,
+    strings: Strings<'s>,
+    locate: Locator<'t>,
+) -> Result<T, Vec<Problem>> {
+    if let Ok(typed) = from_doc_lent::<T>(value, strings, &Trail::new("")) {
         return Ok(typed);
     }
     // The error path reads members in name order, as it always has (see
     // `Doc::in_name_order`): the first fault serde meets is the one named.
     let _order = value.in_name_order();
     let trail = Trail::new("");
-    let err = match from_doc::<T>(value, &trail) {
+    let err = match from_doc_lent::<T>(value, strings, &trail) {
         Ok(typed) => return Ok(typed),
         Err(err) => err,
     };

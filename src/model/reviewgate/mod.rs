@@ -36,7 +36,7 @@ pub use common::{
 pub use fp::{FindingSource, SourceFingerprint};
 pub use policy::{HIGH_CONFIDENCE_THRESHOLD, TARGET_SCORE};
 
-use super::json::DocNode;
+use super::json::{Doc, DocNode, Strings};
 use super::problem::Problem;
 use super::review::{Checked, Format, Projection, Scope};
 use artifact::Artifact;
@@ -92,6 +92,28 @@ pub fn check_artifact(value: DocNode<'_>) -> Checked {
         Ok(artifact) => artifact_checked(artifact),
         Err(problems) => Checked { set: None, problems },
     }
+}
+
+/// [`check_artifact`] of a document it owns, over the strings of another
+/// (the halves `Doc::split` gives): the document's tape is freed as soon as
+/// the typed structs are decoded, before the model grows, since they borrow
+/// only `strings`.
+pub fn check_artifact_freeing<'s>(doc: Doc<'_>, strings: Strings<'s>) -> Checked {
+    let decoded = decode::decode_lent::<Artifact<'s>>(doc.root(), strings, locate::artifact);
+    drop(doc);
+    match decoded {
+        Ok(artifact) => artifact_checked(artifact),
+        Err(problems) => Checked { set: None, problems },
+    }
+}
+
+/// Decodes `doc` lending `strings` (for the document's own tests); the doc
+/// is dropped before the value is returned.
+#[cfg(test)]
+pub(crate) fn test_decode_lent<'s, T: serde::Deserialize<'s>>(doc: Doc<'_>, strings: Strings<'s>) -> T {
+    let decoded = strict_doc::from_doc_lent(doc.root(), strings, &strict_doc::Trail::new(""));
+    drop(doc);
+    decoded.expect("decodes")
 }
 
 /// The problems [`check_artifact`] finds, without building the model or the
@@ -177,6 +199,18 @@ pub fn is_legacy_artifact(root: DocNode<'_>) -> bool {
 /// (J6); otherwise every problem is returned. The schema is not checked here.
 pub fn project<'a>(value: DocNode<'a>, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
     let artifact = decode::decode::<Artifact>(value, locate::artifact)?;
+    project_decoded(artifact, scope)
+}
+
+/// [`project`] of a document it owns, over the strings of another (see
+/// [`check_artifact_freeing`]): the tape is freed before the projection is built.
+pub fn project_freeing<'s>(doc: Doc<'_>, strings: Strings<'s>, scope: &Scope) -> Result<AgentResult<'s>, Vec<Problem>> {
+    let decoded = decode::decode_lent::<Artifact<'s>>(doc.root(), strings, locate::artifact);
+    drop(doc);
+    project_decoded(decoded?, scope)
+}
+
+fn project_decoded<'a>(artifact: Artifact<'a>, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
     let fps = fp::Fingerprints::of(&artifact);
     let problems = artifact_problems(&artifact, &fps);
     if !problems.is_empty() {

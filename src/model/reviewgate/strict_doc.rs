@@ -11,7 +11,7 @@
 //!
 //! [`Doc`]: crate::model::json::Doc
 
-use crate::model::json::doc::{DocNode, Items, Members, Tok};
+use crate::model::json::doc::{DocNode, Items, Members, Strings, Tok};
 use crate::model::problem::push_pointer;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
@@ -77,8 +77,21 @@ impl<'b> Trail<'b> {
 
 /// Decodes `value` as `T`; on failure, `trail` knows where.
 pub(crate) fn from_doc<'a, T: de::Deserialize<'a>>(value: DocNode<'a>, trail: &Trail<'_>) -> Result<T, Error> {
+    from_doc_lent(value, value.strings(), trail)
+}
+
+/// [`from_doc`] lending the strings of `strings` (those of the document
+/// `value` belongs to, or the strings it was split from, see
+/// `Doc::split`): the decoded value borrows only them, so the document's
+/// tape can be freed while it lives.
+pub(crate) fn from_doc_lent<'s, T: de::Deserialize<'s>>(
+    value: DocNode<'_>,
+    strings: Strings<'s>,
+    trail: &Trail<'_>,
+) -> Result<T, Error> {
     let result = T::deserialize(Strict {
         value,
+        strings,
         node: None,
         trail,
     });
@@ -89,36 +102,44 @@ pub(crate) fn from_doc<'a, T: de::Deserialize<'a>>(value: DocNode<'a>, trail: &T
 }
 
 /// The deserializer for one value at one place.
-struct Strict<'a, 'n> {
-    value: DocNode<'a>,
-    node: Option<&'n Node<'n, 'a>>,
+struct Strict<'t, 's, 'n> {
+    value: DocNode<'t>,
+    strings: Strings<'s>,
+    node: Option<&'n Node<'n, 't>>,
     trail: &'n Trail<'n>,
 }
 
-impl<'a> Strict<'a, '_> {
-    fn visit_object<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+impl<'t, 's> Strict<'t, 's, '_> {
+    fn visit_object<V: Visitor<'s>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_map(MembersAccess {
             iter: self.value.members(),
+            strings: self.strings,
             pending: None,
             node: self.node,
             trail: self.trail,
         })
     }
 
-    fn visit_array<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+    fn visit_array<V: Visitor<'s>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_seq(ItemsAccess {
             iter: self.value.items().enumerate(),
+            strings: self.strings,
             node: self.node,
             trail: self.trail,
         })
     }
 
-    fn invalid_type<V: Visitor<'a>>(&self, visitor: &V) -> Error {
+    fn invalid_type<V: Visitor<'s>>(&self, visitor: &V) -> Error {
         de::Error::invalid_type(unexpected(self.value), visitor)
+    }
+
+    /// The string this value is, lent from the strings.
+    fn lent_str(&self) -> Option<&'s str> {
+        self.strings.of(self.value.tok())
     }
 }
 
-impl<'de> Deserializer<'de> for Strict<'de, '_> {
+impl<'de> Deserializer<'de> for Strict<'_, 'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -129,7 +150,10 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
             Tok::U64(n) => visitor.visit_u64(n),
             Tok::I64(n) => visitor.visit_i64(n),
             Tok::F64(f) => visitor.visit_f64(f),
-            Tok::Raw { .. } | Tok::Esc { .. } => visitor.visit_borrowed_str(self.value.as_str().unwrap_or_default()),
+            Tok::Raw { .. } | Tok::Esc { .. } => match self.lent_str() {
+                Some(s) => visitor.visit_borrowed_str(s),
+                None => Err(de::Error::custom("a string outside the document's strings")),
+            },
             Tok::Arr { .. } => self.visit_array(visitor),
             Tok::Obj { .. } => self.visit_object(visitor),
         }
@@ -168,7 +192,7 @@ impl<'de> Deserializer<'de> for Strict<'de, '_> {
     ) -> Result<V::Value, Error> {
         // Every enum of these formats is a plain string; serde_json would
         // also take `{"P2": null}` for the unit variant `P2`.
-        match self.value.as_str() {
+        match self.lent_str() {
             Some(s) => visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s)),
             None => Err(self.invalid_type(&visitor)),
         }
@@ -202,22 +226,24 @@ fn unexpected(value: DocNode<'_>) -> Unexpected<'_> {
 }
 
 /// The members of one object, each handed out with its place.
-struct MembersAccess<'a, 'n> {
-    iter: Members<'a>,
-    pending: Option<(&'a str, DocNode<'a>)>,
-    node: Option<&'n Node<'n, 'a>>,
+struct MembersAccess<'t, 's, 'n> {
+    iter: Members<'t>,
+    strings: Strings<'s>,
+    pending: Option<(&'t str, DocNode<'t>)>,
+    node: Option<&'n Node<'n, 't>>,
     trail: &'n Trail<'n>,
 }
 
-impl<'a> MapAccess<'a> for MembersAccess<'a, '_> {
+impl<'s> MapAccess<'s> for MembersAccess<'_, 's, '_> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'s>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         let Some((key, value)) = self.iter.next() else {
             return Ok(None);
         };
         self.pending = Some((key, value));
-        let result = seed.deserialize(BorrowedStrDeserializer::<Error>::new(key));
+        let lent = self.strings.of(value.name_tok()).unwrap_or_default();
+        let result = seed.deserialize(BorrowedStrDeserializer::<Error>::new(lent));
         if result.is_err() {
             let node = Node {
                 parent: self.node,
@@ -228,7 +254,7 @@ impl<'a> MapAccess<'a> for MembersAccess<'a, '_> {
         result.map(Some)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, Error> {
+    fn next_value_seed<V: DeserializeSeed<'s>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let Some((key, value)) = self.pending.take() else {
             return Err(de::Error::custom("a member value was requested before its name"));
         };
@@ -238,6 +264,7 @@ impl<'a> MapAccess<'a> for MembersAccess<'a, '_> {
         };
         let result = seed.deserialize(Strict {
             value,
+            strings: self.strings,
             node: Some(&node),
             trail: self.trail,
         });
@@ -253,16 +280,17 @@ impl<'a> MapAccess<'a> for MembersAccess<'a, '_> {
 }
 
 /// The items of one array, each handed out with its place.
-struct ItemsAccess<'a, 'n> {
-    iter: std::iter::Enumerate<Items<'a>>,
-    node: Option<&'n Node<'n, 'a>>,
+struct ItemsAccess<'t, 's, 'n> {
+    iter: std::iter::Enumerate<Items<'t>>,
+    strings: Strings<'s>,
+    node: Option<&'n Node<'n, 't>>,
     trail: &'n Trail<'n>,
 }
 
-impl<'a> SeqAccess<'a> for ItemsAccess<'a, '_> {
+impl<'s> SeqAccess<'s> for ItemsAccess<'_, 's, '_> {
     type Error = Error;
 
-    fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+    fn next_element_seed<T: DeserializeSeed<'s>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
         let Some((index, value)) = self.iter.next() else {
             return Ok(None);
         };
@@ -272,6 +300,7 @@ impl<'a> SeqAccess<'a> for ItemsAccess<'a, '_> {
         };
         let result = seed.deserialize(Strict {
             value,
+            strings: self.strings,
             node: Some(&node),
             trail: self.trail,
         });
