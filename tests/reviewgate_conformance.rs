@@ -57,9 +57,9 @@ fn verdicts_match_the_strict_consumer() {
 /// Checks one valid artifact's projection facts; returns the mismatches.
 fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<String> {
     let mut out = Vec::new();
-    let value = loaded.value.as_ref().expect("parsed value");
+    let doc = loaded.doc.as_ref().expect("parsed document");
     let set = loaded.set.as_ref().expect("model");
-    let projected = project(value, &Scope::Local);
+    let projected = project(doc.root(), &Scope::Local);
     let want_ok = case["projection"] == "ok";
     if projected.is_ok() != want_ok || matches!(set.projection, Projection::Ok) != want_ok {
         out.push(format!(
@@ -103,7 +103,7 @@ fn projection_mismatches(case: &Value, file: &str, loaded: &Loaded) -> Vec<Strin
             }
         }
     }
-    let fingerprints = finding_fingerprints(value).expect("fingerprints");
+    let fingerprints = finding_fingerprints(doc.root()).expect("fingerprints");
     let ours: Vec<Value> = fingerprints
         .iter()
         .map(|f| {

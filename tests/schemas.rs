@@ -9,8 +9,16 @@
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use triage::model::json::Doc;
+use triage::model::problem::Problem;
 use triage::model::review::Format;
 use triage::model::schema::{self, RiverEntrySchema};
+
+/// The schema check of a document built in memory.
+fn check(format: Format, value: &Value) -> Vec<Problem> {
+    let doc = Doc::of_value(value).expect("a readable document");
+    schema::check(format, doc.root())
+}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -53,7 +61,7 @@ fn format_of_kind(kind: &str) -> Format {
 
 /// Schema verdict: None when the file is not JSON, else the problems.
 fn schema_verdict(format: Format, path: &Path) -> Option<Vec<triage::model::problem::Problem>> {
-    read_json(path).map(|value| schema::check(format, &value))
+    read_json(path).map(|value| check(format, &value))
 }
 
 #[test]
@@ -103,7 +111,7 @@ fn conformance_valid_files_pass_and_schema_failures_fail() {
 fn every_schema_problem_names_the_schema_rule_and_a_pointer() {
     let dir = fixtures().join("conformance/artifact");
     let value = read_json(&dir.join("valid-unknown-finding-field.json")).expect("JSON");
-    let problems = schema::check(Format::ArtifactV3, &value);
+    let problems = check(Format::ArtifactV3, &value);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].rule, "schema");
     assert_eq!(problems[0].path, "/findings/0/extra_field");
@@ -118,7 +126,7 @@ fn every_schema_problem_names_the_schema_rule_and_a_pointer() {
 fn reviewgate_v3_example_conforms_except_its_empty_grounding_evidence() {
     let path = fixtures().join("reference/reviewgate/example-review-output-v3.json");
     let mut value = read_json(&path).expect("example is JSON");
-    let problems = schema::check(Format::ArtifactV3, &value);
+    let problems = check(Format::ArtifactV3, &value);
     let got: Vec<(&str, &str)> = problems.iter().map(|p| (p.path.as_str(), p.message.as_str())).collect();
     assert_eq!(
         got,
@@ -129,7 +137,7 @@ fn reviewgate_v3_example_conforms_except_its_empty_grounding_evidence() {
         "path": "app/webhooks/retry.py", "side": "new", "line": 42,
         "excerpt": "return terminal_state", "reason": "the new terminal path"
     }]);
-    assert_eq!(schema::check(Format::ArtifactV3, &value), vec![]);
+    assert_eq!(check(Format::ArtifactV3, &value), vec![]);
 }
 
 #[test]
@@ -155,7 +163,7 @@ fn river_examples_are_accepted_without_notices() {
         } else {
             panic!("{}: neither an artifact nor run output", path.display());
         };
-        assert_eq!(schema::check(format, &value), vec![], "{}", path.display());
+        assert_eq!(check(format, &value), vec![], "{}", path.display());
         assert_eq!(
             river_notices(format, &value),
             Vec::<String>::new(),
@@ -205,16 +213,13 @@ fn both_with_finding(edit: impl Fn(&mut Value)) -> [Vec<triage::model::problem::
     edit(&mut artifact["findings"][0]);
     let mut run = river_run();
     edit(&mut run["issues"][0]);
-    [
-        schema::check(Format::RiverArtifact, &artifact),
-        schema::check(Format::RiverRun, &run),
-    ]
+    [check(Format::RiverArtifact, &artifact), check(Format::RiverRun, &run)]
 }
 
 #[test]
 fn river_hand_made_baselines_are_valid() {
-    assert_eq!(schema::check(Format::RiverArtifact, &river_artifact()), vec![]);
-    assert_eq!(schema::check(Format::RiverRun, &river_run()), vec![]);
+    assert_eq!(check(Format::RiverArtifact, &river_artifact()), vec![]);
+    assert_eq!(check(Format::RiverRun, &river_run()), vec![]);
 }
 
 #[test]
@@ -239,7 +244,7 @@ fn river_missing_rule_id_is_rejected() {
 fn river_status_outside_the_enum_is_rejected() {
     let mut artifact = river_artifact();
     artifact["status"] = json!("failed");
-    let problems = schema::check(Format::RiverArtifact, &artifact);
+    let problems = check(Format::RiverArtifact, &artifact);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].path, "/status");
     for problems in both_with_finding(|f| f["status"] = json!("closed")) {
@@ -253,7 +258,7 @@ fn river_unknown_additive_member_is_accepted_and_noticed() {
     artifact["brandNewSection"] = json!({"x": 1});
     artifact["findings"][0]["criterionRefs"] = json!(["AC-4"]);
     artifact["findings"][0]["someFutureFlag"] = json!(true);
-    assert_eq!(schema::check(Format::RiverArtifact, &artifact), vec![]);
+    assert_eq!(check(Format::RiverArtifact, &artifact), vec![]);
     let paths = river_notices(Format::RiverArtifact, &artifact);
     assert_eq!(paths, vec!["/brandNewSection", "/findings/0/someFutureFlag"]);
 
@@ -261,7 +266,7 @@ fn river_unknown_additive_member_is_accepted_and_noticed() {
     // `timedOutRoles` is a known member of the newer line: read, not noticed.
     run["timedOutRoles"] = json!(["security-scanner"]);
     run["summary"]["extraCounter"] = json!(3);
-    assert_eq!(schema::check(Format::RiverRun, &run), vec![]);
+    assert_eq!(check(Format::RiverRun, &run), vec![]);
     assert_eq!(river_notices(Format::RiverRun, &run), vec!["/summary/extraCounter"]);
 }
 

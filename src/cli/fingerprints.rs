@@ -17,13 +17,13 @@ use std::process::ExitCode;
 /// Runs the subcommand.
 pub fn run(args: &FingerprintsArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
-    // Only the value is read from here on; no model was built beside it.
+    // Only the document is read from here on; no model was built beside it.
     let loaded = load_or_problem_keeping_value(&args.file, Some(Format::ArtifactV3));
-    let Some(value) = &loaded.value else {
+    let Some(doc) = &loaded.doc else {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));
     };
-    let fingerprints = match finding_fingerprints(value) {
+    let fingerprints = match finding_fingerprints(doc.root()) {
         Ok(f) => f,
         Err(_) => {
             report_invalid(&name, &loaded);

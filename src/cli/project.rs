@@ -4,8 +4,9 @@
 use super::args::ProjectArgs;
 use super::common::{load_or_problem_keeping_value, problem_line, report_invalid};
 use super::exit;
+use crate::model::json::Doc;
 use crate::model::review::{Format, Scope};
-use crate::model::reviewgate::{canonical_projection, project};
+use crate::model::reviewgate::{canonical_projection, project_freeing};
 use crate::sanitize::clean_line;
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,13 +21,13 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let name = args.file.display().to_string();
-    let loaded = load_or_problem_keeping_value(&args.file, None);
+    let mut loaded = load_or_problem_keeping_value(&args.file, None);
     if !loaded.is_valid() {
         report_invalid(&name, &loaded);
         return Ok(ExitCode::from(exit::INVALID));
     }
-    // Only the value is projected; no model was built beside it.
-    let (Some(Format::ArtifactV3), Some(value)) = (loaded.format, loaded.value.as_ref()) else {
+    // Only the document is projected; no model was built beside it.
+    let (Some(Format::ArtifactV3), Some(doc)) = (loaded.format, loaded.doc.take()) else {
         let format = loaded.format.map_or("document of unknown format", Format::label);
         eprintln!(
             "triage: {} is a {format}; only a ReviewGate review output v3 has a projection",
@@ -34,7 +35,11 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(exit::INVALID));
     };
-    match project(value, &scope) {
+    // Its tape is freed once the typed structs are decoded (they borrow
+    // only its strings), before the projection is built.
+    let (strings, tape) = doc.split();
+    let view = Doc::over(&strings, tape);
+    match project_freeing(view, strings.strings(), &scope) {
         Ok(result) => {
             let mut bytes = canonical_projection(&result);
             bytes.push(b'\n');

@@ -1,14 +1,24 @@
 //! Loading: bytes -> strict JSON -> detected format -> schema -> rules -> model.
 //!
 //! There is one path for every document, valid or not: the strict reader
-//! builds a `serde_json::Value` (see [`crate::model::json::read_strict`]),
-//! the format is told from it, and the schema and the format's rules read
-//! that value and word every problem they find.
+//! writes a compact [`Doc`] that lends its strings out of the input (see
+//! [`crate::model::json::doc`]); the format is told from it, the schema is
+//! checked on it (the yes/no answer and, for an invalid document, the
+//! wording of every problem), and the ReviewGate formats are decoded from it
+//! by one strict serde deserializer into typed structs that borrow its
+//! strings, on which the rules run. A file's bytes become the document's
+//! text without a copy, so a loaded file costs its size, one 16-byte token
+//! per value and member name, and the typed structs.
+//!
+//! The disposition payload and the River formats are small documents whose
+//! readers walk a `serde_json::Value` by hand: they get the document's
+//! `Value` ([`crate::model::json::DocNode::to_value`]) after the schema
+//! check and detection ran on the document.
 
-use super::json::{Infinite, ReadLimits, read_javascript_numbers, read_strict};
+use super::json::{Doc, DocNode, Infinite, Kind, ReadLimits, read_doc, read_doc_owned, read_javascript_numbers};
 use super::problem::Problem;
 use super::review::{Checked, Format, ReviewSet};
-use serde_json::Value;
+use std::borrow::Cow;
 use std::path::Path;
 
 mod input;
@@ -25,13 +35,13 @@ pub struct Loaded {
     pub format: Option<Format>,
     pub set: Option<ReviewSet>,
     pub problems: Vec<Problem>,
-    /// The parsed document, kept only when asked for (projection and
-    /// fingerprint commands): a large artifact's value costs more memory than
-    /// its model, so the model-only loaders free it as soon as it is built.
-    /// [`load_path_for_value`] builds no model of a v3 review output beside
-    /// it (`set` is `None`): a model beside the value would be the largest
-    /// part of those commands' peak memory.
-    pub value: Option<Value>,
+    /// The parsed document (owning the file's bytes), kept only when asked
+    /// for (projection and fingerprint commands); the model-only loaders
+    /// free it as soon as the model is built. [`load_path_for_value`] builds
+    /// no model of a v3 review output beside it (`set` is `None`): a model
+    /// beside the document would be the largest part of those commands'
+    /// peak memory.
+    pub doc: Option<Doc<'static>>,
 }
 
 impl Loaded {
@@ -45,7 +55,7 @@ impl Loaded {
             format,
             set: None,
             problems: vec![problem],
-            value: None,
+            doc: None,
         }
     }
 }
@@ -79,13 +89,13 @@ pub fn max_bytes(format: Format) -> usize {
     }
 }
 
-/// Reads a path (`-` = stdin) and loads it. The raw bytes are freed as soon
-/// as they are parsed, and the parsed value as soon as the model is built.
+/// Reads a path (`-` = stdin) and loads it. The bytes and the parsed
+/// document are freed as soon as the model is built.
 pub fn load_path(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
     load_path_with(path, forced, Keep::Model)
 }
 
-/// Like [`load_path`], but keeps the parsed value in [`Loaded::value`].
+/// Like [`load_path`], but keeps the parsed document in [`Loaded::doc`].
 pub fn load_path_keeping_value(path: &Path, forced: Option<Format>) -> Result<Loaded, LoadError> {
     load_path_with(path, forced, Keep::ModelAndValue)
 }
@@ -100,11 +110,11 @@ pub fn load_path_for_value(path: &Path, forced: Option<Format>) -> Result<Loaded
 /// What a load keeps besides the problems.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Keep {
-    /// The model; the parsed value is freed once it is built.
+    /// The model; the parsed document is freed once it is built.
     Model,
-    /// The model and the parsed value.
+    /// The model and the parsed document.
     ModelAndValue,
-    /// The parsed value, and the model only of formats other than v3.
+    /// The parsed document, and the model only of formats other than v3.
     Value,
 }
 
@@ -162,98 +172,134 @@ pub fn read_input_within(path: &Path, cap: usize) -> Result<Vec<u8>, LoadError> 
     input::read_capped(path, cap)
 }
 
-/// Loads a document from memory (the parsed value is not kept). A document
-/// over its format's cap gets the one problem a file of it gets.
+/// Loads a document from memory (the parsed document is not kept). A
+/// document over its format's cap gets the one problem a file of it gets.
 pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
     if let Some(format) = over_its_cap(bytes, forced) {
         return Loaded::failed(Some(format), over_cap(format, max_bytes(format)));
     }
-    let raw_len = bytes.len();
-    match parse_and_detect(bytes, forced) {
-        Ok((value, format, infinite)) => check(value, raw_len, format, Keep::Model, &infinite),
-        Err(failed) => *failed,
+    let limits = read_limits();
+    let parsed = match read_doc(bytes, &limits) {
+        Ok(doc) => Ok((doc, Vec::new())),
+        Err(problem) if problem.rule == "P9" => {
+            // The text passed the UTF-8 rule, or P9 could not have been met.
+            let text = std::str::from_utf8(bytes).unwrap_or_default();
+            read_river_numbers(Cow::Borrowed(text), problem, forced)
+        }
+        Err(problem) => Err(problem),
+    };
+    match parsed.and_then(|(doc, infinite)| detected(doc, forced, infinite)) {
+        Ok((doc, format, infinite)) => check(doc, format, Keep::Model, &infinite).0,
+        Err(problem) => Loaded::failed(forced, problem),
     }
 }
 
-/// [`load_bytes`] on bytes it owns, which are freed once parsed.
+/// [`load_bytes`] on bytes it owns, which become the document's text.
 fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep: Keep) -> Loaded {
-    let raw_len = bytes.len();
-    let parsed = parse_and_detect(&bytes, forced);
-    drop(bytes);
-    match parsed {
-        Ok((value, format, infinite)) => check(value, raw_len, format, keep, &infinite),
-        Err(failed) => *failed,
+    let limits = read_limits();
+    let parsed = match read_doc_owned(bytes, &limits) {
+        Ok(doc) => Ok((doc, Vec::new())),
+        Err((problem, Some(text))) if problem.rule == "P9" => read_river_numbers(Cow::Owned(text), problem, forced),
+        Err((problem, _)) => Err(problem),
+    };
+    match parsed.and_then(|(doc, infinite)| detected(doc, forced, infinite)) {
+        Ok((doc, format, infinite)) => {
+            let (mut loaded, doc) = check(doc, format, keep, &infinite);
+            if keep != Keep::Model {
+                loaded.doc = doc;
+            }
+            loaded
+        }
+        Err(problem) => Loaded::failed(forced, problem),
     }
 }
 
-/// Parses and tells the format, or says why neither could be done.
-///
+fn read_limits() -> ReadLimits {
+    ReadLimits {
+        max_bytes: MAX_INPUT_BYTES,
+        ..ReadLimits::default()
+    }
+}
+
 /// A number beyond a double's range fails the strict reading (P9); River
 /// Review reads its files with `JSON.parse`, which makes it an infinity, so a
 /// document that is a River format is read again that way (and the
-/// infinities' pointers come along). Every other format keeps P9.
-fn parse_and_detect(bytes: &[u8], forced: Option<Format>) -> Result<(Value, Format, Vec<Infinite>), Box<Loaded>> {
-    let limits = ReadLimits {
-        max_bytes: MAX_INPUT_BYTES,
-        ..ReadLimits::default()
-    };
+/// infinities' pointers come along). Every other format keeps P9, and so
+/// does a document that fails in the second reading too.
+fn read_river_numbers<'s>(
+    text: Cow<'s, str>,
+    p9: Problem,
+    forced: Option<Format>,
+) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
     let is_river = |f: Option<Format>| matches!(f, Some(Format::RiverArtifact | Format::RiverRun));
-    let (value, infinite) = match read_strict(bytes, &limits) {
-        Ok(value) => (value, Vec::new()),
-        Err(problem) if problem.rule == "P9" => match read_javascript_numbers(bytes, &limits) {
-            Ok((value, infinite)) if is_river(forced.or_else(|| detect(&value))) => (value, infinite),
-            _ => return Err(Box::new(Loaded::failed(forced, problem))),
-        },
-        Err(problem) => return Err(Box::new(Loaded::failed(forced, problem))),
-    };
-    match forced.or_else(|| detect(&value)) {
-        Some(format) => Ok((value, format, infinite)),
-        None => Err(Box::new(Loaded::failed(
-            None,
-            Problem::new(
-                "format",
-                "",
-                "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
-                 or a River Review artifact or run output (use --kind to force one)",
-            ),
-        ))),
+    match read_javascript_numbers(text, &read_limits()) {
+        Ok((doc, infinite)) if is_river(forced.or_else(|| detect(doc.root()))) => Ok((doc, infinite)),
+        _ => Err(p9),
     }
 }
 
-/// Runs the schema and the rules on the parsed value.
-fn check(value: Value, raw_len: usize, format: Format, keep: Keep, infinite: &[Infinite]) -> Loaded {
-    let mut problems = super::schema::check(format, &value);
+/// The document with its format (forced or told), or why none could be told.
+fn detected<'s>(
+    doc: Doc<'s>,
+    forced: Option<Format>,
+    infinite: Vec<Infinite>,
+) -> Result<(Doc<'s>, Format, Vec<Infinite>), Problem> {
+    match forced.or_else(|| detect(doc.root())) {
+        Some(format) => Ok((doc, format, infinite)),
+        None => Err(Problem::new(
+            "format",
+            "",
+            "cannot tell the format: expected a ReviewGate agent result, review output or disposition, \
+             or a River Review artifact or run output (use --kind to force one)",
+        )),
+    }
+}
+
+/// Runs the schema and the rules on the parsed document; gives the document
+/// back unless it was consumed.
+///
+/// A v3 review output whose document is not kept is consumed: its tape is
+/// freed once its typed structs are decoded, before the model is built (the
+/// largest files are v3 outputs, and the tape is about two thirds of the
+/// file's size).
+fn check<'s>(doc: Doc<'s>, format: Format, keep: Keep, infinite: &[Infinite]) -> (Loaded, Option<Doc<'s>>) {
+    let mut problems = super::schema::check(format, doc.root());
     super::river::name_infinities(&mut problems, infinite);
-    let checked = if keep == Keep::Value && format == Format::ArtifactV3 {
-        Checked {
-            set: None,
-            problems: super::reviewgate::artifact_rule_problems(&value),
+    let (checked, doc) = match (keep, format) {
+        (Keep::Value, Format::ArtifactV3) => {
+            let problems = super::reviewgate::artifact_rule_problems(doc.root());
+            (Checked { set: None, problems }, Some(doc))
         }
-    } else {
-        check_format(format, &value, raw_len, infinite)
+        (Keep::Model, Format::ArtifactV3) => {
+            let (strings, tape) = doc.split();
+            let view = Doc::over(&strings, tape);
+            (super::reviewgate::check_artifact_freeing(view, strings.strings()), None)
+        }
+        _ => (check_format(format, doc.root(), doc.text_len(), infinite), Some(doc)),
     };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
-    Loaded {
+    let loaded = Loaded {
         format: Some(format),
         set: checked.set,
         problems,
-        value: (keep != Keep::Model).then_some(value),
-    }
+        doc: None,
+    };
+    (loaded, doc)
 }
 
-fn check_format(format: Format, value: &Value, raw_len: usize, infinite: &[Infinite]) -> Checked {
+fn check_format(format: Format, root: DocNode<'_>, raw_len: usize, infinite: &[Infinite]) -> Checked {
     use super::{reviewgate, river};
     match format {
-        Format::AgentResult => reviewgate::check_agent_result(value, raw_len),
-        Format::ArtifactV3 => reviewgate::check_artifact(value),
-        Format::ArtifactLegacy => reviewgate::check_legacy_artifact(value),
-        Format::Disposition => match super::disposition::validate_payload(value) {
+        Format::AgentResult => reviewgate::check_agent_result(root, raw_len),
+        Format::ArtifactV3 => reviewgate::check_artifact(root),
+        Format::ArtifactLegacy => reviewgate::check_legacy_artifact(root),
+        Format::Disposition => match super::disposition::validate_payload(&root.to_value()) {
             Ok(_) => Checked::default(),
             Err(problems) => Checked { set: None, problems },
         },
-        Format::RiverArtifact => river::check_artifact_read(value, infinite),
-        Format::RiverRun => river::check_run_output_read(value, infinite),
+        Format::RiverArtifact => river::check_artifact_read(&root.to_value(), infinite),
+        Format::RiverRun => river::check_run_output_read(&root.to_value(), infinite),
     }
 }
 
@@ -264,12 +310,12 @@ fn dedup_problems(problems: &mut Vec<Problem>) {
 }
 
 /// Tells the format from the content alone.
-pub fn detect(root: &Value) -> Option<Format> {
-    match root {
-        Value::Object(_) => detect_object(root),
+pub fn detect(root: DocNode<'_>) -> Option<Format> {
+    match root.kind() {
+        Kind::Object => detect_object(root),
         // Positional-array form (P10): upstream reads structs as arrays; the
         // first element of an agent result or payload is its schema_version.
-        Value::Array(items) => match items.first().and_then(Value::as_str) {
+        Kind::Array => match root.at(0).and_then(|first| first.as_str()) {
             Some(s) if s.starts_with("reviewgate-agent-result") => Some(Format::AgentResult),
             Some(s) if s.starts_with("reviewgate-agent-dispositions") => Some(Format::Disposition),
             _ => None,
@@ -278,8 +324,8 @@ pub fn detect(root: &Value) -> Option<Format> {
     }
 }
 
-fn detect_object(map: &Value) -> Option<Format> {
-    let has = |k: &str| map.get(k).is_some();
+fn detect_object(map: DocNode<'_>) -> Option<Format> {
+    let has = |k: &str| map.has(k);
     if let Some(version) = map.get("schema_version") {
         let v = version.as_str().unwrap_or("");
         if v.starts_with("reviewgate-agent-dispositions") || has("submission") {

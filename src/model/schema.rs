@@ -11,10 +11,13 @@
 //! members they do not know, because River Review adds optional members
 //! without changing its version; the River reader reports those as notices.
 
+mod doc_json;
 mod wording;
 
+use super::json::{Doc, DocNode};
 use super::problem::Problem;
 use super::review::Format;
+pub use doc_json::DocJson;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Registry, ValidationError, Validator};
 use serde_json::Value;
@@ -104,14 +107,21 @@ pub fn file_name(format: Format) -> &'static str {
 
 /// Validates a parsed document against the schema of its format and returns
 /// every violation (empty when the document conforms).
-pub fn check(format: Format, value: &Value) -> Vec<Problem> {
-    run(file_name(format), value)
+pub fn check(format: Format, root: DocNode<'_>) -> Vec<Problem> {
+    run(file_name(format), root)
 }
 
 /// Validates a River Review memory document (an entry, or a suppression's
 /// `context`) against its schema.
+///
+/// These documents are small and built in memory; they are written out and
+/// read back as a [`crate::model::json::Doc`], so that every check runs on
+/// the one validator kind.
 pub fn check_river_entry(kind: RiverEntrySchema, value: &Value) -> Vec<Problem> {
-    run(kind.file_name(), value)
+    match Doc::of_value(value) {
+        Ok(doc) => run(kind.file_name(), doc.root()),
+        Err(problem) => vec![problem],
+    }
 }
 
 /// Builds every validator now (a few milliseconds), so the first check does
@@ -127,7 +137,7 @@ pub fn warm() {
 /// A compiled validator with the schema documents it was compiled from
 /// (read when wording conditional errors).
 struct Compiled {
-    validator: Validator,
+    validator: Validator<DocJson>,
     documents: HashMap<String, Value>,
 }
 
@@ -176,7 +186,7 @@ fn compile(file: &'static str) -> Result<Compiled, String> {
     if !documents.contains_key(&schema_id(file)) {
         return Err(format!("{file}: not embedded"));
     }
-    let validator = jsonschema::options()
+    let validator = jsonschema::options_for::<DocJson>()
         .with_draft(Draft::Draft4)
         .with_registry(&registry)
         .offline()
@@ -255,7 +265,7 @@ fn closure(file: &'static str) -> Vec<&'static str> {
     out
 }
 
-fn run(file: &'static str, value: &Value) -> Vec<Problem> {
+fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
     let compiled = match compiled(file) {
         Ok(c) => c,
         Err(e) => {
@@ -266,10 +276,13 @@ fn run(file: &'static str, value: &Value) -> Vec<Problem> {
             )];
         }
     };
-    if compiled.validator.is_valid(value) {
+    if compiled.validator.is_valid(root) {
         return Vec::new();
     }
-    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(value).collect();
+    // Problems are worded in the member order they always had (see
+    // `Doc::in_name_order`); valid documents never take this path.
+    let _order = root.in_name_order();
+    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(root).collect();
     // A value outside an enum (or const) also fails that member's `type`;
     // the enum message, which lists the allowed values, is the one to keep.
     let listed: HashSet<&str> = errors

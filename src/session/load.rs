@@ -38,7 +38,7 @@ fn io_as_problem(result: Result<Loaded, LoadError>, forced: Option<Format>) -> L
             format: forced,
             set: None,
             problems: vec![Problem::new("io", "", err.to_string())],
-            value: None,
+            doc: None,
         },
     }
 }

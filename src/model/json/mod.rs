@@ -7,21 +7,32 @@
 //! escapes in strings (P6), doubles converted exactly as ReviewGate converts
 //! them (P9), bounded nesting (P15) and a size limit. Every failure is one
 //! [`Problem`] naming the rule, the JSON pointer and the line and column.
+//!
+//! The reader writes a compact [`Doc`] (see [`doc`]), which is what review
+//! documents are checked and decoded on; [`read_strict`] turns it into a
+//! `serde_json::Value` for the small documents read by hand (configuration,
+//! outbox entries, API answers).
 
 pub mod canonical;
+pub mod doc;
 mod number;
 mod reader;
 mod scan;
 
+#[cfg(test)]
+mod doc_tests;
 #[cfg(test)]
 mod number_tests;
 #[cfg(test)]
 mod tests;
 
 use super::problem::{Problem, push_pointer};
-use reader::{Fail, Reader};
+use reader::{Fail, Read, Reader};
 pub(crate) use scan::skip_ws;
 use serde_json::Value;
+use std::borrow::Cow;
+
+pub use doc::{Doc, DocNode, Kind, Strings};
 
 pub use canonical::{
     CanonicalError, CanonicalFormatter, canonical_len_within, to_canonical_vec, try_to_canonical_vec, write_canonical,
@@ -59,7 +70,55 @@ impl Default for ReadLimits {
 /// double that ReviewGate computes. Object members are kept in a map, so a
 /// duplicate name is the only way to lose one, and that is an error (P4).
 pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> {
-    if bytes.len() > limits.max_bytes {
+    read_doc(bytes, limits).map(|doc| doc.root().to_value())
+}
+
+/// Reads one strict JSON document (the rules of [`read_strict`]) into a
+/// [`Doc`] that lends its strings out of `bytes`.
+pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Problem> {
+    let text = checked_text(bytes, limits)?;
+    read_text(Cow::Borrowed(text), limits, false)
+        .map(|(doc, _)| doc)
+        .map_err(|(problem, _)| problem)
+}
+
+/// [`read_doc`] of bytes the document then owns as its text (no copy).
+///
+/// On failure the text comes back with the problem (when it was UTF-8), so a
+/// caller can read it again another way (see [`read_javascript_numbers`]).
+pub fn read_doc_owned(bytes: Vec<u8>, limits: &ReadLimits) -> Result<Doc<'static>, (Problem, Option<String>)> {
+    checked_len(bytes.len(), limits).map_err(|p| (p, None))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let offset = err.utf8_error().valid_up_to();
+            return Err((utf8_problem(err.as_bytes(), offset), None));
+        }
+    };
+    if text.starts_with('\u{FEFF}') {
+        return Err((bom_problem(), Some(text)));
+    }
+    read_text(Cow::Owned(text), limits, false)
+        .map(|(doc, _)| doc)
+        .map_err(|(problem, text)| (problem, Some(text.into_owned())))
+}
+
+/// The size (rule `size`), UTF-8 (P1) and byte-order mark (P2) rules, which
+/// apply before any JSON is read.
+fn checked_text<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<&'s str, Problem> {
+    checked_len(bytes.len(), limits)?;
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => return Err(utf8_problem(bytes, err.valid_up_to())),
+    };
+    if text.starts_with('\u{FEFF}') {
+        return Err(bom_problem());
+    }
+    Ok(text)
+}
+
+fn checked_len(len: usize, limits: &ReadLimits) -> Result<(), Problem> {
+    if len > limits.max_bytes {
         // Callers read at most one byte past the limit, so the true size
         // may be larger than what is at hand.
         let message = format!(
@@ -68,21 +127,47 @@ pub fn read_strict(bytes: &[u8], limits: &ReadLimits) -> Result<Value, Problem> 
         );
         return Err(Problem::new("size", "", message));
     }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => return Err(utf8_problem(bytes, err.valid_up_to())),
-    };
-    if text.starts_with('\u{FEFF}') {
-        return Err(Problem::new(
-            "P2",
-            "",
-            "the input starts with a byte-order mark (U+FEFF), which is not allowed (line 1, column 1)",
-        ));
-    }
+    Ok(())
+}
+
+fn bom_problem() -> Problem {
+    Problem::new(
+        "P2",
+        "",
+        "the input starts with a byte-order mark (U+FEFF), which is not allowed (line 1, column 1)",
+    )
+}
+
+/// Reads checked text into a document (and, in JavaScript-number mode, the
+/// infinities found); on failure the problem and the text come back.
+type TextRead<'s> = Result<(Doc<'s>, Vec<Infinite>), (Problem, Cow<'s, str>)>;
+
+fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> TextRead<'s> {
     let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
-    Reader::new(text, depth)
-        .document()
-        .map_err(|fail| fail_problem(text, *fail))
+    let reader = if javascript {
+        Reader::javascript_numbers(&text, depth)
+    } else {
+        Reader::new(&text, depth)
+    };
+    match reader.document() {
+        Ok(Read {
+            tape,
+            escaped,
+            infinite,
+        }) => Ok((
+            Doc {
+                text,
+                tape,
+                escaped: Cow::Owned(escaped),
+                name_order: Default::default(),
+            },
+            infinite,
+        )),
+        Err(fail) => {
+            let problem = fail_problem(&text, *fail);
+            Err((problem, text))
+        }
+    }
 }
 
 /// A number literal beyond a double's range, read in JavaScript-number mode.
@@ -94,24 +179,20 @@ pub struct Infinite {
     pub negative: bool,
 }
 
-/// [`read_strict`] with one difference, for formats read by JavaScript
-/// (River Review): a number literal beyond a double's range is not a P9
-/// failure but the infinity `JSON.parse` makes of it. The value holds
-/// `±f64::MAX` there as a placeholder (a `serde_json::Value` cannot hold an
+/// [`read_doc`] with one difference, for formats read by JavaScript (River
+/// Review): a number literal beyond a double's range is not a P9 failure but
+/// the infinity `JSON.parse` makes of it. The document holds `±f64::MAX`
+/// there as a placeholder (a `serde_json::Value` made of it cannot hold an
 /// infinity), and each such number's pointer is returned beside it, so a
 /// reader can judge it as the infinity it is. Every other rule is the same.
-pub fn read_javascript_numbers(bytes: &[u8], limits: &ReadLimits) -> Result<(Value, Vec<Infinite>), Problem> {
-    if bytes.len() > limits.max_bytes {
-        return read_strict(bytes, limits).map(|v| (v, Vec::new()));
-    }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) if !text.starts_with('\u{FEFF}') => text,
-        _ => return read_strict(bytes, limits).map(|v| (v, Vec::new())),
-    };
-    let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
-    let mut reader = Reader::javascript_numbers(text, depth);
-    let value = reader.document().map_err(|fail| fail_problem(text, *fail))?;
-    Ok((value, reader.infinities()))
+///
+/// `text` has passed the size, UTF-8 and byte-order-mark rules (it is what
+/// [`read_doc_owned`] gives back, or a borrowed text).
+pub fn read_javascript_numbers<'s>(
+    text: Cow<'s, str>,
+    limits: &ReadLimits,
+) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
+    read_text(text, limits, true).map_err(|(problem, _)| problem)
 }
 
 fn utf8_problem(bytes: &[u8], offset: usize) -> Problem {

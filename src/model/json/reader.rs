@@ -1,20 +1,20 @@
 //! The strict recursive-descent reader behind [`super::read_strict`].
 //!
-//! It works on text already checked to be UTF-8 and builds the
-//! `serde_json::Value` directly, in one pass. Errors carry the byte offset
-//! where they were found; the JSON pointer is assembled while the error
-//! unwinds (each object or array frame adds its member name or index), so a
-//! successful read pays nothing for error paths.
+//! It works on text already checked to be UTF-8 and writes the document's
+//! tape (see [`super::doc`]) directly, in one pass. Errors carry the byte offset where they were
+//! found; the JSON pointer is assembled while the error unwinds (each object
+//! or array frame adds its member name or index), so a successful read pays
+//! nothing for error paths.
 
 mod fail;
 mod strings;
 
+use super::doc::{Tok, token_str};
 use super::number::{NumberError, Parsed, scan_number};
 use super::scan::skip_ws;
 use crate::model::problem::push_pointer;
 pub(crate) use fail::Fail;
 use fail::{fail, number_fail, within};
-use serde_json::{Map, Number, Value};
 
 type Res<T> = Result<T, Box<Fail>>;
 
@@ -25,8 +25,23 @@ pub(crate) struct Reader<'a> {
     pos: usize,
     depth_left: usize,
     depth_limit: usize,
+    tape: Vec<Tok>,
+    escaped: String,
+    /// The names of the objects being read (innermost last), each with the
+    /// byte offset of its opening quote and a hash: the duplicate check's scratch.
+    names: Vec<(Tok, usize, u64)>,
+    /// Scratch for the hashes of one large object's names.
+    hashes: Vec<u64>,
     /// Set in JavaScript-number mode only (see [`super::read_javascript_numbers`]).
     js: Option<JsNumbers>,
+}
+
+/// What a read leaves: the tape, the side buffer of decoded escapes and the
+/// infinities found in JavaScript-number mode.
+pub(crate) struct Read {
+    pub tape: Vec<Tok>,
+    pub escaped: String,
+    pub infinite: Vec<super::Infinite>,
 }
 
 /// The JavaScript-number mode's state: the pointer tokens of the value being
@@ -40,12 +55,18 @@ struct JsNumbers {
 impl<'a> Reader<'a> {
     /// A reader rejecting containers nested `depth_limit` deep.
     pub(crate) fn new(text: &'a str, depth_limit: usize) -> Self {
+        // Review documents run at about one token per 16 to 24 bytes.
+        let tape = Vec::with_capacity(text.len() / 16 + 4);
         Reader {
             text,
             bytes: text.as_bytes(),
             pos: 0,
             depth_left: depth_limit,
             depth_limit,
+            tape,
+            escaped: String::new(),
+            names: Vec::new(),
+            hashes: Vec::new(),
             js: None,
         }
     }
@@ -59,14 +80,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The infinities found (JavaScript-number mode).
-    pub(crate) fn infinities(&mut self) -> Vec<super::Infinite> {
-        self.js.take().map(|js| js.found).unwrap_or_default()
-    }
-
-    fn js_enter(&mut self, token: impl FnOnce() -> String) {
-        if let Some(js) = &mut self.js {
-            js.tokens.push(token());
+    fn js_enter(&mut self, token: impl FnOnce(&Self) -> String) {
+        if self.js.is_some() {
+            let token = token(self);
+            if let Some(js) = &mut self.js {
+                js.tokens.push(token);
+            }
         }
     }
 
@@ -77,7 +96,8 @@ impl<'a> Reader<'a> {
     }
 
     /// In JavaScript-number mode, an out-of-range literal at `start` is an
-    /// infinity: returns the offset past it and the placeholder to keep.
+    /// infinity: returns the offset past it and the placeholder to keep
+    /// (`±f64::MAX`, which a `serde_json::Value` can hold).
     fn js_infinity(&mut self, start: usize) -> Option<(usize, f64)> {
         let js = self.js.as_mut()?;
         let len = self.bytes[start..]
@@ -96,7 +116,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads exactly one value surrounded only by JSON white space (P3).
-    pub(crate) fn document(&mut self) -> Res<Value> {
+    pub(crate) fn document(mut self) -> Res<Read> {
         self.pos = skip_ws(self.bytes, 0);
         if self.pos >= self.bytes.len() {
             let what = if self.bytes.is_empty() {
@@ -106,22 +126,26 @@ impl<'a> Reader<'a> {
             };
             return Err(fail("P3", self.pos, format!("{what}: expected one JSON value")));
         }
-        let value = self.value()?;
+        self.value()?;
         self.pos = skip_ws(self.bytes, self.pos);
         if self.pos < self.bytes.len() {
             return Err(self.after_value_error("trailing characters after the JSON value"));
         }
-        Ok(value)
+        Ok(Read {
+            tape: self.tape,
+            escaped: self.escaped,
+            infinite: self.js.map(|js| js.found).unwrap_or_default(),
+        })
     }
 
-    fn value(&mut self) -> Res<Value> {
+    fn value(&mut self) -> Res<()> {
         match self.bytes.get(self.pos) {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
-            Some(b'"') => self.string().map(Value::String),
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'"') => self.string().map(drop),
+            Some(b't') => self.literal("true", Tok::True),
+            Some(b'f') => self.literal("false", Tok::False),
+            Some(b'n') => self.literal("null", Tok::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(&b) => Err(self.unexpected_value_start(b)),
             None => Err(fail(
@@ -153,11 +177,12 @@ impl<'a> Reader<'a> {
         )
     }
 
-    fn literal(&mut self, word: &'static str, value: Value) -> Res<Value> {
+    fn literal(&mut self, word: &'static str, tok: Tok) -> Res<()> {
         let end = self.pos + word.len();
         if self.bytes.get(self.pos..end) == Some(word.as_bytes()) {
             self.pos = end;
-            return Ok(value);
+            self.tape.push(tok);
+            return Ok(());
         }
         if end > self.bytes.len() && word.as_bytes().starts_with(&self.bytes[self.pos..]) {
             return Err(fail(
@@ -173,7 +198,7 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    fn number(&mut self) -> Res<Value> {
+    fn number(&mut self) -> Res<()> {
         let start = self.pos;
         let (parsed, end) = match scan_number(self.bytes, start) {
             Ok(scanned) => scanned,
@@ -193,18 +218,17 @@ impl<'a> Reader<'a> {
             ));
         }
         self.pos = end;
-        let number = match parsed {
-            Parsed::U64(n) => Number::from(n),
-            Parsed::I64(n) => Number::from(n),
-            Parsed::F64(f) => match Number::from_f64(f).or_else(|| {
-                let (_, placeholder) = self.js_infinity(start)?;
-                Number::from_f64(placeholder)
-            }) {
-                Some(n) => n,
+        let tok = match parsed {
+            Parsed::U64(n) => Tok::U64(n),
+            Parsed::I64(n) => Tok::I64(n),
+            Parsed::F64(f) if f.is_finite() => Tok::F64(f),
+            Parsed::F64(_) => match self.js_infinity(start) {
+                Some((_, placeholder)) => Tok::F64(placeholder),
                 None => return Err(fail("P9", start, "number is out of range for a double")),
             },
         };
-        Ok(Value::Number(number))
+        self.tape.push(tok);
+        Ok(())
     }
 
     fn enter(&mut self) -> Res<()> {
@@ -226,16 +250,18 @@ impl<'a> Reader<'a> {
     /// Reads an object. A repeated member name (P4) is reported once the
     /// object is read to its end, at the first repeat in document order, so
     /// a fault inside a later member is reported before it.
-    fn object(&mut self) -> Res<Value> {
+    fn object(&mut self) -> Res<()> {
         self.enter()?;
         self.pos += 1;
-        let mut map = Map::new();
-        let mut repeat: Option<(usize, String)> = None;
+        let slot = self.tape.len();
+        self.tape.push(Tok::Obj { len: 0, end: 0 });
+        let names_base = self.names.len();
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Value::Object(map));
+            self.close(slot, 0);
+            return Ok(());
         }
         loop {
             match self.bytes.get(self.pos) {
@@ -252,28 +278,29 @@ impl<'a> Reader<'a> {
                 None => return Err(self.eof("inside an object")),
             }
             self.pos = skip_ws(self.bytes, self.pos);
-            self.js_enter(|| key.clone());
-            let value = match self.value() {
-                Ok(value) => value,
-                Err(e) => return Err(within(e, key)),
-            };
-            self.js_leave();
-            if repeat.is_none() && map.contains_key(&key) {
-                repeat = Some((key_at, key));
-            } else {
-                map.insert(key, value);
+            self.js_enter(|r| r.name_of(key).to_owned());
+            if let Err(e) = self.value() {
+                return Err(within(e, self.name_of(key).to_owned()));
             }
+            self.js_leave();
+            let hash = name_hash(self.name_of(key).as_bytes());
+            self.names.push((key, key_at, hash));
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    if let Some((at, name)) = repeat {
+                    if let Some(second) = self.repeated_name(names_base) {
+                        let (tok, at, _) = self.names[second];
+                        let name = self.name_of(tok).to_owned();
                         let message = format!("duplicate member name {:?} in the same object", name);
                         return Err(within(fail("P4", at, message), name));
                     }
-                    return Ok(Value::Object(map));
+                    let len = (self.names.len() - names_base) as u32;
+                    self.names.truncate(names_base);
+                    self.close(slot, len);
+                    return Ok(());
                 }
                 Some(_) => return Err(self.structure_error("expected ',' or '}' after an object member")),
                 None => return Err(self.eof("inside an object")),
@@ -281,34 +308,116 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn array(&mut self) -> Res<Value> {
+    /// The index in `names` of the first repeated name of the object whose
+    /// names start at `base`, if any. Names are compared by hash first, so
+    /// the exact comparison runs only when two hashes meet.
+    fn repeated_name(&mut self, base: usize) -> Option<usize> {
+        let names = &self.names[base..];
+        if names.len() < 2 {
+            return None;
+        }
+        if names.len() <= 8 {
+            let clash = (1..names.len()).any(|j| names[..j].iter().any(|n| n.2 == names[j].2));
+            if !clash {
+                return None;
+            }
+        } else {
+            self.hashes.clear();
+            self.hashes.extend(names.iter().map(|n| n.2));
+            self.hashes.sort_unstable();
+            if !self.hashes.windows(2).any(|w| w[0] == w[1]) {
+                return None;
+            }
+        }
+        let names = &self.names[base..];
+        first_repeat(names.len(), |i| self.name_of(names[i].0)).map(|i| base + i)
+    }
+
+    /// Fills in the container token at `slot` now that its contents are on the tape.
+    fn close(&mut self, slot: usize, len: u32) {
+        let end = self.tape.len() as u32;
+        self.tape[slot] = match self.tape[slot] {
+            Tok::Arr { .. } => Tok::Arr { len, end },
+            _ => Tok::Obj { len, end },
+        };
+    }
+
+    /// The text of a string token already read.
+    fn name_of(&self, tok: Tok) -> &str {
+        token_str(self.text, &self.escaped, tok).unwrap_or_default()
+    }
+
+    fn array(&mut self) -> Res<()> {
         self.enter()?;
         self.pos += 1;
-        let mut items = Vec::new();
+        let slot = self.tape.len();
+        self.tape.push(Tok::Arr { len: 0, end: 0 });
+        let mut len = 0u32;
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Value::Array(items));
+            self.close(slot, 0);
+            return Ok(());
         }
         loop {
-            self.js_enter(|| items.len().to_string());
-            match self.value() {
-                Ok(value) => items.push(value),
-                Err(e) => return Err(within(e, items.len().to_string())),
+            self.js_enter(|_| len.to_string());
+            if let Err(e) = self.value() {
+                return Err(within(e, len.to_string()));
             }
             self.js_leave();
+            len += 1;
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos = skip_ws(self.bytes, self.pos + 1),
                 Some(b']') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    return Ok(Value::Array(items));
+                    self.close(slot, len);
+                    return Ok(());
                 }
                 Some(_) => return Err(self.structure_error("expected ',' or ']' after an array element")),
                 None => return Err(self.eof("inside an array")),
             }
         }
     }
+}
+
+/// A quick hash of a member name, only to find candidate repeats: it mixes
+/// the length with the first and last eight bytes (names are short), and
+/// any two names it cannot tell apart are compared exactly.
+fn name_hash(bytes: &[u8]) -> u64 {
+    let word = |part: &[u8]| {
+        let mut lane = [0u8; 8];
+        lane[..part.len()].copy_from_slice(part);
+        u64::from_le_bytes(lane)
+    };
+    let n = bytes.len();
+    let (head, tail) = if n <= 8 {
+        (word(bytes), 0)
+    } else {
+        (word(&bytes[..8]), word(&bytes[n - 8..]))
+    };
+    (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ tail.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(31))
+        .wrapping_add(n as u64)
+}
+
+/// The index of the first member (in document order) whose name already
+/// appeared earlier in the same object, if any; `name(i)` is member i's name.
+fn first_repeat<'n>(count: usize, name: impl Fn(usize) -> &'n str) -> Option<usize> {
+    if count < 2 {
+        return None;
+    }
+    if count <= 8 {
+        return (1..count).find(|&j| (0..j).any(|i| name(i) == name(j)));
+    }
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)).then(a.cmp(&b)));
+    // Within a run of equal names (sorted by position), the second is where
+    // the repeat was first met; the earliest such over all runs is reported.
+    order
+        .windows(2)
+        .filter(|w| name(w[0]) == name(w[1]))
+        .map(|w| w[1])
+        .min()
 }

@@ -235,9 +235,10 @@ mod tests {
             "reviewed_sha": "é\u{1}", "angle_errors": [], "costs": {"estimated_total_usd": 1e-7, "summary": null},
             "findings": []
         });
-        let r: AgentResult = crate::model::reviewgate::strict_de::from_value(
-            &value,
-            &crate::model::reviewgate::strict_de::Trail::new(""),
+        let doc = crate::model::json::Doc::of_value(&value).expect("readable");
+        let r: AgentResult = crate::model::reviewgate::strict_doc::from_doc(
+            doc.root(),
+            &crate::model::reviewgate::strict_doc::Trail::new(""),
         )
         .expect("valid");
         let len = crate::model::json::to_canonical_vec(&r).len();

@@ -1,24 +1,40 @@
 //! Typed decoding of a parsed document, with problems that name a rule and a
 //! JSON pointer.
 //!
-//! Decoding borrows every string from the parsed value, so it costs one pass
-//! and no copies (see `strict_de`, which also knows where a fault is). serde
+//! Decoding borrows every string from the parsed document, so it costs one
+//! pass and no copies (see `strict_doc`, which also knows where a fault is). serde
 //! stops at the first fault, so when decoding fails the document's parts are
 //! decoded one by one (only on that error path) to report every failing
 //! part, and integer members are scanned so that every P8 fault is named.
 
-use super::strict_de::{Trail, from_value};
+use super::strict_doc::{Trail, from_doc, from_doc_lent};
+use crate::model::json::{DocNode, Kind, Strings};
 use crate::model::problem::{Problem, push_pointer};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 /// Decodes `value` as `T`; on failure returns every located problem.
 ///
 /// `locate` refines a failure into problems at the failing parts (it is
 /// given the document, its pointer and the output list).
-pub(crate) fn decode<'a, T: Deserialize<'a>>(value: &'a Value, locate: Locator<'a>) -> Result<T, Vec<Problem>> {
+pub(crate) fn decode<'a, T: Deserialize<'a>>(value: DocNode<'a>, locate: Locator<'a>) -> Result<T, Vec<Problem>> {
+    decode_lent(value, value.strings(), locate)
+}
+
+/// [`decode`] lending `strings` (see `strict_doc::from_doc_lent`): the
+/// decoded value outlives the borrow of `value`'s document.
+pub(crate) fn decode_lent<'t, 's, T: Deserialize<'s>>(
+    value: DocNode<'t>,
+    strings: Strings<'s>,
+    locate: Locator<'t>,
+) -> Result<T, Vec<Problem>> {
+    if let Ok(typed) = from_doc_lent::<T>(value, strings, &Trail::new("")) {
+        return Ok(typed);
+    }
+    // The error path reads members in name order, as it always has (see
+    // `Doc::in_name_order`): the first fault serde meets is the one named.
+    let _order = value.in_name_order();
     let trail = Trail::new("");
-    let err = match from_value::<T>(value, &trail) {
+    let err = match from_doc_lent::<T>(value, strings, &trail) {
         Ok(typed) => return Ok(typed),
         Err(err) => err,
     };
@@ -36,23 +52,23 @@ pub(crate) fn decode<'a, T: Deserialize<'a>>(value: &'a Value, locate: Locator<'
 }
 
 /// Refines a decoding failure at `(value, pointer)` into problems.
-pub(crate) type Locator<'a> = fn(&'a Value, &str, &mut Vec<Problem>);
+pub(crate) type Locator<'a> = fn(DocNode<'a>, &str, &mut Vec<Problem>);
 
 /// Decodes `value` as `T`. On failure, runs `deeper` (which probes the
 /// parts); if that finds nothing, reports serde's own message at `path`.
 pub(crate) fn probe<'a, T: Deserialize<'a>>(
-    value: &'a Value,
+    value: DocNode<'a>,
     path: &str,
     out: &mut Vec<Problem>,
-    deeper: impl FnOnce(&'a Map<String, Value>, &mut Vec<Problem>),
+    deeper: impl FnOnce(DocNode<'a>, &mut Vec<Problem>),
 ) {
     let trail = Trail::new(path);
-    let Err(err) = from_value::<T>(value, &trail) else {
+    let Err(err) = from_doc::<T>(value, &trail) else {
         return;
     };
     let before = out.len();
-    if let Value::Object(map) = value {
-        deeper(map, out);
+    if value.is_object() {
+        deeper(value, out);
     }
     if out.len() == before {
         out.push(serde_problem(&err.to_string(), &trail.failed_at()));
@@ -60,34 +76,22 @@ pub(crate) fn probe<'a, T: Deserialize<'a>>(
 }
 
 /// A leaf probe: decode `T`, report serde's message at `path` on failure.
-pub(crate) fn leaf<'a, T: Deserialize<'a>>(value: &'a Value, path: &str, out: &mut Vec<Problem>) {
+pub(crate) fn leaf<'a, T: Deserialize<'a>>(value: DocNode<'a>, path: &str, out: &mut Vec<Problem>) {
     probe::<T>(value, path, out, |_, _| {});
 }
 
 /// Probes member `name` of `map` with `locate` when it is present and not null.
-pub(crate) fn member<'a>(
-    map: &'a Map<String, Value>,
-    base: &str,
-    name: &str,
-    out: &mut Vec<Problem>,
-    locate: Locator<'a>,
-) {
+pub(crate) fn member<'a>(map: DocNode<'a>, base: &str, name: &str, out: &mut Vec<Problem>, locate: Locator<'a>) {
     if let Some(v) = map.get(name).filter(|v| !v.is_null()) {
         locate(v, &push_pointer(base, name), out);
     }
 }
 
 /// Probes every item of array member `name` of `map` with `locate`.
-pub(crate) fn items<'a>(
-    map: &'a Map<String, Value>,
-    base: &str,
-    name: &str,
-    out: &mut Vec<Problem>,
-    locate: Locator<'a>,
-) {
-    if let Some(Value::Array(list)) = map.get(name) {
+pub(crate) fn items<'a>(map: DocNode<'a>, base: &str, name: &str, out: &mut Vec<Problem>, locate: Locator<'a>) {
+    if let Some(list) = map.get(name).filter(DocNode::is_array) {
         let path = push_pointer(base, name);
-        for (i, v) in list.iter().enumerate() {
+        for (i, v) in list.items().enumerate() {
             locate(v, &format!("{path}/{i}"), out);
         }
     }
@@ -202,12 +206,16 @@ fn integer_width(name: &str) -> Option<Width> {
 
 /// Reports every integer member holding something other than a plain
 /// integer literal of its width (P8): `3.0`, `1e0`, `-0`, negatives, overflow.
-pub(crate) fn scan_integers(value: &Value, path: &str, out: &mut Vec<Problem>) {
-    match value {
-        Value::Object(map) => {
-            for (name, v) in map {
-                if let (Some(width), Value::Number(n)) = (integer_width(name), v)
-                    && let Some(message) = integer_fault(n, width)
+pub(crate) fn scan_integers(value: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
+    match value.kind() {
+        Kind::Object => {
+            // The members in name order, as a `serde_json::Value`'s map
+            // holds them, so the problems come in the order they always had.
+            let mut members: Vec<_> = value.members().collect();
+            members.sort_by_key(|(name, _)| *name);
+            for (name, v) in members {
+                if let (Some(width), Some(n)) = (integer_width(name), v.as_number())
+                    && let Some(message) = integer_fault(&n, width)
                 {
                     out.push(Problem::new("P8", push_pointer(path, name), message));
                 }
@@ -216,8 +224,8 @@ pub(crate) fn scan_integers(value: &Value, path: &str, out: &mut Vec<Problem>) {
                 }
             }
         }
-        Value::Array(list) => {
-            for (i, v) in list.iter().enumerate() {
+        Kind::Array => {
+            for (i, v) in value.items().enumerate() {
                 if v.is_object() || v.is_array() {
                     scan_integers(v, &format!("{path}/{i}"), out);
                 }
@@ -256,8 +264,10 @@ mod tests {
     fn integer_scan_names_every_fault_with_its_path() {
         let v = json!({"score": 3.0, "findings": [{"line": -1}, {"line": 4294967296u64}, {"line": 7}],
                        "scope": {"pull_request_number": 18446744073709551615u64}, "confidence": 1});
+        let text = v.to_string();
+        let doc = crate::model::json::read_doc(text.as_bytes(), &Default::default()).expect("JSON");
         let mut out = Vec::new();
-        scan_integers(&v, "", &mut out);
+        scan_integers(doc.root(), "", &mut out);
         let paths: Vec<&str> = out.iter().map(|p| p.path.as_str()).collect();
         assert_eq!(paths, ["/findings/0/line", "/findings/1/line", "/score"]);
         assert!(out.iter().all(|p| p.rule == "P8"));

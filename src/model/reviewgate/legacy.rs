@@ -17,10 +17,10 @@ use super::serde_util::nullable;
 use crate::model::finding::{
     Classification, Disposition, Finding, FindingKey, Origin, ReviewGateFields, Severity, Thread,
 };
+use crate::model::json::DocNode;
 use crate::model::review::ReviewStatus;
 use crate::model::review::{Format, Projection, ReviewSet, Scope};
 use serde::Deserialize;
-use serde_json::Value;
 
 /// A v1/v2 review output.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -162,8 +162,8 @@ const V3_FINDING: [&str; 5] = [
 const V3_METRICS: [&str; 3] = ["timings", "semantic_context", "verifier_ms"];
 
 /// True when a review-output object predates v3 (see the module docs).
-pub fn is_legacy(root: &Value) -> bool {
-    let has = |v: &Value, k: &str| v.get(k).is_some();
+pub fn is_legacy(root: DocNode<'_>) -> bool {
+    let has = |v: DocNode<'_>, k: &str| v.has(k);
     if V3_TOP.iter().any(|k| has(root, k)) {
         return false;
     }
@@ -173,8 +173,8 @@ pub fn is_legacy(root: &Value) -> bool {
         return false;
     }
     match root.get("findings") {
-        Some(Value::Array(list)) if !list.is_empty() => list
-            .iter()
+        Some(list) if list.is_array() && !list.is_empty() => list
+            .items()
             .all(|f| f.is_object() && !V3_FINDING.iter().any(|k| has(f, k))),
         _ => false,
     }

@@ -11,11 +11,11 @@ use super::common::{
 };
 use super::decode::{items, leaf, member, probe};
 use super::legacy::{LegacyArtifact, LegacyFinding, LegacyMetrics};
+use crate::model::json::DocNode;
 use crate::model::problem::Problem;
-use serde_json::Value;
 
 /// Locates faults in an agent result.
-pub(crate) fn agent_result(v: &Value, path: &str, out: &mut Vec<Problem>) {
+pub(crate) fn agent_result(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<AgentResult>(v, path, out, |m, out| {
         member(m, path, "scope", out, leaf::<WireScope>);
         items(m, path, "angle_errors", out, leaf::<AngleError>);
@@ -25,11 +25,11 @@ pub(crate) fn agent_result(v: &Value, path: &str, out: &mut Vec<Problem>) {
     });
 }
 
-fn costs(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn costs(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Costs>(v, path, out, |m, out| member(m, path, "summary", out, cost_summary));
 }
 
-fn result_finding(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn result_finding(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<ResultFinding>(v, path, out, |m, out| {
         member(m, path, "verification", out, verification);
         items(m, path, "evidence", out, leaf::<Evidence>);
@@ -37,25 +37,25 @@ fn result_finding(v: &Value, path: &str, out: &mut Vec<Problem>) {
     });
 }
 
-fn cost_summary(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn cost_summary(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<CostSummary>(v, path, out, |m, out| {
         items(m, path, "components", out, leaf::<CostComponent>)
     });
 }
 
-fn verification(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn verification(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Verification>(v, path, out, |m, out| {
         items(m, path, "evidence", out, leaf::<Evidence>);
         items(m, path, "conflicting_decisions", out, decision);
     });
 }
 
-fn decision(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn decision(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Decision>(v, path, out, |m, out| items(m, path, "evidence", out, leaf::<Evidence>));
 }
 
 /// Locates faults in a v3 review output.
-pub(crate) fn artifact(v: &Value, path: &str, out: &mut Vec<Problem>) {
+pub(crate) fn artifact(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Artifact>(v, path, out, |m, out| {
         member(m, path, "cost_summary", out, cost_summary);
         member(m, path, "metrics", out, metrics);
@@ -68,44 +68,44 @@ pub(crate) fn artifact(v: &Value, path: &str, out: &mut Vec<Problem>) {
     });
 }
 
-fn metrics(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn metrics(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Metrics>(v, path, out, |m, out| {
         member(m, path, "timings", out, leaf::<Timings>);
         member(m, path, "semantic_context", out, semantic_context);
     });
 }
 
-fn semantic_context(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn semantic_context(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<SemanticContext>(v, path, out, |m, out| items(m, path, "excerpts", out, leaf::<Excerpt>));
 }
 
-fn finding(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn finding(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<ArtifactFinding>(v, path, out, |m, out| {
         member(m, path, "verification", out, verification);
         member(m, path, "grounding", out, grounding);
     });
 }
 
-fn grounding(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn grounding(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<Grounding>(v, path, out, |m, out| {
         items(m, path, "evidence", out, leaf::<Evidence>);
         items(m, path, "related_tests", out, leaf::<Evidence>);
     });
 }
 
-fn tracked(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn tracked(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<TrackedFinding>(v, path, out, |m, out| {
         member(m, path, "finding", out, finding);
         items(m, path, "disposition_history", out, leaf::<DispositionRecord>);
     });
 }
 
-fn update(v: &Value, path: &str, out: &mut Vec<Problem>) {
+fn update(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<DispositionUpdate>(v, path, out, |m, out| member(m, path, "resolution", out, finding));
 }
 
 /// Locates faults in a legacy (v1/v2) review output.
-pub(crate) fn legacy(v: &Value, path: &str, out: &mut Vec<Problem>) {
+pub(crate) fn legacy(v: DocNode<'_>, path: &str, out: &mut Vec<Problem>) {
     probe::<LegacyArtifact>(v, path, out, |m, out| {
         member(m, path, "cost_summary", out, cost_summary);
         member(m, path, "metrics", out, leaf::<LegacyMetrics>);

@@ -23,7 +23,7 @@ mod policy;
 mod projection;
 mod serde_util;
 mod shared_rules;
-mod strict_de;
+mod strict_doc;
 
 #[cfg(test)]
 mod tests;
@@ -36,16 +36,16 @@ pub use common::{
 pub use fp::{FindingSource, SourceFingerprint};
 pub use policy::{HIGH_CONFIDENCE_THRESHOLD, TARGET_SCORE};
 
+use super::json::{Doc, DocNode, Strings};
 use super::problem::Problem;
 use super::review::{Checked, Format, Projection, Scope};
 use artifact::Artifact;
-use serde_json::Value;
 use shared_rules::Report;
 
 /// Checks an agent result (rules R1–R21) and builds its model.
 ///
 /// `raw_len` is the size in bytes of the file the value was read from (R1).
-pub fn check_agent_result(value: &Value, raw_len: usize) -> Checked {
+pub fn check_agent_result(value: DocNode<'_>, raw_len: usize) -> Checked {
     let mut report = Report::default();
     let result = match decode::decode::<AgentResult>(value, locate::agent_result) {
         Ok(r) => r,
@@ -87,17 +87,39 @@ fn agent_checked(mut report: Report, result: AgentResult<'_>, raw_len: usize) ->
 /// A projection that fails J6 does not make the output invalid: the problems
 /// stay empty and the set's `projection` is [`Projection::Failed`]. Findings
 /// are still built from the (unvalidated) projection so they can be shown.
-pub fn check_artifact(value: &Value) -> Checked {
+pub fn check_artifact(value: DocNode<'_>) -> Checked {
     match decode::decode::<Artifact>(value, locate::artifact) {
         Ok(artifact) => artifact_checked(artifact),
         Err(problems) => Checked { set: None, problems },
     }
 }
 
+/// [`check_artifact`] of a document it owns, over the strings of another
+/// (the halves `Doc::split` gives): the document's tape is freed as soon as
+/// the typed structs are decoded, before the model grows, since they borrow
+/// only `strings`.
+pub fn check_artifact_freeing<'s>(doc: Doc<'_>, strings: Strings<'s>) -> Checked {
+    let decoded = decode::decode_lent::<Artifact<'s>>(doc.root(), strings, locate::artifact);
+    drop(doc);
+    match decoded {
+        Ok(artifact) => artifact_checked(artifact),
+        Err(problems) => Checked { set: None, problems },
+    }
+}
+
+/// Decodes `doc` lending `strings` (for the document's own tests); the doc
+/// is dropped before the value is returned.
+#[cfg(test)]
+pub(crate) fn test_decode_lent<'s, T: serde::Deserialize<'s>>(doc: Doc<'_>, strings: Strings<'s>) -> T {
+    let decoded = strict_doc::from_doc_lent(doc.root(), strings, &strict_doc::Trail::new(""));
+    drop(doc);
+    decoded.expect("decodes")
+}
+
 /// The problems [`check_artifact`] finds, without building the model or the
 /// projection (a J6 failure is not a problem of the file): for commands that
 /// read the value itself and must not hold a model of a large file beside it.
-pub fn artifact_rule_problems(value: &Value) -> Vec<Problem> {
+pub fn artifact_rule_problems(value: DocNode<'_>) -> Vec<Problem> {
     match decode::decode::<Artifact>(value, locate::artifact) {
         Ok(artifact) => {
             let fps = fp::Fingerprints::of(&artifact);
@@ -152,7 +174,7 @@ fn artifact_problems(artifact: &Artifact<'_>, fps: &fp::Fingerprints) -> Vec<Pro
 }
 
 /// Checks a legacy v1/v2 review output and builds its model (read-only).
-pub fn check_legacy_artifact(value: &Value) -> Checked {
+pub fn check_legacy_artifact(value: DocNode<'_>) -> Checked {
     let artifact = match decode::decode::<legacy::LegacyArtifact>(value, locate::legacy) {
         Ok(a) => a,
         Err(problems) => return Checked { set: None, problems },
@@ -167,7 +189,7 @@ pub fn check_legacy_artifact(value: &Value) -> Checked {
 
 /// True when a review-output object predates v3: it has findings and none
 /// of the members only v3 has (see `legacy` for the exact test).
-pub fn is_legacy_artifact(root: &Value) -> bool {
+pub fn is_legacy_artifact(root: DocNode<'_>) -> bool {
     legacy::is_legacy(root)
 }
 
@@ -175,8 +197,20 @@ pub fn is_legacy_artifact(root: &Value) -> bool {
 ///
 /// The output must pass every §3 rule (J1) and the projection every §6 rule
 /// (J6); otherwise every problem is returned. The schema is not checked here.
-pub fn project<'a>(value: &'a Value, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
+pub fn project<'a>(value: DocNode<'a>, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
     let artifact = decode::decode::<Artifact>(value, locate::artifact)?;
+    project_decoded(artifact, scope)
+}
+
+/// [`project`] of a document it owns, over the strings of another (see
+/// [`check_artifact_freeing`]): the tape is freed before the projection is built.
+pub fn project_freeing<'s>(doc: Doc<'_>, strings: Strings<'s>, scope: &Scope) -> Result<AgentResult<'s>, Vec<Problem>> {
+    let decoded = decode::decode_lent::<Artifact<'s>>(doc.root(), strings, locate::artifact);
+    drop(doc);
+    project_decoded(decoded?, scope)
+}
+
+fn project_decoded<'a>(artifact: Artifact<'a>, scope: &Scope) -> Result<AgentResult<'a>, Vec<Problem>> {
     let fps = fp::Fingerprints::of(&artifact);
     let problems = artifact_problems(&artifact, &fps);
     if !problems.is_empty() {
@@ -194,7 +228,7 @@ pub fn project<'a>(value: &'a Value, scope: &Scope) -> Result<AgentResult<'a>, V
 /// The semantic (F1) and code (F4) fingerprints of every finding of a v3
 /// output, top-level findings first, then tracked findings. Only typed
 /// decoding must succeed; the rules are not checked.
-pub fn finding_fingerprints(value: &Value) -> Result<Vec<SourceFingerprint>, Vec<Problem>> {
+pub fn finding_fingerprints(value: DocNode<'_>) -> Result<Vec<SourceFingerprint>, Vec<Problem>> {
     let artifact = decode::decode::<Artifact>(value, locate::artifact)?;
     let fps = fp::Fingerprints::of(&artifact);
     Ok(fp::all(&artifact, &fps))

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::finding::{Disposition, ThreadStatus, ThreadTransition};
+use crate::model::json::Doc;
 use crate::model::review::ReviewStatus;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -11,6 +12,27 @@ mod agent_cases;
 mod artifact_cases;
 mod legacy_cases;
 mod projection_cases;
+
+/// The document of a value built here.
+fn doc(v: &Value) -> Doc<'static> {
+    Doc::of_value(v).expect("a readable document")
+}
+
+fn check_agent_result(v: &Value, raw_len: usize) -> Checked {
+    super::check_agent_result(doc(v).root(), raw_len)
+}
+
+fn check_legacy_artifact(v: &Value) -> Checked {
+    super::check_legacy_artifact(doc(v).root())
+}
+
+fn is_legacy_artifact(v: &Value) -> bool {
+    super::is_legacy_artifact(doc(v).root())
+}
+
+fn finding_fingerprints(v: &Value) -> Result<Vec<SourceFingerprint>, Vec<Problem>> {
+    super::finding_fingerprints(doc(v).root())
+}
 
 /// The rule ids of every problem.
 fn rules(checked: &Checked) -> BTreeSet<String> {
@@ -161,7 +183,7 @@ fn agent(v: &Value) -> Checked {
 }
 
 fn artifact(v: &Value) -> Checked {
-    check_artifact(v)
+    check_artifact(doc(v).root())
 }
 
 #[test]

@@ -2,6 +2,12 @@ use super::wording::subject;
 use super::*;
 use serde_json::json;
 
+/// The schema check of a document built in memory.
+fn check(format: Format, value: &Value) -> Vec<Problem> {
+    let doc = Doc::of_value(value).expect("a readable document");
+    super::check(format, doc.root())
+}
+
 fn minimal_agent_result() -> Value {
     json!({
         "schema_version": "reviewgate-agent-result/v1",

@@ -1,13 +1,17 @@
-//! Reading strings: plain ones copied from the input, escaped ones decoded.
+//! Reading strings onto the tape: plain ones lent from the input, escaped
+//! ones decoded into the side buffer.
 
 use super::fail::{control_fail, fail, lone_surrogate};
 use super::{Reader, Res};
+use crate::model::json::doc::Tok;
 use crate::model::json::scan::find_string_special;
 
 impl<'a> Reader<'a> {
-    /// Reads a string starting at the opening quote; leaves `pos` after the
-    /// closing one.
-    pub(super) fn string(&mut self) -> Res<String> {
+    /// Reads a string starting at the opening quote onto the tape; leaves
+    /// `pos` after the closing one. Escaped strings are decoded into the side
+    /// buffer.
+    /// The token is also returned (small enough to come back in registers).
+    pub(super) fn string(&mut self) -> Res<Tok> {
         let start = self.pos + 1;
         let i = find_string_special(self.bytes, start);
         match self.bytes.get(i) {
@@ -15,36 +19,49 @@ impl<'a> Reader<'a> {
                 // Both ends are ASCII quotes in text already checked to be
                 // UTF-8, so the slice is always on character boundaries.
                 self.pos = i + 1;
-                Ok(self.slice(start, i)?.to_owned())
+                let tok = Tok::Raw {
+                    at: start as u32,
+                    len: (i - start) as u32,
+                };
+                self.tape.push(tok);
+                Ok(tok)
             }
             Some(b'\\') => {
-                let mut out = String::with_capacity(i - start + 16);
-                out.push_str(self.slice(start, i)?);
+                let at = self.escaped.len();
+                let head = self.slice(start, i)?;
+                self.escaped.push_str(head);
                 self.pos = i;
-                self.string_escaped(&mut out)?;
-                Ok(out)
+                self.string_escaped()?;
+                let tok = Tok::Esc {
+                    at: at as u32,
+                    len: (self.escaped.len() - at) as u32,
+                };
+                self.tape.push(tok);
+                Ok(tok)
             }
             Some(&b) => Err(control_fail(i, b)),
             None => Err(fail("P3", i, "the input ends inside a string (truncated)")),
         }
     }
 
-    /// Continues a string at a backslash, decoding escapes into `out`.
-    fn string_escaped(&mut self, out: &mut String) -> Res<()> {
+    /// Continues a string at a backslash, decoding escapes into the side buffer.
+    pub(super) fn string_escaped(&mut self) -> Res<()> {
         loop {
             // `pos` is at a backslash.
             let c = self.escape()?;
-            out.push(c);
+            self.escaped.push(c);
             let start = self.pos;
             let i = find_string_special(self.bytes, start);
             match self.bytes.get(i) {
                 Some(b'"') => {
-                    out.push_str(self.slice(start, i)?);
+                    let tail = self.slice(start, i)?;
+                    self.escaped.push_str(tail);
                     self.pos = i + 1;
                     return Ok(());
                 }
                 Some(b'\\') => {
-                    out.push_str(self.slice(start, i)?);
+                    let part = self.slice(start, i)?;
+                    self.escaped.push_str(part);
                     self.pos = i;
                 }
                 Some(&b) => return Err(control_fail(i, b)),

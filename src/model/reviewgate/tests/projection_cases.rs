@@ -6,14 +6,15 @@ use super::*;
 #[test]
 fn projection_matches_the_rules() {
     let v = tracked_base();
-    let result = project(&v, &Scope::Local).expect("projects");
+    let d = doc(&v);
+    let result = project(d.root(), &Scope::Local).expect("projects");
     assert_eq!(result.findings.len(), 2);
     assert_eq!(result.findings[0].thread_status, ThreadStatus::NotPublished);
     let pr = Scope::PullRequest {
         repository: "o/r".into(),
         pull_request_number: 12,
     };
-    let result = project(&v, &pr).expect("projects");
+    let result = project(d.root(), &pr).expect("projects");
     let bytes = canonical_projection(&result);
     let text = String::from_utf8(bytes).expect("utf-8");
     assert!(text.starts_with(r#"{"schema_version":"reviewgate-agent-result/v1","scope":{"kind":"pull_request","repository":"o/r","pull_request_number":12},"status":"needs_changes","score":3,"#), "{text}");
@@ -59,7 +60,7 @@ fn j6_failed_projection_keeps_the_artifact_valid() {
         }
         other => panic!("expected a failed projection, got {other:?}"),
     }
-    assert!(project(&v, &Scope::Local).is_err());
+    assert!(project(doc(&v).root(), &Scope::Local).is_err());
     // A whitespace-only instruction passes the artifact rules, not the projection.
     let mut v = plain_base();
     put(&mut v, "/findings/1/agent_instruction", json!(" "));
@@ -78,7 +79,10 @@ fn j1_invalid_artifacts_have_no_projection() {
         Projection::Failed(p) => assert_eq!(p[0].rule, "J1"),
         other => panic!("expected J1, got {other:?}"),
     }
-    assert_eq!(project(&v, &Scope::Local).expect_err("invalid")[0].rule, "A4");
+    assert_eq!(
+        project(doc(&v).root(), &Scope::Local).expect_err("invalid")[0].rule,
+        "A4"
+    );
 }
 
 #[test]

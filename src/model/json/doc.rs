@@ -1,0 +1,506 @@
+//! A parsed document that lends its strings out of the input.
+//!
+//! The strict reader writes every value as one 16-byte token on a flat tape,
+//! in document order: a container token records how many members or items it
+//! has and where the token after its last one is, so a reader can step over
+//! it; an object's members are a name token followed by the value's tokens.
+//! Strings without escapes point into the input text; strings with escapes
+//! are decoded once into one side buffer. Nothing else is allocated, which
+//! makes a document a fraction of the size of a `serde_json::Value` tree and
+//! much cheaper to build.
+//!
+//! A document either borrows its text (a document read from bytes in memory)
+//! or owns it (a file read by the loader, whose bytes become the text without
+//! a copy), so a loaded document can be kept beside its model.
+//!
+//! [`DocNode`] is a cheap handle on one value; its methods mirror
+//! `serde_json::Value`'s (`get`, `as_str`, `members`, `items`, `kind`).
+//! [`DocNode::to_value`] builds the equivalent `serde_json::Value` for code
+//! that wants one (error wording, small documents read by hand).
+
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One value on the tape (16 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Tok {
+    Null,
+    True,
+    False,
+    /// A plain non-negative integer literal.
+    U64(u64),
+    /// A plain negative integer literal.
+    I64(i64),
+    /// Every other number, converted as serde_json converts it.
+    F64(f64),
+    /// A string without escapes: `text[at..at + len]`.
+    Raw {
+        at: u32,
+        len: u32,
+    },
+    /// A string with escapes, decoded: `escaped[at..at + len]`.
+    Esc {
+        at: u32,
+        len: u32,
+    },
+    /// An array of `len` items; `end` is the index of the token after it.
+    Arr {
+        len: u32,
+        end: u32,
+    },
+    /// An object of `len` members; `end` is the index of the token after it.
+    Obj {
+        len: u32,
+        end: u32,
+    },
+}
+
+const _: () = assert!(std::mem::size_of::<Tok>() == 16);
+
+/// A whole parsed document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc<'s> {
+    pub(crate) text: Cow<'s, str>,
+    pub(crate) tape: Vec<Tok>,
+    pub(crate) escaped: Cow<'s, str>,
+    /// Whether [`DocNode::members`] hands out members in name order (see
+    /// [`Doc::in_name_order`]).
+    pub(crate) name_order: NameOrder,
+}
+
+/// The member order switch of a [`Doc`]: document order (false) or name order.
+#[derive(Debug, Default)]
+pub(crate) struct NameOrder(AtomicBool);
+
+impl Clone for NameOrder {
+    fn clone(&self) -> Self {
+        NameOrder(AtomicBool::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl PartialEq for NameOrder {
+    fn eq(&self, _: &Self) -> bool {
+        // A reading switch, not part of the document.
+        true
+    }
+}
+
+/// While alive, the members of every object of a document come in name
+/// order (see [`Doc::in_name_order`]); dropping it restores document order.
+pub struct InNameOrder<'d, 's>(&'d Doc<'s>, bool);
+
+impl Drop for InNameOrder<'_, '_> {
+    fn drop(&mut self) {
+        self.0.name_order.0.store(self.1, Ordering::Relaxed);
+    }
+}
+
+/// The kind of a value, as JSON names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl<'s> Doc<'s> {
+    /// The top-level value.
+    pub fn root(&self) -> DocNode<'_> {
+        DocNode { doc: self, at: 0 }
+    }
+
+    /// The document of a value built in memory (written out and read back
+    /// by the strict reader, so it is exactly what reading that text gives).
+    pub fn of_value(value: &Value) -> Result<Doc<'static>, crate::model::problem::Problem> {
+        let text = serde_json::to_vec(value).unwrap_or_default();
+        super::read_doc_owned(text, &super::ReadLimits::default()).map_err(|(problem, _)| problem)
+    }
+
+    /// Splits the document into its strings (a document without tokens) and
+    /// its tape, so that the tape can be freed while values decoded from it
+    /// still borrow the strings (see [`Doc::over`] and [`Doc::strings`]).
+    pub(crate) fn split(self) -> (Doc<'s>, Vec<Tok>) {
+        let strings = Doc {
+            text: self.text,
+            tape: Vec::new(),
+            escaped: self.escaped,
+            name_order: NameOrder::default(),
+        };
+        (strings, self.tape)
+    }
+
+    /// The document of `tape` over the strings of `strings` (the halves
+    /// [`Doc::split`] gave), borrowing them.
+    pub(crate) fn over<'b>(strings: &'b Doc<'_>, tape: Vec<Tok>) -> Doc<'b> {
+        Doc {
+            text: Cow::Borrowed(&strings.text),
+            tape,
+            escaped: Cow::Borrowed(&strings.escaped),
+            name_order: NameOrder::default(),
+        }
+    }
+
+    /// The strings of this document, for lending them out beyond its tape.
+    pub fn strings(&self) -> Strings<'_> {
+        Strings {
+            text: &self.text,
+            escaped: &self.escaped,
+        }
+    }
+
+    /// The number of tokens (one per value and per member name).
+    pub fn token_count(&self) -> usize {
+        self.tape.len()
+    }
+
+    /// A one-string document (the `escaped` buffer holds `s`).
+    pub(crate) fn single_string(s: &str) -> Doc<'static> {
+        let mut doc = Doc {
+            text: Cow::Borrowed(""),
+            tape: Vec::with_capacity(1),
+            escaped: Cow::Owned(String::new()),
+            name_order: NameOrder::default(),
+        };
+        doc.set_single_string(s);
+        doc
+    }
+
+    /// Makes this a one-string document holding `s`, reusing its buffers.
+    pub(crate) fn set_single_string(&mut self, s: &str) {
+        self.tape.clear();
+        let escaped = self.escaped.to_mut();
+        escaped.clear();
+        escaped.push_str(s);
+        self.tape.push(Tok::Esc {
+            at: 0,
+            len: s.len() as u32,
+        });
+    }
+
+    fn str_of(&self, tok: Tok) -> Option<&str> {
+        token_str(&self.text, &self.escaped, tok)
+    }
+
+    /// Hands out the members of every object in name order until the guard
+    /// is dropped.
+    ///
+    /// A `serde_json::Value` (without `preserve_order`) holds an object's
+    /// members in name order, and the wording of problems has always
+    /// followed it: which of two faulty members a decoding failure names,
+    /// and the order of schema problems. The problem paths switch to it, so
+    /// those stay what they were; the paths for valid documents keep the
+    /// document order, which costs nothing.
+    pub fn in_name_order(&self) -> InNameOrder<'_, 's> {
+        let was = self.name_order.0.swap(true, Ordering::Relaxed);
+        InNameOrder(self, was)
+    }
+
+    /// The size in bytes of the text the document was read from.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The index of the token after the value starting at `i`.
+    fn after(&self, i: u32) -> u32 {
+        match self.tape[i as usize] {
+            Tok::Arr { end, .. } | Tok::Obj { end, .. } => end,
+            _ => i + 1,
+        }
+    }
+}
+
+/// The strings of a document (its text and its decoded escapes), which a
+/// string token of a document over them can be read from.
+#[derive(Debug, Clone, Copy)]
+pub struct Strings<'s> {
+    text: &'s str,
+    escaped: &'s str,
+}
+
+impl<'s> Strings<'s> {
+    /// The text of a string token.
+    pub(crate) fn of(&self, tok: Tok) -> Option<&'s str> {
+        token_str(self.text, self.escaped, tok)
+    }
+}
+
+/// The text of a string token, from the raw text or the side buffer of
+/// decoded escapes (`None` for any other token).
+pub(crate) fn token_str<'t>(text: &'t str, escaped: &'t str, tok: Tok) -> Option<&'t str> {
+    match tok {
+        Tok::Raw { at, len } => text.get(at as usize..(at + len) as usize),
+        Tok::Esc { at, len } => escaped.get(at as usize..(at + len) as usize),
+        _ => None,
+    }
+}
+
+/// The empty one-string document (the scratch `jsonschema` names members in).
+impl Default for Doc<'static> {
+    fn default() -> Self {
+        Doc::single_string("")
+    }
+}
+
+/// A handle on one value of a [`Doc`]; copying it is free.
+#[derive(Clone, Copy)]
+pub struct DocNode<'a> {
+    pub(crate) doc: &'a Doc<'a>,
+    pub(crate) at: u32,
+}
+
+impl std::fmt::Debug for DocNode<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DocNode({:?} at {})", self.tok(), self.at)
+    }
+}
+
+impl<'a> DocNode<'a> {
+    pub(crate) fn tok(&self) -> Tok {
+        self.doc.tape[self.at as usize]
+    }
+
+    /// What kind of value this is.
+    pub fn kind(&self) -> Kind {
+        match self.tok() {
+            Tok::Null => Kind::Null,
+            Tok::True | Tok::False => Kind::Bool,
+            Tok::U64(_) | Tok::I64(_) | Tok::F64(_) => Kind::Number,
+            Tok::Raw { .. } | Tok::Esc { .. } => Kind::String,
+            Tok::Arr { .. } => Kind::Array,
+            Tok::Obj { .. } => Kind::Object,
+        }
+    }
+
+    /// The string, when this is one.
+    pub fn as_str(&self) -> Option<&'a str> {
+        self.doc.str_of(self.tok())
+    }
+
+    /// The boolean, when this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.tok() {
+            Tok::True => Some(true),
+            Tok::False => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The number exactly as `serde_json` holds it, when this is one.
+    pub fn as_number(&self) -> Option<Number> {
+        match self.tok() {
+            Tok::U64(n) => Some(Number::from(n)),
+            Tok::I64(n) => Some(Number::from(n)),
+            Tok::F64(f) => Number::from_f64(f),
+            _ => None,
+        }
+    }
+
+    /// True for `null`.
+    pub fn is_null(&self) -> bool {
+        self.tok() == Tok::Null
+    }
+
+    /// The member or item count of a container (0 for anything else).
+    pub fn len(&self) -> usize {
+        match self.tok() {
+            Tok::Arr { len, .. } | Tok::Obj { len, .. } => len as usize,
+            _ => 0,
+        }
+    }
+
+    /// True when this is not a container or has no members or items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The members of an object in document order (nothing for other values).
+    pub fn members(&self) -> Members<'a> {
+        let members = self.members_in_document_order();
+        if members.left > 1 && self.doc.name_order.0.load(Ordering::Relaxed) {
+            let doc = members.doc;
+            let mut all: Vec<(&'a str, DocNode<'a>)> = members.collect();
+            all.sort_by_key(|(name, _)| *name);
+            return Members {
+                doc,
+                next: 0,
+                left: 0,
+                sorted: Some(all.into_iter()),
+            };
+        }
+        members
+    }
+
+    /// The items of an array in order (nothing for other values).
+    pub fn items(&self) -> Items<'a> {
+        match self.tok() {
+            Tok::Arr { len, .. } => Items {
+                doc: self.doc,
+                next: self.at + 1,
+                left: len,
+            },
+            _ => Items {
+                doc: self.doc,
+                next: 0,
+                left: 0,
+            },
+        }
+    }
+
+    /// Member `name` of an object.
+    pub fn get(&self, name: &str) -> Option<DocNode<'a>> {
+        self.members_in_document_order()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v)
+    }
+
+    fn members_in_document_order(&self) -> Members<'a> {
+        match self.tok() {
+            Tok::Obj { len, .. } => Members {
+                doc: self.doc,
+                next: self.at + 1,
+                left: len,
+                sorted: None,
+            },
+            _ => Members {
+                doc: self.doc,
+                next: 0,
+                left: 0,
+                sorted: None,
+            },
+        }
+    }
+
+    /// The token of this member value's name (a value that is no member of
+    /// an object gets the token before it, which is no string).
+    pub(crate) fn name_tok(&self) -> Tok {
+        self.at
+            .checked_sub(1)
+            .and_then(|i| self.doc.tape.get(i as usize).copied())
+            .unwrap_or(Tok::Null)
+    }
+
+    /// The strings of the document this value belongs to.
+    pub fn strings(&self) -> Strings<'a> {
+        self.doc.strings()
+    }
+
+    /// [`Doc::in_name_order`] of the document this value belongs to.
+    pub fn in_name_order(&self) -> InNameOrder<'a, 'a> {
+        self.doc.in_name_order()
+    }
+
+    /// True when this is an object with member `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The item at `index` of an array.
+    pub fn at(&self, index: usize) -> Option<DocNode<'a>> {
+        self.items().nth(index)
+    }
+
+    /// True when this is an object.
+    pub fn is_object(&self) -> bool {
+        self.kind() == Kind::Object
+    }
+
+    /// True when this is an array.
+    pub fn is_array(&self) -> bool {
+        self.kind() == Kind::Array
+    }
+
+    /// An identity for this value, unique among the live nodes of all documents.
+    pub(crate) fn address(&self) -> usize {
+        std::ptr::from_ref::<Doc<'_>>(self.doc) as usize
+    }
+
+    /// The equivalent `serde_json::Value` (a copy).
+    pub fn to_value(&self) -> Value {
+        match self.tok() {
+            Tok::Null => Value::Null,
+            Tok::True => Value::Bool(true),
+            Tok::False => Value::Bool(false),
+            Tok::U64(_) | Tok::I64(_) | Tok::F64(_) => self.as_number().map_or(Value::Null, Value::Number),
+            Tok::Raw { .. } | Tok::Esc { .. } => Value::String(self.as_str().unwrap_or_default().to_owned()),
+            Tok::Arr { .. } => Value::Array(self.items().map(|v| v.to_value()).collect()),
+            Tok::Obj { .. } => Value::Object(
+                self.members_in_document_order()
+                    .map(|(k, v)| (k.to_owned(), v.to_value()))
+                    .collect::<Map<_, _>>(),
+            ),
+        }
+    }
+}
+
+/// The members of an object: `(name, value)` in document order (or in name
+/// order, see [`Doc::in_name_order`]).
+#[derive(Clone)]
+pub struct Members<'a> {
+    doc: &'a Doc<'a>,
+    next: u32,
+    left: u32,
+    sorted: Option<std::vec::IntoIter<(&'a str, DocNode<'a>)>>,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, DocNode<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(sorted) = &mut self.sorted {
+            return sorted.next();
+        }
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let name = self.doc.str_of(self.doc.tape[self.next as usize]).unwrap_or_default();
+        let value = DocNode {
+            doc: self.doc,
+            at: self.next + 1,
+        };
+        self.next = self.doc.after(self.next + 1);
+        Some((name, value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.sorted.as_ref().map_or(self.left as usize, ExactSizeIterator::len);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Members<'_> {}
+
+/// The items of an array, in order.
+#[derive(Clone)]
+pub struct Items<'a> {
+    doc: &'a Doc<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = DocNode<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let item = DocNode {
+            doc: self.doc,
+            at: self.next,
+        };
+        self.next = self.doc.after(self.next);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}

@@ -1,0 +1,142 @@
+//! [`Doc`] as a `jsonschema` instance representation, so a document is
+//! validated where it was parsed, without building a `serde_json::Value`.
+//!
+//! Both questions are asked of it: whether a document conforms and, when it
+//! does not, every error; an error's instance is built with
+//! [`DocNode::to_value`] then (the rare, cold path), and worded from it.
+//!
+//! It implements only the methods `jsonschema` 0.60 and 0.61 both declare;
+//! the 0.61 additions have defaults.
+
+use crate::model::json::doc::{Doc, DocNode, Items, Kind, Members};
+use jsonschema::JsonType;
+use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+
+/// The `jsonschema` representation marker for [`Doc`].
+pub struct DocJson;
+
+impl Json for DocJson {
+    type Node<'a> = DocNode<'a>;
+    type PreparedKey = Box<str>;
+    type StringBuffer = Doc<'static>;
+
+    // A lookup is a scan of the members, so a members pass wins early.
+    const KEYS_PER_LOOKUP: usize = 16;
+
+    fn prepare_key(key: &str) -> Box<str> {
+        key.into()
+    }
+
+    fn with_string_node<T>(buffer: &mut Doc<'static>, string: &str, f: impl FnOnce(DocNode<'_>) -> T) -> T {
+        buffer.set_single_string(string);
+        f(buffer.root())
+    }
+}
+
+/// An object of a [`Doc`].
+#[derive(Clone, Copy)]
+pub struct DocObject<'a>(DocNode<'a>);
+
+/// An array of a [`Doc`].
+#[derive(Clone, Copy)]
+pub struct DocArray<'a>(DocNode<'a>);
+
+impl<'a> Node<'a, DocJson> for DocNode<'a> {
+    type Object = DocObject<'a>;
+    type Array = DocArray<'a>;
+    type Number = Number;
+
+    fn as_object(&self) -> Option<DocObject<'a>> {
+        (self.kind() == Kind::Object).then_some(DocObject(*self))
+    }
+
+    fn as_array(&self) -> Option<DocArray<'a>> {
+        (self.kind() == Kind::Array).then_some(DocArray(*self))
+    }
+
+    fn as_string(&self) -> Option<Cow<'a, str>> {
+        DocNode::as_str(self).map(Cow::Borrowed)
+    }
+
+    fn as_number(&self) -> Option<Number> {
+        DocNode::as_number(self)
+    }
+
+    fn as_boolean(&self) -> Option<bool> {
+        self.as_bool()
+    }
+
+    fn is_null(&self) -> bool {
+        DocNode::is_null(self)
+    }
+
+    fn is_number(&self) -> bool {
+        self.kind() == Kind::Number
+    }
+
+    fn json_type(&self) -> JsonType {
+        match self.kind() {
+            Kind::Null => JsonType::Null,
+            Kind::Bool => JsonType::Boolean,
+            Kind::Number => JsonType::Number,
+            Kind::String => JsonType::String,
+            Kind::Array => JsonType::Array,
+            Kind::Object => JsonType::Object,
+        }
+    }
+
+    fn string_length(&self) -> Option<u64> {
+        DocNode::as_str(self).map(|s| s.chars().count() as u64)
+    }
+
+    fn equals_value(&self, expected: &Value) -> bool {
+        match (self.kind(), expected) {
+            (Kind::String, Value::String(e)) => DocNode::as_str(self) == Some(e.as_str()),
+            (Kind::String, _) => false,
+            (Kind::Null, _) => expected.is_null(),
+            (Kind::Bool, _) => self.as_bool() == expected.as_bool(),
+            _ => jsonschema::json::cmp::equal(&self.to_value(), expected),
+        }
+    }
+
+    fn to_value(&self) -> Cow<'a, Value> {
+        Cow::Owned(DocNode::to_value(self))
+    }
+
+    fn identity(&self) -> Option<NodeIdentity> {
+        Some(NodeIdentity::tagged(self.address(), self.at))
+    }
+}
+
+impl<'a> Object<'a, DocJson> for DocObject<'a> {
+    type Node = DocNode<'a>;
+    type MemberName = &'a str;
+    type MembersIter = Members<'a>;
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn get(&self, key: &Box<str>) -> Option<DocNode<'a>> {
+        self.0.get(key)
+    }
+
+    fn members(&self) -> Members<'a> {
+        self.0.members()
+    }
+}
+
+impl<'a> Array<'a, DocJson> for DocArray<'a> {
+    type Node = DocNode<'a>;
+    type ElementsIter = Items<'a>;
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn elements(&self) -> Items<'a> {
+        self.0.items()
+    }
+}
