@@ -15,7 +15,8 @@
 //! lane's order).
 
 use super::app::{App, Level};
-use super::fuzzy::{Query, SearchIndex};
+use super::fuzzy::{Fields, Haystack, Query};
+use crate::model::finding::Finding;
 
 /// Findings scored per message (2 to 3 ms in a release build for fields of
 /// a hundred characters; a keystroke's answer is drawn after the first).
@@ -51,7 +52,7 @@ impl Search {
     /// Sets the list without the query and the query, and scores the first
     /// chunk. A new base starts over; the same base reuses the steps of the
     /// query's prefixes.
-    pub fn set(&mut self, index: &SearchIndex, base: Vec<usize>, query: &str) {
+    pub fn set<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>, base: Vec<usize>, query: &str) {
         if base != self.base {
             self.base = base;
             self.steps.clear();
@@ -63,7 +64,7 @@ impl Search {
         let keep = self.steps.iter().rposition(|s| query.starts_with(s.query.as_str()));
         self.steps.truncate(keep.map_or(0, |k| k + 1));
         if self.steps.last().is_some_and(|s| s.query == query) {
-            self.advance(index);
+            self.advance(hay);
             return;
         }
         let todo: Vec<u32> = match self.steps.last() {
@@ -76,11 +77,11 @@ impl Search {
             ranked: Vec::new(),
             todo,
         });
-        self.advance(index);
+        self.advance(hay);
     }
 
     /// Scores the next chunk of the current step; true when some work was done.
-    pub fn advance(&mut self, index: &SearchIndex) -> bool {
+    pub fn advance<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>) -> bool {
         let Some(step) = self.steps.last_mut() else {
             return false;
         };
@@ -97,7 +98,7 @@ impl Search {
             .drain(..take)
             .filter_map(|pos| {
                 let finding = *self.base.get(pos as usize)?;
-                query.score(index, finding).map(|score| (score, pos))
+                query.score(hay, finding).map(|score| (score, pos))
             })
             .collect();
         found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -159,11 +160,16 @@ fn merge(a: Vec<(u32, u32)>, b: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     out
 }
 
+/// What the document's search scores: its index and its findings.
+fn hay(doc: &super::app::Document) -> Haystack<'_, [Finding]> {
+    Haystack::new(&doc.prepared.search, doc.findings())
+}
+
 /// Recomputes the listed findings from the view, the facets and the query,
 /// keeping the selected finding selected when it is still listed.
 pub fn refilter(app: &mut App, base: Vec<usize>) {
     let keep = app.selected();
-    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    app.browse.search.set(hay(&app.doc), base, &app.browse.query);
     show(app, keep);
 }
 
@@ -172,7 +178,7 @@ pub fn refilter(app: &mut App, base: Vec<usize>) {
 pub fn retype(app: &mut App) {
     let keep = app.selected();
     let base = app.browse.search.base.clone();
-    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    app.browse.search.set(hay(&app.doc), base, &app.browse.query);
     show(app, keep);
 }
 
@@ -180,7 +186,7 @@ pub fn retype(app: &mut App) {
 /// input); nothing when the search is done.
 pub fn tick(app: &mut App) {
     let keep = app.selected();
-    if app.browse.search.advance(&app.doc.prepared.search) {
+    if app.browse.search.advance(hay(&app.doc)) {
         show(app, keep);
     }
 }
@@ -223,24 +229,40 @@ fn show(app: &mut App, keep: Option<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::fuzzy::SearchIndex;
 
-    fn index(titles: &[&str]) -> SearchIndex {
-        SearchIndex::new(titles.iter().map(|t| [*t, "", "", ""]))
+    /// Items titled so, and their index.
+    struct Items<'a> {
+        rows: Vec<[&'a str; 4]>,
+        index: SearchIndex,
     }
 
-    fn finish(search: &mut Search, idx: &SearchIndex) {
-        while search.advance(idx) {}
+    impl<'a> Items<'a> {
+        fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
+            Haystack::new(&self.index, self.rows.as_slice())
+        }
+    }
+
+    fn index<'a>(titles: &[&'a str]) -> Items<'a> {
+        Items {
+            rows: titles.iter().map(|t| [*t, "", "", ""]).collect(),
+            index: SearchIndex::new(titles.len()),
+        }
+    }
+
+    fn finish(search: &mut Search, idx: &Items<'_>) {
+        while search.advance(idx.hay()) {}
     }
 
     #[test]
     fn ranks_best_first_and_ties_keep_the_base_order() {
         let idx = index(&["r-e-t-r-y", "retry", "no", "the retry", "retry"]);
         let mut s = Search::default();
-        s.set(&idx, vec![4, 3, 2, 1, 0], "retry");
+        s.set(idx.hay(), vec![4, 3, 2, 1, 0], "retry");
         finish(&mut s, &idx);
         assert_eq!(s.listed(), vec![4, 3, 1, 0]);
         assert!(!s.pending() && s.active());
-        s.set(&idx, vec![4, 3, 2, 1, 0], "");
+        s.set(idx.hay(), vec![4, 3, 2, 1, 0], "");
         assert_eq!(s.listed(), vec![4, 3, 2, 1, 0]);
         assert!(!s.active());
     }
@@ -249,35 +271,36 @@ mod tests {
     fn a_longer_query_scores_only_the_previous_matches_and_backspace_scores_nothing() {
         let idx = index(&["retry", "rust", "token"]);
         let mut s = Search::default();
-        s.set(&idx, vec![0, 1, 2], "r");
+        s.set(idx.hay(), vec![0, 1, 2], "r");
         assert_eq!(s.steps[0].ranked.len(), 2);
-        s.set(&idx, vec![0, 1, 2], "re");
+        s.set(idx.hay(), vec![0, 1, 2], "re");
         assert_eq!(s.steps.len(), 2);
         assert_eq!(s.listed(), vec![0]);
-        s.set(&idx, vec![0, 1, 2], "r");
+        s.set(idx.hay(), vec![0, 1, 2], "r");
         assert_eq!(s.steps.len(), 1, "back to the step already computed");
         assert_eq!(s.listed(), vec![0, 1]);
-        s.set(&idx, vec![0, 2], "r");
+        s.set(idx.hay(), vec![0, 2], "r");
         assert_eq!(s.listed(), vec![0], "a new base starts over");
-        s.set(&idx, vec![0, 2], "x");
+        s.set(idx.hay(), vec![0, 2], "x");
         assert!(s.listed().is_empty());
     }
 
     #[test]
     fn work_is_bounded_per_message_and_the_answer_grows() {
         let titles: Vec<String> = (0..CHUNK * 2 + 5).map(|i| format!("finding {i}")).collect();
-        let idx = SearchIndex::new(titles.iter().map(|t| [t.as_str(), "", "", ""]));
+        let names: Vec<&str> = titles.iter().map(String::as_str).collect();
+        let idx = index(&names);
         let mut s = Search::default();
-        s.set(&idx, (0..titles.len()).collect(), "fin");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
         assert!(s.pending());
         assert_eq!(s.listed().len(), CHUNK);
         assert_eq!(s.progress(), Some((CHUNK, titles.len())));
-        s.set(&idx, (0..titles.len()).collect(), "fin");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
         assert_eq!(s.listed().len(), CHUNK * 2, "the same query goes on");
         finish(&mut s, &idx);
         assert_eq!(s.listed().len(), titles.len());
         assert_eq!(s.progress(), None);
-        s.set(&idx, (0..titles.len()).collect(), "fin 7");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin 7");
         finish(&mut s, &idx);
         assert!(s.listed().iter().all(|&i| titles[i].contains('7')));
     }
