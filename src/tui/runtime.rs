@@ -149,6 +149,7 @@ fn screen_loop(
         if changed {
             draw(app, guard)?;
         }
+        runner.top_up_highlights(app.doc.findings());
         let first = next(app, rx)?;
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(BURST));
