@@ -132,6 +132,16 @@ impl<'a, F: Fields + ?Sized> Haystack<'a, F> {
         Haystack { index, source }
     }
 
+    /// Folds item `i` now if it was not before; returns the work done and
+    /// to do on it, in characters: its folded fields' length, twice when
+    /// folded now (folding costs about as much as comparing). An item that
+    /// does not exist costs nothing.
+    pub fn prepare(&self, i: usize) -> usize {
+        let fresh = self.index.folded.get(i).is_some_and(|c| c.get().is_none());
+        let len: usize = self.folded(i).map_or(0, |f| f.iter().map(Utf32String::len).sum());
+        if fresh { 2 * len } else { len }
+    }
+
     /// The folded fields of item `i`, folded now if they were not before.
     fn folded(&self, i: usize) -> Option<&'a [Utf32String; 4]> {
         let cell = self.index.folded.get(i)?;
@@ -240,6 +250,11 @@ mod tests {
         assert!(q.score(idx.hay(), 0).is_none());
         assert!(Query::folded("   ").is_none());
         assert!(q.score(idx.hay(), 9).is_none(), "an index past the end matches nothing");
+        assert_eq!(idx.hay().prepare(9), 0);
+        let len = "retry exhausted".len() + "app/retry.py".len() + "fp1".len();
+        let fresh = index(&[["Retry exhausted", "", "app/retry.py", "fp1"]]);
+        assert_eq!(fresh.hay().prepare(0), 2 * len, "folding counts twice");
+        assert_eq!(fresh.hay().prepare(0), len, "then only the comparing");
     }
 
     #[test]

@@ -18,9 +18,15 @@ use super::app::{App, Level};
 use super::fuzzy::{Fields, Haystack, Query};
 use crate::model::finding::Finding;
 
-/// Findings scored per message (2 to 3 ms in a release build for fields of
-/// a hundred characters; a keystroke's answer is drawn after the first).
+/// The most findings scored per message.
 pub const CHUNK: usize = 2048;
+/// The most work per message, in characters of folded fields compared (a
+/// field folded first counts twice, see [`Haystack::prepare`]): a message
+/// stops at whichever of this and [`CHUNK`] comes first, so a review of long
+/// claims costs a keystroke no more than one of short titles.
+pub const BUDGET: usize = 256 * 1024;
+/// What a finding costs beyond its characters (the call, the matcher's setup).
+const PER_FINDING: usize = 16;
 
 /// The search of the list.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -92,15 +98,20 @@ impl Search {
             step.todo.clear();
             return false;
         };
-        let take = step.todo.len().min(CHUNK);
-        let mut found: Vec<(u32, u32)> = step
-            .todo
-            .drain(..take)
-            .filter_map(|pos| {
-                let finding = *self.base.get(pos as usize)?;
-                query.score(hay, finding).map(|score| (score, pos))
-            })
-            .collect();
+        let (mut spent, mut taken) = (0, 0);
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        for &pos in &step.todo {
+            if taken == CHUNK || spent >= BUDGET {
+                break;
+            }
+            taken += 1;
+            let Some(&finding) = self.base.get(pos as usize) else {
+                continue;
+            };
+            spent += hay.prepare(finding) + PER_FINDING;
+            found.extend(query.score(hay, finding).map(|score| (score, pos)));
+        }
+        step.todo.drain(..taken);
         found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         step.ranked = merge(std::mem::take(&mut step.ranked), found);
         true
@@ -303,6 +314,27 @@ mod tests {
         s.set(idx.hay(), (0..titles.len()).collect(), "fin 7");
         finish(&mut s, &idx);
         assert!(s.listed().iter().all(|&i| titles[i].contains('7')));
+    }
+
+    #[test]
+    fn long_fields_are_scored_in_smaller_chunks() {
+        let long = "finding ".repeat(super::super::fuzzy::FIELD_CHARS / 8);
+        let titles: Vec<&str> = vec![long.as_str(); CHUNK];
+        let idx = index(&titles);
+        let mut s = Search::default();
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
+        let first = s.listed().len();
+        let per = 2 * long.chars().count() + PER_FINDING;
+        assert_eq!(
+            first,
+            BUDGET.div_ceil(per),
+            "the budget ends the chunk, folding counted twice"
+        );
+        finish(&mut s, &idx);
+        assert_eq!(s.listed().len(), CHUNK);
+        s.set(idx.hay(), (0..titles.len()).collect(), "fing");
+        let per = long.chars().count() + PER_FINDING;
+        assert_eq!(s.listed().len(), BUDGET.div_ceil(per), "folded once: comparing only");
     }
 
     #[test]
