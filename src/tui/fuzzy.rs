@@ -75,7 +75,8 @@ impl Fields for [[&str; 4]] {
 /// shared, so cloning an [`crate::tui::app::App`] copies none.
 #[derive(Clone, Default)]
 pub struct SearchIndex {
-    folded: Arc<Vec<OnceLock<[Utf32String; 4]>>>,
+    /// Boxed: an unfolded finding costs a pointer, not four fields' size.
+    folded: Arc<Vec<OnceLock<Box<[Utf32String; 4]>>>>,
 }
 
 impl SearchIndex {
@@ -149,7 +150,7 @@ impl<'a, F: Fields + ?Sized> Haystack<'a, F> {
             return Some(done);
         }
         let raw = self.source.fields(i)?;
-        Some(cell.get_or_init(|| raw.map(|f| folded_field(searched_part(f)))))
+        Some(cell.get_or_init(|| Box::new(raw.map(|f| folded_field(searched_part(f))))))
     }
 }
 

@@ -143,7 +143,8 @@ impl Row {
 /// first use; shared, so cloning an [`crate::tui::app::App`] copies none.
 #[derive(Clone, Default)]
 pub struct Rows {
-    cells: Arc<Vec<OnceLock<Row>>>,
+    /// Boxed: an unbuilt row costs a pointer, not a row's size.
+    cells: Arc<Vec<OnceLock<Box<Row>>>>,
 }
 
 impl Rows {
@@ -159,7 +160,7 @@ impl Rows {
     pub fn get<'a>(&'a self, findings: &[Finding], i: usize) -> Option<&'a Row> {
         let cell = self.cells.get(i)?;
         let finding = findings.get(i)?;
-        Some(cell.get_or_init(|| Row::new(finding)))
+        Some(cell.get_or_init(|| Box::new(Row::new(finding))))
     }
 
     /// Number of findings the rows are for.
