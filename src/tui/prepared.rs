@@ -4,7 +4,9 @@
 //! that drawing a frame never touches untrusted text again and costs the
 //! same at 100,000 findings as at 10. A row is built the first time it is
 //! asked for ([`Rows::get`]): a frame asks for the rows on screen only, so
-//! opening a large review builds a screenful of rows, not every one. The
+//! opening a large review builds a screenful of rows, not every one (the
+//! list's rows on screen are built in `update`, [`crate::tui::nav::sync`],
+//! so drawing the list only reads them). The
 //! header counts and the rank order are computed at load from the findings'
 //! enums (no text is touched), and the search fields are folded on first
 //! search ([`crate::tui::fuzzy`]).
