@@ -63,6 +63,12 @@ impl Search {
             self.base = base;
             self.steps.clear();
         }
+        self.query(hay, query);
+    }
+
+    /// Sets the query over the base already held (the query was typed:
+    /// neither the view nor the facets changed) and scores the first chunk.
+    pub fn query<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>, query: &str) {
         if query.trim().is_empty() {
             self.steps.clear();
             return;
@@ -136,12 +142,21 @@ impl Search {
 
     /// The findings listed: the matches so far, best first; without a query, the base.
     pub fn listed(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.listed_into(&mut out);
+        out
+    }
+
+    /// [`Search::listed`] into `out` (its room is reused: a large review's
+    /// list is rebuilt after every chunk of an unfinished search).
+    pub fn listed_into(&self, out: &mut Vec<usize>) {
+        out.clear();
         match self.steps.last() {
-            None => self.base.clone(),
-            Some(step) => step
-                .ranked_positions()
-                .filter_map(|pos| self.base.get(pos as usize).copied())
-                .collect(),
+            None => out.extend_from_slice(&self.base),
+            Some(step) => out.extend(
+                step.ranked_positions()
+                    .filter_map(|pos| self.base.get(pos as usize).copied()),
+            ),
         }
     }
 
@@ -188,8 +203,7 @@ pub fn refilter(app: &mut App, base: Vec<usize>) {
 /// without the query is the one already held.
 pub fn retype(app: &mut App) {
     let keep = app.selected();
-    let base = app.browse.search.base.clone();
-    app.browse.search.set(hay(&app.doc), base, &app.browse.query);
+    app.browse.search.query(hay(&app.doc), &app.browse.query);
     show(app, keep);
 }
 
@@ -227,8 +241,8 @@ pub fn next(app: &mut App, forward: bool) {
 }
 
 fn show(app: &mut App, keep: Option<usize>) {
-    app.browse.in_view = app.browse.search.listed();
-    app.browse.visible = app.browse.in_view.clone();
+    app.browse.search.listed_into(&mut app.browse.in_view);
+    app.browse.visible.clone_from(&app.browse.in_view);
     super::progress::apply_filter(app);
     let pos = keep.and_then(|k| app.browse.visible.iter().position(|&i| i == k));
     app.browse.cursor = pos.unwrap_or(0);
