@@ -164,6 +164,11 @@ fn screen_loop(
         let first = next(app, rx)?;
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(BURST));
+        if app.browse.search.pending() && !msgs.iter().any(|m| matches!(m, Msg::Tick | Msg::Key(_))) {
+            // A stream of background results (the review being highlighted)
+            // keeps the channel busy: the search still scores a chunk per turn.
+            msgs.push(Msg::Tick);
+        }
         for failure in super::terminal::take_worker_panics() {
             msgs.push(Msg::Notice(
                 Level::Error,
