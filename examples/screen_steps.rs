@@ -72,7 +72,8 @@ fn one_run(path: &Path) -> Vec<(String, f64)> {
                     cut(f.key.as_str()),
                 ]
             })
-            .count()
+            .collect::<Vec<_>>()
+            .len()
     });
     let doc = timed(&mut out, "document (rows, counts, search fields)", || {
         Document::new(
