@@ -175,7 +175,7 @@ fn s_cycles_the_order_and_by_file_groups_the_list() {
         .browse
         .visible
         .iter()
-        .map(|&i| app.doc.prepared.rows[i].confidence.clone())
+        .map(|&i| app.doc.row(i).unwrap().confidence.clone())
         .collect();
     let mut want = conf.clone();
     want.sort_by(|a, b| b.cmp(a));

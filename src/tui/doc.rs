@@ -50,6 +50,11 @@ impl Document {
         self.set.as_ref().map_or(&[], |s| &s.findings)
     }
 
+    /// The display row of finding `i` (built the first time it is asked for).
+    pub fn row(&self, i: usize) -> Option<&super::prepared::Row> {
+        self.prepared.rows.get(self.findings(), i)
+    }
+
     /// True when the file passed every check (it may still hold no review,
     /// e.g. a disposition payload).
     pub fn is_valid(&self) -> bool {

@@ -1,13 +1,14 @@
 //! Effects: what `update` asks the outside world to do, and the [`Runner`]
 //! that carries them out and reports back as messages.
 
+use super::highlight::Highlighter;
 use super::highlight::queue::{Lane, Queue};
-use super::highlight::{HighlightJob, Highlighter};
+use super::highlight::rest::RestFeed;
 use super::jobs;
 use super::jobs::evidence::EvidenceLane;
 use super::jobs::worker::{ConfigSource, Worker};
 use super::message::notice::Notice;
-use super::present::evidence::{HeadLine, excerpt_job};
+use super::present::evidence::HeadLine;
 use super::terminal::TerminalGuard;
 use super::update::Msg;
 use crate::checkout::Checkout;
@@ -57,6 +58,8 @@ pub struct Runner {
     pub evidence: EvidenceLane,
     /// Highlighting, most urgent first.
     pub highlights: Queue,
+    /// How far the background highlighting lane is filled.
+    pub rest: RestFeed,
 }
 
 impl Runner {
@@ -83,6 +86,7 @@ impl Runner {
             worker,
             evidence: EvidenceLane::new(),
             highlights,
+            rest: RestFeed::default(),
         })
     }
 
@@ -200,17 +204,10 @@ impl Runner {
     }
 
     /// Starts the background work a review needs from the first frame on:
-    /// the HEAD check and highlighting every excerpt behind whatever the
-    /// screen shows. Returns the head line to show until the check answers.
+    /// the HEAD check (highlighting every excerpt behind whatever the screen
+    /// shows is queued a batch at a time, [`Runner::top_up_highlights`]).
+    /// Returns the head line to show until the check answers.
     pub fn start(&self, set: Option<&ReviewSet>) -> HeadLine {
-        if let (Some(_), Some(set)) = (&self.highlighter, set) {
-            let jobs: Vec<HighlightJob> = set
-                .findings
-                .iter()
-                .flat_map(|f| f.evidence.iter().map(excerpt_job))
-                .collect();
-            self.highlights.add(Lane::Rest, jobs);
-        }
         let Some(checkout) = &self.checkout else {
             return HeadLine::NoCheckout;
         };
@@ -222,6 +219,15 @@ impl Runner {
             Some(Msg::Head(HeadLine::from_match(&checkout.is_reviewed_head(&sha), &sha)))
         });
         HeadLine::Pending
+    }
+
+    /// Queues the next batch of the review's excerpts for background
+    /// highlighting when the queue runs low (the event loop calls this after
+    /// each frame; see [`super::highlight::rest`]).
+    pub fn top_up_highlights(&mut self, findings: &[crate::model::finding::Finding]) {
+        if self.highlighter.is_some() {
+            self.rest.top_up(&self.highlights, findings);
+        }
     }
 
     /// Reads the evidence's context on the lane; with neither a checkout

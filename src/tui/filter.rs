@@ -228,12 +228,19 @@ pub fn visible(findings: &[Finding], prepared: &Prepared, sel: Selection<'_>) ->
         .iter()
         .copied()
         .filter(|&i| i < findings.len() && in_view(i))
-        .filter(|&i| sel.filters.keeps(&findings[i], &prepared.rows[i].path_lower))
+        .filter(|&i| {
+            // Rows are built on first use: only a path filter needs the row of every finding.
+            let path = match sel.filters.path.is_empty() {
+                true => "",
+                false => prepared.rows.get(findings, i).map_or("", |r| r.path_lower.as_str()),
+            };
+            sel.filters.keeps(&findings[i], path)
+        })
         .collect();
     if sel.view == View::Drift {
         out.sort_by_key(|&i| (Drift::of(&findings[i]).is_none(), Drift::of(&findings[i])));
     }
-    sel.sort.apply(&mut out, findings, prepared);
+    sel.sort.apply(&mut out, findings);
     out
 }
 
@@ -252,8 +259,9 @@ mod tests {
             sort: Default::default(),
         };
         let mut search = crate::tui::search::Search::default();
-        search.set(&prepared.search, visible(&set.findings, &prepared, sel), query);
-        while search.advance(&prepared.search) {}
+        let hay = crate::tui::fuzzy::Haystack::new(&prepared.search, set.findings.as_slice());
+        search.set(hay, visible(&set.findings, &prepared, sel), query);
+        while search.advance(hay) {}
         search.listed()
     }
 

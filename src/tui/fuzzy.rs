@@ -9,12 +9,14 @@
 //! Each finding's fields are folded once, the first time a search scores
 //! that finding ([`SearchIndex`]): lower-cased and with Latin letters
 //! stripped of their accents, so later keystrokes compare characters and
-//! fold nothing. Folding is not done at load: it would delay the first
-//! complete frame for every review, searched or not, and the search already
-//! scores in bounded chunks, so the folding is bounded with it. The query is folded
-//! the same way. Folding drops nucleo's bonus for camel-case humps; a
+//! fold nothing. Nothing is done at load, not even a copy of the fields
+//! (they are read from the findings, [`Fields`], when first folded): it
+//! would delay the first complete frame of every review, searched or not,
+//! and the search already scores in bounded chunks, so the folding is
+//! bounded with it. The query is folded the same way. Folding drops nucleo's bonus for camel-case humps; a
 //! lower-case word start still earns its boundary bonus.
 
+use crate::model::finding::Finding;
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 use std::sync::{Arc, OnceLock};
@@ -45,62 +47,110 @@ fn folded_field(text: &str) -> Utf32String {
     }
 }
 
-/// The search fields of every finding, kept at load (the searched part
-/// only) and folded on first use; shared, so cloning an
-/// [`crate::tui::app::App`] copies neither.
-#[derive(Clone, Default)]
-pub struct SearchIndex {
-    fields: Arc<Vec<Entry>>,
+/// Where the index reads the fields of an item the first time it folds them.
+pub trait Fields {
+    /// Title, claim, path and fingerprint of item `i` (`None`: no such item).
+    fn fields(&self, i: usize) -> Option<[&str; 4]>;
 }
 
-/// One finding's fields: as given, and folded once a search needs them.
-#[derive(PartialEq)]
-struct Entry {
-    raw: [Box<str>; 4],
-    folded: OnceLock<[Utf32String; 4]>,
-}
-
-impl Entry {
-    fn folded(&self) -> &[Utf32String; 4] {
-        self.folded.get_or_init(|| self.raw.each_ref().map(|f| folded_field(f)))
+impl Fields for [Finding] {
+    fn fields(&self, i: usize) -> Option<[&str; 4]> {
+        let f = self.get(i)?;
+        Some([
+            f.title.as_deref().unwrap_or(""),
+            f.claim.as_deref().unwrap_or(""),
+            f.path.as_deref().unwrap_or(""),
+            f.key.as_str(),
+        ])
     }
 }
 
+impl Fields for [[&str; 4]] {
+    fn fields(&self, i: usize) -> Option<[&str; 4]> {
+        self.get(i).copied()
+    }
+}
+
+/// The folded search fields of every finding, each folded on first use;
+/// shared, so cloning an [`crate::tui::app::App`] copies none.
+#[derive(Clone, Default)]
+pub struct SearchIndex {
+    /// Boxed: an unfolded finding costs a pointer, not four fields' size.
+    folded: Arc<Vec<OnceLock<Box<[Utf32String; 4]>>>>,
+}
+
 impl SearchIndex {
-    /// Keeps the fields of each finding: title, claim, path, fingerprint.
-    pub fn new<'a>(findings: impl IntoIterator<Item = [&'a str; 4]>) -> SearchIndex {
-        let fields = findings
-            .into_iter()
-            .map(|f| Entry {
-                raw: f.map(|t| Box::from(searched_part(t))),
-                folded: OnceLock::new(),
-            })
-            .collect();
+    /// Room for `n` findings, none folded yet.
+    pub fn new(n: usize) -> SearchIndex {
         SearchIndex {
-            fields: Arc::new(fields),
+            folded: Arc::new((0..n).map(|_| OnceLock::new()).collect()),
         }
     }
 
     /// Number of findings indexed.
     pub fn len(&self) -> usize {
-        self.fields.len()
+        self.folded.len()
     }
 
     /// True when nothing is indexed.
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.folded.is_empty()
     }
 }
 
 impl std::fmt::Debug for SearchIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SearchIndex({} findings)", self.fields.len())
+        write!(f, "SearchIndex({} findings)", self.folded.len())
     }
 }
 
+/// The folded fields are a function of the findings they were made from
+/// (which a [`crate::tui::app::Document`] compares), so two indexes are
+/// equal when they are for as many findings.
 impl PartialEq for SearchIndex {
     fn eq(&self, other: &SearchIndex) -> bool {
-        Arc::ptr_eq(&self.fields, &other.fields) || self.fields == other.fields
+        Arc::ptr_eq(&self.folded, &other.folded) || self.folded.len() == other.folded.len()
+    }
+}
+
+/// An index and the items it folds from: what a search scores.
+pub struct Haystack<'a, F: Fields + ?Sized> {
+    pub index: &'a SearchIndex,
+    pub source: &'a F,
+}
+
+impl<F: Fields + ?Sized> Clone for Haystack<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: Fields + ?Sized> Copy for Haystack<'_, F> {}
+
+impl<'a, F: Fields + ?Sized> Haystack<'a, F> {
+    /// The index of `source`'s items (made for as many items).
+    pub fn new(index: &'a SearchIndex, source: &'a F) -> Haystack<'a, F> {
+        Haystack { index, source }
+    }
+
+    /// Folds item `i` now if it was not before; returns the work done and
+    /// to do on it, in characters: its folded fields' length, twice when
+    /// folded now (folding costs about as much as comparing). An item that
+    /// does not exist costs nothing.
+    pub fn prepare(&self, i: usize) -> usize {
+        let fresh = self.index.folded.get(i).is_some_and(|c| c.get().is_none());
+        let len: usize = self.folded(i).map_or(0, |f| f.iter().map(Utf32String::len).sum());
+        if fresh { 2 * len } else { len }
+    }
+
+    /// The folded fields of item `i`, folded now if they were not before.
+    fn folded(&self, i: usize) -> Option<&'a [Utf32String; 4]> {
+        let cell = self.index.folded.get(i)?;
+        if let Some(done) = cell.get() {
+            return Some(done);
+        }
+        let raw = self.source.fields(i)?;
+        Some(cell.get_or_init(|| Box::new(raw.map(|f| folded_field(searched_part(f))))))
     }
 }
 
@@ -133,9 +183,9 @@ impl Query {
         })
     }
 
-    /// The score of finding `i` of `index` (`None`: some word matches no field).
-    pub fn score(&mut self, index: &SearchIndex, i: usize) -> Option<u32> {
-        let fields = index.fields.get(i)?.folded();
+    /// The score of item `i` of `hay` (`None`: some word matches no field).
+    pub fn score<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>, i: usize) -> Option<u32> {
+        let fields = hay.folded(i)?;
         let mut total = 0u32;
         for atom in &self.atoms {
             let best = fields
@@ -170,22 +220,42 @@ impl Query {
 mod tests {
     use super::*;
 
-    fn index(rows: &[[&str; 4]]) -> SearchIndex {
-        SearchIndex::new(rows.iter().copied())
+    /// Items and their index, as the screen holds findings and theirs.
+    struct Items<'a> {
+        rows: Vec<[&'a str; 4]>,
+        index: SearchIndex,
+    }
+
+    impl<'a> Items<'a> {
+        fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
+            Haystack::new(&self.index, self.rows.as_slice())
+        }
+    }
+
+    fn index<'a>(rows: &[[&'a str; 4]]) -> Items<'a> {
+        Items {
+            rows: rows.to_vec(),
+            index: SearchIndex::new(rows.len()),
+        }
     }
 
     #[test]
     fn every_word_must_match_some_field() {
         let idx = index(&[["Retry exhausted", "", "app/retry.py", "fp1"], ["token", "", "", ""]]);
         let mut q = Query::folded("rtx").unwrap();
-        assert!(q.score(&idx, 0).is_some());
-        assert!(q.score(&idx, 1).is_none());
+        assert!(q.score(idx.hay(), 0).is_some());
+        assert!(q.score(idx.hay(), 1).is_none());
         let mut q = Query::folded("retry py").unwrap();
-        assert!(q.score(&idx, 0).is_some(), "words may match different fields");
+        assert!(q.score(idx.hay(), 0).is_some(), "words may match different fields");
         let mut q = Query::folded("retry zzz").unwrap();
-        assert!(q.score(&idx, 0).is_none());
+        assert!(q.score(idx.hay(), 0).is_none());
         assert!(Query::folded("   ").is_none());
-        assert!(q.score(&idx, 9).is_none(), "an index past the end matches nothing");
+        assert!(q.score(idx.hay(), 9).is_none(), "an index past the end matches nothing");
+        assert_eq!(idx.hay().prepare(9), 0);
+        let len = "retry exhausted".len() + "app/retry.py".len() + "fp1".len();
+        let fresh = index(&[["Retry exhausted", "", "app/retry.py", "fp1"]]);
+        assert_eq!(fresh.hay().prepare(0), 2 * len, "folding counts twice");
+        assert_eq!(fresh.hay().prepare(0), len, "then only the comparing");
     }
 
     #[test]
@@ -196,12 +266,12 @@ mod tests {
             ["stokes", "", "", ""],
         ]);
         let mut q = Query::folded("retry").unwrap();
-        let loose = q.score(&idx, 0).unwrap_or(0);
-        let tight = q.score(&idx, 1).unwrap_or(0);
+        let loose = q.score(idx.hay(), 0).unwrap_or(0);
+        let tight = q.score(idx.hay(), 1).unwrap_or(0);
         assert!(tight > loose, "{tight} <= {loose}");
         let idx = index(&[["parse token", "", "", ""], ["stokes", "", "", ""]]);
         let mut q = Query::folded("tok").unwrap();
-        assert!(q.score(&idx, 0) > q.score(&idx, 1));
+        assert!(q.score(idx.hay(), 0) > q.score(idx.hay(), 1));
     }
 
     #[test]
@@ -209,13 +279,13 @@ mod tests {
         assert_eq!(fold("Prüfe ÄÖ"), "prufe ao");
         let idx = index(&[["Prüfe die Größe", "", "", ""]]);
         let mut q = Query::folded("GROSSE").unwrap();
-        assert!(q.score(&idx, 0).is_none(), "ß is not two letters");
+        assert!(q.score(idx.hay(), 0).is_none(), "ß is not two letters");
         let mut q = Query::folded("prufe GRO").unwrap();
-        assert!(q.score(&idx, 0).is_some());
+        assert!(q.score(idx.hay(), 0).is_some());
         let long = "x".repeat(FIELD_CHARS) + "needle";
         let idx = index(&[[long.as_str(), "", "", ""]]);
         assert!(
-            Query::folded("needle").unwrap().score(&idx, 0).is_none(),
+            Query::folded("needle").unwrap().score(idx.hay(), 0).is_none(),
             "past the bound is not searched"
         );
     }

@@ -253,6 +253,7 @@ fn named_theme(name: &str) -> Option<Theme> {
 
 mod block;
 pub mod queue;
+pub mod rest;
 
 #[cfg(test)]
 mod tests;

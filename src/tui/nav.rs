@@ -134,6 +134,10 @@ pub fn sync(app: &mut App) -> Vec<Effect> {
         b.offset = b.cursor + 1 - rows;
     }
     b.offset = b.offset.min(len.saturating_sub(rows));
+    // The rows on screen are built here, so drawing only reads them.
+    for &i in app.browse.visible.iter().skip(app.browse.offset).take(rows) {
+        let _ = app.doc.row(i);
+    }
     let width = areas.detail.width.max(areas.evidence.width);
     refresh_detail(app, width.saturating_sub(2));
     let selected = app.selected();
@@ -291,6 +295,26 @@ mod tests {
         assert_eq!(moved.len(), 1);
         assert_eq!(moved[0].0, want, "the selected finding's excerpts, in order");
         assert!(moved[0].1 > 0, "then the rows on screen");
+    }
+
+    #[test]
+    fn only_the_rows_on_screen_are_built() {
+        let app = crate::tui::fixture::app(crate::tui::fixture::scaled(5_000), (120, 40));
+        let rows = layout::areas(&app).list_rows(&app);
+        let built = app.doc.prepared.rows.built();
+        assert!(built > 0 && built <= rows, "{built} rows built for {rows} on screen");
+        let window: Vec<usize> = app
+            .browse
+            .visible
+            .iter()
+            .copied()
+            .skip(app.browse.offset)
+            .take(rows)
+            .collect();
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).expect("terminal");
+        term.draw(|f| crate::tui::view::draw(f, &app)).expect("draw");
+        assert_eq!(app.doc.prepared.rows.built(), built, "drawing builds none");
+        assert_eq!(built, window.len());
     }
 
     #[test]

@@ -1,12 +1,20 @@
-//! The display-ready copy of a review, built once at load.
+//! The display-ready copy of a review.
 //!
-//! Every string a list row shows is sanitised here, once, so that drawing a
-//! frame never touches untrusted text again and costs the same at 10,000
-//! findings as at 10. Search fields are kept here too, folded on first search ([`crate::tui::fuzzy`]).
+//! Every string a list row shows is sanitised here, once per finding, so
+//! that drawing a frame never touches untrusted text again and costs the
+//! same at 100,000 findings as at 10. A row is built the first time it is
+//! asked for ([`Rows::get`]): a frame asks for the rows on screen only, so
+//! opening a large review builds a screenful of rows, not every one (the
+//! list's rows on screen are built in `update`, [`crate::tui::nav::sync`],
+//! so drawing the list only reads them). The
+//! header counts and the rank order are computed at load from the findings'
+//! enums (no text is touched), and the search fields are folded on first
+//! search ([`crate::tui::fuzzy`]).
 
 use crate::model::finding::{Classification, Disposition, Finding, Origin, RiverStatus, Severity, ThreadTransition};
 use crate::model::review::ReviewSet;
 use crate::sanitize::clean_line;
+use std::sync::{Arc, OnceLock};
 
 /// The longest headline kept for a row (a row never shows more).
 const HEADLINE_CHARS: usize = 240;
@@ -70,22 +78,53 @@ pub struct Row {
     pub thread_people: Option<String>,
 }
 
+/// The short labels of a finding as its row shows them (no text is sanitised).
+#[derive(Debug, Clone, Copy)]
+struct Labels {
+    disposition: &'static str,
+    thread: ThreadMark,
+    outdated: bool,
+    class: &'static str,
+    blocking: bool,
+}
+
+impl Labels {
+    fn of(finding: &Finding) -> Labels {
+        match &finding.origin {
+            Origin::ReviewGate(r) => Labels {
+                disposition: disposition_short(r.disposition),
+                thread: ThreadMark::Transition(r.thread.transition),
+                outdated: r.thread.outdated,
+                class: class_short(r.classification),
+                blocking: r.blocking_reason.is_some(),
+            },
+            Origin::River(r) => Labels {
+                disposition: river_status_short(r.status),
+                thread: ThreadMark::NoThreads,
+                outdated: false,
+                class: r.severity.map_or("", |s| s.as_str()),
+                blocking: false,
+            },
+        }
+    }
+}
+
+/// The short disposition (ReviewGate) or status (River) label of a finding,
+/// as its row's disposition column shows it.
+pub fn disposition_label(finding: &Finding) -> &'static str {
+    Labels::of(finding).disposition
+}
+
 impl Row {
     /// Builds the row of one finding.
     pub fn new(finding: &Finding) -> Row {
-        let (disposition, thread, outdated, class, blocking) = match &finding.origin {
-            Origin::ReviewGate(r) => (
-                disposition_short(r.disposition),
-                ThreadMark::Transition(r.thread.transition),
-                r.thread.outdated,
-                class_short(r.classification),
-                r.blocking_reason.is_some(),
-            ),
-            Origin::River(r) => {
-                let class = r.severity.map_or("", |s| s.as_str());
-                (river_status_short(r.status), ThreadMark::NoThreads, false, class, false)
-            }
-        };
+        let Labels {
+            disposition,
+            thread,
+            outdated,
+            class,
+            blocking,
+        } = Labels::of(finding);
         Row {
             rank: finding.rank,
             blocking,
@@ -99,6 +138,61 @@ impl Row {
             path_lower: lower(finding.path.as_deref().unwrap_or("")),
             thread_people: thread_people(finding),
         }
+    }
+}
+
+/// The rows of a review, indexed like `ReviewSet::findings`, each built on
+/// first use; shared, so cloning an [`crate::tui::app::App`] copies none.
+#[derive(Clone, Default)]
+pub struct Rows {
+    /// Boxed: an unbuilt row costs a pointer, not a row's size.
+    cells: Arc<Vec<OnceLock<Box<Row>>>>,
+}
+
+impl Rows {
+    /// Room for `n` rows, none built yet.
+    pub fn new(n: usize) -> Rows {
+        Rows {
+            cells: Arc::new((0..n).map(|_| OnceLock::new()).collect()),
+        }
+    }
+
+    /// The row of finding `i` of `findings` (the findings these rows were
+    /// made for), built now if it was not before.
+    pub fn get<'a>(&'a self, findings: &[Finding], i: usize) -> Option<&'a Row> {
+        let cell = self.cells.get(i)?;
+        let finding = findings.get(i)?;
+        Some(cell.get_or_init(|| Box::new(Row::new(finding))))
+    }
+
+    /// Number of findings the rows are for.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// True when there are no findings.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// How many rows have been built so far.
+    pub fn built(&self) -> usize {
+        self.cells.iter().filter(|c| c.get().is_some()).count()
+    }
+}
+
+impl std::fmt::Debug for Rows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rows({} findings)", self.cells.len())
+    }
+}
+
+/// Rows are a function of the findings they were made for (which a
+/// [`crate::tui::app::Document`] compares), so two are equal when they are
+/// for as many findings.
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        Arc::ptr_eq(&self.cells, &other.cells) || self.cells.len() == other.cells.len()
     }
 }
 
@@ -139,11 +233,10 @@ pub struct Counts {
     pub blocking: usize,
 }
 
-/// Rows for every finding (indexed like `ReviewSet::findings`), the rank
-/// order, and the header counts.
+/// The rows (built on first use), the rank order, and the header counts.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prepared {
-    pub rows: Vec<Row>,
+    pub rows: Rows,
     /// Finding indices sorted by rank ([`ReviewSet::ranked`]).
     pub ranked: Vec<usize>,
     pub counts: Counts,
@@ -157,30 +250,23 @@ impl Prepared {
         let Some(set) = set else {
             return Prepared::default();
         };
-        let rows: Vec<Row> = set.findings.iter().map(Row::new).collect();
         let mut counts = Counts::default();
         let mut labels: Vec<(&'static str, usize)> = Vec::new();
-        for (finding, row) in set.findings.iter().zip(&rows) {
-            counts.per_rank[row.rank as usize] += 1;
+        for finding in &set.findings {
+            let l = Labels::of(finding);
+            counts.per_rank[finding.rank as usize] += 1;
             counts.repair += usize::from(finding.in_repair_set());
-            counts.blocking += usize::from(row.blocking);
-            match labels.iter_mut().find(|(l, _)| *l == row.disposition) {
+            counts.blocking += usize::from(l.blocking);
+            match labels.iter_mut().find(|(d, _)| *d == l.disposition) {
                 Some((_, n)) => *n += 1,
-                None => labels.push((row.disposition, 1)),
+                None => labels.push((l.disposition, 1)),
             }
         }
         labels.sort_by_key(|(l, _)| disposition_order(l));
         counts.per_disposition = labels;
-        let search = crate::tui::fuzzy::SearchIndex::new(set.findings.iter().map(|f| {
-            [
-                f.title.as_deref().unwrap_or(""),
-                f.claim.as_deref().unwrap_or(""),
-                f.path.as_deref().unwrap_or(""),
-                f.key.as_str(),
-            ]
-        }));
+        let search = crate::tui::fuzzy::SearchIndex::new(set.findings.len());
         Prepared {
-            rows,
+            rows: Rows::new(set.findings.len()),
             ranked: set.ranked(),
             counts,
             search,
@@ -269,15 +355,35 @@ mod tests {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
         assert_eq!(prepared.rows.len(), set.findings.len());
-        let ranks: Vec<Severity> = prepared.ranked.iter().map(|&i| prepared.rows[i].rank).collect();
+        assert_eq!(prepared.rows.built(), 0, "no row is built before it is asked for");
+        let row = |i: usize| prepared.rows.get(&set.findings, i).unwrap();
+        let ranks: Vec<Severity> = prepared.ranked.iter().map(|&i| row(i).rank).collect();
         let mut sorted = ranks.clone();
         sorted.sort();
         assert_eq!(ranks, sorted);
-        for row in &prepared.rows {
-            assert!(!row.headline.chars().any(char::is_control), "{:?}", row.headline);
-            assert!(!row.location.chars().any(char::is_control));
+        for i in 0..set.findings.len() {
+            assert!(!row(i).headline.chars().any(char::is_control), "{:?}", row(i).headline);
+            assert!(!row(i).location.chars().any(char::is_control));
         }
+        assert_eq!(prepared.rows.built(), set.findings.len());
+        assert!(prepared.rows.get(&set.findings, set.findings.len()).is_none());
         assert_eq!(prepared.counts.per_rank.iter().sum::<usize>(), set.findings.len());
+    }
+
+    #[test]
+    fn counts_agree_with_the_rows() {
+        let set = fixture::sample_set();
+        let prepared = Prepared::new(Some(&set));
+        let rows: Vec<&Row> = (0..set.findings.len())
+            .map(|i| prepared.rows.get(&set.findings, i).unwrap())
+            .collect();
+        assert_eq!(prepared.counts.blocking, rows.iter().filter(|r| r.blocking).count());
+        for (label, n) in &prepared.counts.per_disposition {
+            assert_eq!(*n, rows.iter().filter(|r| r.disposition == *label).count(), "{label}");
+        }
+        for (f, r) in set.findings.iter().zip(&rows) {
+            assert_eq!(disposition_label(f), r.disposition);
+        }
     }
 
     #[test]

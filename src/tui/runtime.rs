@@ -7,7 +7,10 @@
 //! shows a spinner) the wait ends after [`TICK`] with a [`Msg::Tick`]; with
 //! nothing running the loop waits without a timeout. An unfinished `/`
 //! search does not wait at all: each turn scores one more chunk
-//! ([`super::search`]) unless input is waiting.
+//! ([`super::search`]) unless input is waiting. The frame after input is
+//! drawn at once; frames that only show a search's progress are drawn at
+//! most every [`SEARCH_FRAME`] (and once it is complete), so the ranking
+//! is not held up by drawing it after every chunk.
 //!
 //! SIGHUP and SIGTERM arrive as [`Msg::Terminate`] (a watcher thread turns
 //! them into a message), so every draft is written and the terminal restored
@@ -25,10 +28,13 @@ use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often the spinner advances while background work runs.
 pub const TICK: Duration = Duration::from_millis(80);
+/// While a search scores in the background, the least time between frames
+/// that only show its progress (input is drawn at once).
+const SEARCH_FRAME: Duration = Duration::from_millis(16);
 /// Messages handled before the next frame: a burst of keys (a paste, a
 /// held key) or of results costs one frame, yet a frame still follows soon.
 const BURST: usize = 256;
@@ -145,20 +151,32 @@ fn screen_loop(
 ) -> anyhow::Result<()> {
     let (w, h) = guard.size();
     handle(app, guard, runner, Msg::Resize(w, h))?;
-    let mut changed = true;
+    // Something changed since the last frame; and something the user waits on.
+    let (mut dirty, mut urgent) = (true, true);
+    let mut drawn: Option<Instant> = None;
     loop {
-        if changed {
+        let paced = drawn.is_some_and(|t| t.elapsed() < SEARCH_FRAME) && app.browse.search.pending();
+        if dirty && (urgent || !paced) {
             draw(app, guard)?;
+            drawn = Some(Instant::now());
+            (dirty, urgent) = (false, false);
         }
+        runner.top_up_highlights(app.doc.findings());
         let first = next(app, rx)?;
         let mut msgs = vec![first];
         msgs.extend(rx.try_iter().take(BURST));
+        if app.browse.search.pending() && !msgs.iter().any(|m| matches!(m, Msg::Tick | Msg::Key(_))) {
+            // A stream of background results (the review being highlighted)
+            // keeps the channel busy: the search still scores a chunk per turn.
+            msgs.push(Msg::Tick);
+        }
         for failure in super::terminal::take_worker_panics() {
             msgs.push(Msg::Notice(Notice::Panicked { failure }));
         }
-        changed = false;
         for msg in msgs {
-            changed |= shows(app, &msg);
+            let shown = shows(app, &msg);
+            dirty |= shown;
+            urgent |= shown && !matches!(msg, Msg::Tick);
             handle(app, guard, runner, msg)?;
             if app.ui.quit {
                 return Ok(());

@@ -15,11 +15,18 @@
 //! lane's order).
 
 use super::app::{App, Level};
-use super::fuzzy::{Query, SearchIndex};
+use super::fuzzy::{Fields, Haystack, Query};
+use crate::model::finding::Finding;
 
-/// Findings scored per message (2 to 3 ms in a release build for fields of
-/// a hundred characters; a keystroke's answer is drawn after the first).
+/// The most findings scored per message.
 pub const CHUNK: usize = 2048;
+/// The most work per message, in characters of folded fields compared (a
+/// field folded first counts twice, see [`Haystack::prepare`]): a message
+/// stops at whichever of this and [`CHUNK`] comes first, so a review of long
+/// claims costs a keystroke no more than one of short titles.
+pub const BUDGET: usize = 256 * 1024;
+/// What a finding costs beyond its characters (the call, the matcher's setup).
+const PER_FINDING: usize = 16;
 
 /// The search of the list.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -51,11 +58,17 @@ impl Search {
     /// Sets the list without the query and the query, and scores the first
     /// chunk. A new base starts over; the same base reuses the steps of the
     /// query's prefixes.
-    pub fn set(&mut self, index: &SearchIndex, base: Vec<usize>, query: &str) {
+    pub fn set<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>, base: Vec<usize>, query: &str) {
         if base != self.base {
             self.base = base;
             self.steps.clear();
         }
+        self.query(hay, query);
+    }
+
+    /// Sets the query over the base already held (the query was typed:
+    /// neither the view nor the facets changed) and scores the first chunk.
+    pub fn query<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>, query: &str) {
         if query.trim().is_empty() {
             self.steps.clear();
             return;
@@ -63,7 +76,7 @@ impl Search {
         let keep = self.steps.iter().rposition(|s| query.starts_with(s.query.as_str()));
         self.steps.truncate(keep.map_or(0, |k| k + 1));
         if self.steps.last().is_some_and(|s| s.query == query) {
-            self.advance(index);
+            self.advance(hay);
             return;
         }
         let todo: Vec<u32> = match self.steps.last() {
@@ -76,11 +89,11 @@ impl Search {
             ranked: Vec::new(),
             todo,
         });
-        self.advance(index);
+        self.advance(hay);
     }
 
     /// Scores the next chunk of the current step; true when some work was done.
-    pub fn advance(&mut self, index: &SearchIndex) -> bool {
+    pub fn advance<F: Fields + ?Sized>(&mut self, hay: Haystack<'_, F>) -> bool {
         let Some(step) = self.steps.last_mut() else {
             return false;
         };
@@ -91,15 +104,20 @@ impl Search {
             step.todo.clear();
             return false;
         };
-        let take = step.todo.len().min(CHUNK);
-        let mut found: Vec<(u32, u32)> = step
-            .todo
-            .drain(..take)
-            .filter_map(|pos| {
-                let finding = *self.base.get(pos as usize)?;
-                query.score(index, finding).map(|score| (score, pos))
-            })
-            .collect();
+        let (mut spent, mut taken) = (0, 0);
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        for &pos in &step.todo {
+            if taken == CHUNK || spent >= BUDGET {
+                break;
+            }
+            taken += 1;
+            let Some(&finding) = self.base.get(pos as usize) else {
+                continue;
+            };
+            spent += hay.prepare(finding) + PER_FINDING;
+            found.extend(query.score(hay, finding).map(|score| (score, pos)));
+        }
+        step.todo.drain(..taken);
         found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         step.ranked = merge(std::mem::take(&mut step.ranked), found);
         true
@@ -124,12 +142,21 @@ impl Search {
 
     /// The findings listed: the matches so far, best first; without a query, the base.
     pub fn listed(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.listed_into(&mut out);
+        out
+    }
+
+    /// [`Search::listed`] into `out` (its room is reused: a large review's
+    /// list is rebuilt after every chunk of an unfinished search).
+    pub fn listed_into(&self, out: &mut Vec<usize>) {
+        out.clear();
         match self.steps.last() {
-            None => self.base.clone(),
-            Some(step) => step
-                .ranked_positions()
-                .filter_map(|pos| self.base.get(pos as usize).copied())
-                .collect(),
+            None => out.extend_from_slice(&self.base),
+            Some(step) => out.extend(
+                step.ranked_positions()
+                    .filter_map(|pos| self.base.get(pos as usize).copied()),
+            ),
         }
     }
 
@@ -159,11 +186,16 @@ fn merge(a: Vec<(u32, u32)>, b: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     out
 }
 
+/// What the document's search scores: its index and its findings.
+fn hay(doc: &super::app::Document) -> Haystack<'_, [Finding]> {
+    Haystack::new(&doc.prepared.search, doc.findings())
+}
+
 /// Recomputes the listed findings from the view, the facets and the query,
 /// keeping the selected finding selected when it is still listed.
 pub fn refilter(app: &mut App, base: Vec<usize>) {
     let keep = app.selected();
-    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    app.browse.search.set(hay(&app.doc), base, &app.browse.query);
     show(app, keep);
 }
 
@@ -171,8 +203,7 @@ pub fn refilter(app: &mut App, base: Vec<usize>) {
 /// without the query is the one already held.
 pub fn retype(app: &mut App) {
     let keep = app.selected();
-    let base = app.browse.search.base.clone();
-    app.browse.search.set(&app.doc.prepared.search, base, &app.browse.query);
+    app.browse.search.query(hay(&app.doc), &app.browse.query);
     show(app, keep);
 }
 
@@ -180,7 +211,7 @@ pub fn retype(app: &mut App) {
 /// input); nothing when the search is done.
 pub fn tick(app: &mut App) {
     let keep = app.selected();
-    if app.browse.search.advance(&app.doc.prepared.search) {
+    if app.browse.search.advance(hay(&app.doc)) {
         show(app, keep);
     }
 }
@@ -210,8 +241,8 @@ pub fn next(app: &mut App, forward: bool) {
 }
 
 fn show(app: &mut App, keep: Option<usize>) {
-    app.browse.in_view = app.browse.search.listed();
-    app.browse.visible = app.browse.in_view.clone();
+    app.browse.search.listed_into(&mut app.browse.in_view);
+    app.browse.visible.clone_from(&app.browse.in_view);
     super::progress::apply_filter(app);
     let pos = keep.and_then(|k| app.browse.visible.iter().position(|&i| i == k));
     app.browse.cursor = pos.unwrap_or(0);
@@ -223,24 +254,40 @@ fn show(app: &mut App, keep: Option<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::fuzzy::SearchIndex;
 
-    fn index(titles: &[&str]) -> SearchIndex {
-        SearchIndex::new(titles.iter().map(|t| [*t, "", "", ""]))
+    /// Items titled so, and their index.
+    struct Items<'a> {
+        rows: Vec<[&'a str; 4]>,
+        index: SearchIndex,
     }
 
-    fn finish(search: &mut Search, idx: &SearchIndex) {
-        while search.advance(idx) {}
+    impl<'a> Items<'a> {
+        fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
+            Haystack::new(&self.index, self.rows.as_slice())
+        }
+    }
+
+    fn index<'a>(titles: &[&'a str]) -> Items<'a> {
+        Items {
+            rows: titles.iter().map(|t| [*t, "", "", ""]).collect(),
+            index: SearchIndex::new(titles.len()),
+        }
+    }
+
+    fn finish(search: &mut Search, idx: &Items<'_>) {
+        while search.advance(idx.hay()) {}
     }
 
     #[test]
     fn ranks_best_first_and_ties_keep_the_base_order() {
         let idx = index(&["r-e-t-r-y", "retry", "no", "the retry", "retry"]);
         let mut s = Search::default();
-        s.set(&idx, vec![4, 3, 2, 1, 0], "retry");
+        s.set(idx.hay(), vec![4, 3, 2, 1, 0], "retry");
         finish(&mut s, &idx);
         assert_eq!(s.listed(), vec![4, 3, 1, 0]);
         assert!(!s.pending() && s.active());
-        s.set(&idx, vec![4, 3, 2, 1, 0], "");
+        s.set(idx.hay(), vec![4, 3, 2, 1, 0], "");
         assert_eq!(s.listed(), vec![4, 3, 2, 1, 0]);
         assert!(!s.active());
     }
@@ -249,37 +296,59 @@ mod tests {
     fn a_longer_query_scores_only_the_previous_matches_and_backspace_scores_nothing() {
         let idx = index(&["retry", "rust", "token"]);
         let mut s = Search::default();
-        s.set(&idx, vec![0, 1, 2], "r");
+        s.set(idx.hay(), vec![0, 1, 2], "r");
         assert_eq!(s.steps[0].ranked.len(), 2);
-        s.set(&idx, vec![0, 1, 2], "re");
+        s.set(idx.hay(), vec![0, 1, 2], "re");
         assert_eq!(s.steps.len(), 2);
         assert_eq!(s.listed(), vec![0]);
-        s.set(&idx, vec![0, 1, 2], "r");
+        s.set(idx.hay(), vec![0, 1, 2], "r");
         assert_eq!(s.steps.len(), 1, "back to the step already computed");
         assert_eq!(s.listed(), vec![0, 1]);
-        s.set(&idx, vec![0, 2], "r");
+        s.set(idx.hay(), vec![0, 2], "r");
         assert_eq!(s.listed(), vec![0], "a new base starts over");
-        s.set(&idx, vec![0, 2], "x");
+        s.set(idx.hay(), vec![0, 2], "x");
         assert!(s.listed().is_empty());
     }
 
     #[test]
     fn work_is_bounded_per_message_and_the_answer_grows() {
         let titles: Vec<String> = (0..CHUNK * 2 + 5).map(|i| format!("finding {i}")).collect();
-        let idx = SearchIndex::new(titles.iter().map(|t| [t.as_str(), "", "", ""]));
+        let names: Vec<&str> = titles.iter().map(String::as_str).collect();
+        let idx = index(&names);
         let mut s = Search::default();
-        s.set(&idx, (0..titles.len()).collect(), "fin");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
         assert!(s.pending());
         assert_eq!(s.listed().len(), CHUNK);
         assert_eq!(s.progress(), Some((CHUNK, titles.len())));
-        s.set(&idx, (0..titles.len()).collect(), "fin");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
         assert_eq!(s.listed().len(), CHUNK * 2, "the same query goes on");
         finish(&mut s, &idx);
         assert_eq!(s.listed().len(), titles.len());
         assert_eq!(s.progress(), None);
-        s.set(&idx, (0..titles.len()).collect(), "fin 7");
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin 7");
         finish(&mut s, &idx);
         assert!(s.listed().iter().all(|&i| titles[i].contains('7')));
+    }
+
+    #[test]
+    fn long_fields_are_scored_in_smaller_chunks() {
+        let long = "finding ".repeat(super::super::fuzzy::FIELD_CHARS / 8);
+        let titles: Vec<&str> = vec![long.as_str(); CHUNK];
+        let idx = index(&titles);
+        let mut s = Search::default();
+        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
+        let first = s.listed().len();
+        let per = 2 * long.chars().count() + PER_FINDING;
+        assert_eq!(
+            first,
+            BUDGET.div_ceil(per),
+            "the budget ends the chunk, folding counted twice"
+        );
+        finish(&mut s, &idx);
+        assert_eq!(s.listed().len(), CHUNK);
+        s.set(idx.hay(), (0..titles.len()).collect(), "fing");
+        let per = long.chars().count() + PER_FINDING;
+        assert_eq!(s.listed().len(), BUDGET.div_ceil(per), "folded once: comparing only");
     }
 
     #[test]

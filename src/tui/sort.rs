@@ -6,7 +6,6 @@
 //! order (most dangerous first) under the severity sort; the others apply to
 //! it too. A search ranks its matches by score, ties in this order.
 
-use super::prepared::Prepared;
 use crate::model::finding::{Finding, Origin};
 
 /// How the list is ordered.
@@ -45,7 +44,7 @@ impl Sort {
     }
 
     /// Reorders `indices` (already in rank order) by this sort, stably.
-    pub fn apply(self, indices: &mut [usize], findings: &[Finding], prepared: &Prepared) {
+    pub fn apply(self, indices: &mut [usize], findings: &[Finding]) {
         match self {
             Sort::Severity => {}
             Sort::File => indices.sort_by(|&a, &b| {
@@ -60,10 +59,9 @@ impl Sort {
             }),
             Sort::Confidence => indices.sort_by(|&a, &b| confidence(&findings[b]).total_cmp(&confidence(&findings[a]))),
             Sort::Disposition => indices.sort_by_key(|&i| {
-                prepared
-                    .rows
+                findings
                     .get(i)
-                    .map_or(usize::MAX, |r| disposition_rank(r.disposition))
+                    .map_or(usize::MAX, |f| disposition_rank(super::prepared::disposition_label(f)))
             }),
         }
     }
@@ -103,12 +101,13 @@ fn disposition_rank(label: &str) -> usize {
 mod tests {
     use super::*;
     use crate::tui::fixture;
+    use crate::tui::prepared::Prepared;
 
     fn sorted(sort: Sort) -> (Vec<usize>, Vec<Finding>) {
         let set = fixture::sample_set();
         let prepared = Prepared::new(Some(&set));
         let mut order = prepared.ranked.clone();
-        sort.apply(&mut order, &set.findings, &prepared);
+        sort.apply(&mut order, &set.findings);
         (order, set.findings)
     }
 
@@ -126,7 +125,7 @@ mod tests {
         let prepared = Prepared::new(Some(&fixture::sample_set()));
         let d: Vec<usize> = order
             .iter()
-            .map(|&i| disposition_rank(prepared.rows[i].disposition))
+            .map(|&i| disposition_rank(prepared.rows.get(&f, i).unwrap().disposition))
             .collect();
         assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
         assert_eq!(order.len(), f.len());

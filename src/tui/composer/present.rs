@@ -77,7 +77,7 @@ pub fn header_lines(app: &App, stage: Stage) -> Vec<TextLine> {
     }
     match c.targets.as_slice() {
         [one] => {
-            if let Some(row) = app.doc.prepared.rows.get(*one) {
+            if let Some(row) = app.doc.row(*one) {
                 out.push(
                     TextLine::one(Tone::Severity(row.rank as u8), format!("{} ", row.rank.as_str()))
                         .push(Tone::Label, format!("{}  ", row.location))

@@ -226,7 +226,7 @@ fn targets(app: &App, c: &Composer, out: &mut Vec<TextLine>) {
         format!("{n} targets, the same status and evidence for each, sent one after another"),
     ));
     for &i in &c.targets {
-        let (Some(f), Some(row)) = (app.doc.findings().get(i), app.doc.prepared.rows.get(i)) else {
+        let (Some(f), Some(row)) = (app.doc.findings().get(i), app.doc.row(i)) else {
             continue;
         };
         out.push(

@@ -139,8 +139,10 @@ impl Queue {
         std::thread::Builder::new().name("highlight".into()).spawn(move || {
             while let Some((lane, job)) = me.next() {
                 // Background blocks already sent once are not sent again (a
-                // burst of selections leaves many in the rest lane).
-                if lane == Lane::Rest && hl.cached(&job.path, &job.lines).is_some() {
+                // burst of selections leaves many in the rest lane), except
+                // the last one waiting: its message wakes the event loop to
+                // queue the next batch ([`super::rest`]).
+                if lane == Lane::Rest && hl.cached(&job.path, &job.lines).is_some() && me.waiting() > 0 {
                     continue;
                 }
                 on_done(hl.highlight(&job.path, &job.lines));

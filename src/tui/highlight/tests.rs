@@ -151,8 +151,13 @@ fn background_thread_fills_the_cache_and_reports_each_block() {
     };
     queue.put(queue::Lane::Rest, vec![jobs[1].clone(), fresh.clone()]);
     let next = rx.iter().next().expect("the new block");
-    queue.close();
     assert!(next.is_for(&fresh.path, &fresh.lines), "the known one was skipped");
+    // The last block waiting is sent even when known: it wakes the screen to
+    // queue the next batch of the background lane.
+    queue.put(queue::Lane::Rest, vec![jobs[1].clone()]);
+    let wake = rx.iter().next().expect("the last waiting block is sent");
+    queue.close();
+    assert!(Arc::ptr_eq(&wake, &blocks[1]));
 }
 
 #[test]

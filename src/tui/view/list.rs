@@ -1,5 +1,6 @@
-//! The finding list: only the rows in the window are built, from strings
-//! prepared at load, so a frame costs the same at 10 or 10,000 findings.
+//! The finding list: only the rows in the window are drawn, from rows
+//! prepared once per finding (the first time one is on screen), so a frame
+//! costs the same at 10 or 100,000 findings.
 
 use crate::model::finding::ThreadTransition;
 use crate::tui::action::Action;
@@ -40,16 +41,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
     let rows = usize::from(inner.height) / layout::row_height(app);
     let window = || b.visible.iter().enumerate().skip(b.offset).take(rows.max(1));
-    let prepared = &app.doc.prepared.rows;
     let mut query = b.search.active().then(|| Query::display(&b.query)).flatten();
     // One location width for the rows on screen, so the columns line up.
     let cols = window()
-        .filter_map(|(_, &i)| prepared.get(i))
+        .filter_map(|(_, &i)| app.doc.row(i))
         .map(|r| location_cols(&r.location, usize::from(inner.width)))
         .max()
         .unwrap_or(0);
     for (pos, &i) in window() {
-        let (Some(row), Some(finding)) = (app.doc.prepared.rows.get(i), findings.get(i)) else {
+        let (Some(row), Some(finding)) = (app.doc.row(i), findings.get(i)) else {
             continue;
         };
         let marked = b.marks.get(i).copied().unwrap_or(false);
