@@ -280,8 +280,8 @@ fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
         return Vec::new();
     }
     // Problems are worded in the member order they always had (see
-    // `Doc::in_name_order`); valid documents never take this path.
-    let _order = root.in_name_order();
+    // `DocNode::in_name_order`); valid documents never take this path.
+    let root = root.in_name_order();
     let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(root).collect();
     // A value outside an enum (or const) also fails that member's `type`;
     // the enum message, which lists the allowed values, is the one to keep.

@@ -20,7 +20,6 @@
 
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One value on the tape (16 bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,36 +63,16 @@ pub struct Doc<'s> {
     pub(crate) text: Cow<'s, str>,
     pub(crate) tape: Vec<Tok>,
     pub(crate) escaped: Cow<'s, str>,
-    /// Whether [`DocNode::members`] hands out members in name order (see
-    /// [`Doc::in_name_order`]).
-    pub(crate) name_order: NameOrder,
 }
 
-/// The member order switch of a [`Doc`]: document order (false) or name order.
-#[derive(Debug, Default)]
-pub(crate) struct NameOrder(AtomicBool);
-
-impl Clone for NameOrder {
-    fn clone(&self) -> Self {
-        NameOrder(AtomicBool::new(self.0.load(Ordering::Relaxed)))
-    }
-}
-
-impl PartialEq for NameOrder {
-    fn eq(&self, _: &Self) -> bool {
-        // A reading switch, not part of the document.
-        true
-    }
-}
-
-/// While alive, the members of every object of a document come in name
-/// order (see [`Doc::in_name_order`]); dropping it restores document order.
-pub struct InNameOrder<'d, 's>(&'d Doc<'s>, bool);
-
-impl Drop for InNameOrder<'_, '_> {
-    fn drop(&mut self) {
-        self.0.name_order.0.store(self.1, Ordering::Relaxed);
-    }
+/// The order in which a node, and every node reached from it, hands out
+/// an object's members (see [`DocNode::in_name_order`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// As they stand in the document.
+    Document,
+    /// Sorted by name.
+    Names,
 }
 
 /// The kind of a value, as JSON names it.
@@ -110,7 +89,11 @@ pub enum Kind {
 impl<'s> Doc<'s> {
     /// The top-level value.
     pub fn root(&self) -> DocNode<'_> {
-        DocNode { doc: self, at: 0 }
+        DocNode {
+            doc: self,
+            at: 0,
+            order: Order::Document,
+        }
     }
 
     /// The document of a value built in memory (written out and read back
@@ -128,7 +111,6 @@ impl<'s> Doc<'s> {
             text: self.text,
             tape: Vec::new(),
             escaped: self.escaped,
-            name_order: NameOrder::default(),
         };
         (strings, self.tape)
     }
@@ -140,7 +122,6 @@ impl<'s> Doc<'s> {
             text: Cow::Borrowed(&strings.text),
             tape,
             escaped: Cow::Borrowed(&strings.escaped),
-            name_order: NameOrder::default(),
         }
     }
 
@@ -163,7 +144,6 @@ impl<'s> Doc<'s> {
             text: Cow::Borrowed(""),
             tape: Vec::with_capacity(1),
             escaped: Cow::Owned(String::new()),
-            name_order: NameOrder::default(),
         };
         doc.set_single_string(s);
         doc
@@ -183,20 +163,6 @@ impl<'s> Doc<'s> {
 
     fn str_of(&self, tok: Tok) -> Option<&str> {
         token_str(&self.text, &self.escaped, tok)
-    }
-
-    /// Hands out the members of every object in name order until the guard
-    /// is dropped.
-    ///
-    /// A `serde_json::Value` (without `preserve_order`) holds an object's
-    /// members in name order, and the wording of problems has always
-    /// followed it: which of two faulty members a decoding failure names,
-    /// and the order of schema problems. The problem paths switch to it, so
-    /// those stay what they were; the paths for valid documents keep the
-    /// document order, which costs nothing.
-    pub fn in_name_order(&self) -> InNameOrder<'_, 's> {
-        let was = self.name_order.0.swap(true, Ordering::Relaxed);
-        InNameOrder(self, was)
     }
 
     /// The size in bytes of the text the document was read from.
@@ -250,6 +216,7 @@ impl Default for Doc<'static> {
 pub struct DocNode<'a> {
     pub(crate) doc: &'a Doc<'a>,
     pub(crate) at: u32,
+    pub(crate) order: Order,
 }
 
 impl std::fmt::Debug for DocNode<'_> {
@@ -317,10 +284,11 @@ impl<'a> DocNode<'a> {
         self.len() == 0
     }
 
-    /// The members of an object in document order (nothing for other values).
+    /// The members of an object, in document order or, for a node of
+    /// [`DocNode::in_name_order`], in name order (nothing for other values).
     pub fn members(&self) -> Members<'a> {
         let members = self.members_in_document_order();
-        if members.left > 1 && self.doc.name_order.0.load(Ordering::Relaxed) {
+        if members.left > 1 && self.order == Order::Names {
             let doc = members.doc;
             let mut all: Vec<(&'a str, DocNode<'a>)> = members.collect();
             all.sort_by_key(|(name, _)| *name);
@@ -328,6 +296,7 @@ impl<'a> DocNode<'a> {
                 doc,
                 next: 0,
                 left: 0,
+                order: self.order,
                 sorted: Some(all.into_iter()),
             };
         }
@@ -341,11 +310,13 @@ impl<'a> DocNode<'a> {
                 doc: self.doc,
                 next: self.at + 1,
                 left: len,
+                order: self.order,
             },
             _ => Items {
                 doc: self.doc,
                 next: 0,
                 left: 0,
+                order: self.order,
             },
         }
     }
@@ -363,12 +334,14 @@ impl<'a> DocNode<'a> {
                 doc: self.doc,
                 next: self.at + 1,
                 left: len,
+                order: self.order,
                 sorted: None,
             },
             _ => Members {
                 doc: self.doc,
                 next: 0,
                 left: 0,
+                order: self.order,
                 sorted: None,
             },
         }
@@ -388,9 +361,20 @@ impl<'a> DocNode<'a> {
         self.doc.strings()
     }
 
-    /// [`Doc::in_name_order`] of the document this value belongs to.
-    pub fn in_name_order(&self) -> InNameOrder<'a, 'a> {
-        self.doc.in_name_order()
+    /// This value, handing out the members of its objects (and of every
+    /// object below it) in name order.
+    ///
+    /// A `serde_json::Value` (without `preserve_order`) holds an object's
+    /// members in name order, and the wording of problems has always
+    /// followed it: which of two faulty members a decoding failure names,
+    /// and the order of schema problems. The problem paths read the
+    /// document through this view, so those stay what they were; the paths
+    /// for valid documents keep the document order, which costs nothing.
+    pub fn in_name_order(self) -> DocNode<'a> {
+        DocNode {
+            order: Order::Names,
+            ..self
+        }
     }
 
     /// True when this is an object with member `name`.
@@ -437,12 +421,13 @@ impl<'a> DocNode<'a> {
 }
 
 /// The members of an object: `(name, value)` in document order (or in name
-/// order, see [`Doc::in_name_order`]).
+/// order, see [`DocNode::in_name_order`]).
 #[derive(Clone)]
 pub struct Members<'a> {
     doc: &'a Doc<'a>,
     next: u32,
     left: u32,
+    order: Order,
     sorted: Option<std::vec::IntoIter<(&'a str, DocNode<'a>)>>,
 }
 
@@ -461,6 +446,7 @@ impl<'a> Iterator for Members<'a> {
         let value = DocNode {
             doc: self.doc,
             at: self.next + 1,
+            order: self.order,
         };
         self.next = self.doc.after(self.next + 1);
         Some((name, value))
@@ -480,6 +466,7 @@ pub struct Items<'a> {
     doc: &'a Doc<'a>,
     next: u32,
     left: u32,
+    order: Order,
 }
 
 impl<'a> Iterator for Items<'a> {
@@ -493,6 +480,7 @@ impl<'a> Iterator for Items<'a> {
         let item = DocNode {
             doc: self.doc,
             at: self.next,
+            order: self.order,
         };
         self.next = self.doc.after(self.next);
         Some(item)

@@ -159,7 +159,6 @@ fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> T
                 text,
                 tape,
                 escaped: Cow::Owned(escaped),
-                name_order: Default::default(),
             },
             infinite,
         )),

@@ -31,8 +31,8 @@ pub(crate) fn decode_lent<'t, 's, T: Deserialize<'s>>(
         return Ok(typed);
     }
     // The error path reads members in name order, as it always has (see
-    // `Doc::in_name_order`): the first fault serde meets is the one named.
-    let _order = value.in_name_order();
+    // `DocNode::in_name_order`): the first fault serde meets is the one named.
+    let value = value.in_name_order();
     let trail = Trail::new("");
     let err = match from_doc_lent::<T>(value, strings, &trail) {
         Ok(typed) => return Ok(typed),
