@@ -343,7 +343,9 @@ fn hostile_text_never_reaches_a_cell() {
         &mut app,
         Msg::EvidenceLoaded {
             finding: i,
-            items: vec![Err(HOSTILE.to_string())],
+            items: vec![Err(triage::tui::message::failure::Shared::new(
+                triage::checkout::source::ContextError::Read(triage::checkout::CheckoutError::Git(HOSTILE.to_string())),
+            ))],
         },
     );
     assert_clean(&app, "all view, detail and evidence");

@@ -8,11 +8,38 @@
 //! does not state, so an old-side excerpt without the commits is "not
 //! checked" rather than read from a guessed revision.
 
-use super::{Checkout, CheckoutError, FileText, OldUnavailable, Revision, file_text, short, valid_sha};
+use super::{Checkout, CheckoutError, FileText, OldUnavailable, Revision, file_text, valid_sha};
 use crate::model::finding::Side;
 
-/// Fetches a checked path at a validated commit id from GitHub.
-pub type RemoteFile<'a> = &'a dyn Fn(&str, &str) -> Result<Vec<u8>, String>;
+/// Fetches a checked path at a validated commit id from GitHub; `E` is
+/// the caller's reason when it cannot.
+pub type RemoteFile<'a, E> = &'a dyn Fn(&str, &str) -> Result<Vec<u8>, E>;
+
+/// Why no context could be read for an excerpt. Plain data: whoever shows
+/// it chooses the words (the screen's are in `tui::present::failure`).
+#[derive(Debug)]
+pub enum ContextError<E> {
+    /// A place answered definitely (refused path, no such file at the
+    /// revision, binary, too large, git failed).
+    Read(CheckoutError),
+    /// Every place tried could not answer here; what each said, in order.
+    Skipped(Vec<Skip<E>>),
+    /// Side `old` and the review names no valid reviewed commit.
+    OldNoReviewedSha,
+    /// Side `old` and no local repository may hold the parent of `sha`.
+    OldNoRepository { sha: String },
+    /// No local checkout, and GitHub cannot be asked.
+    NoPlace,
+}
+
+/// One place that could not answer.
+#[derive(Debug)]
+pub enum Skip<E> {
+    /// The local repository (no such commit, no repository ...).
+    Local(CheckoutError),
+    /// GitHub, with the fetcher's reason.
+    GitHub(E),
+}
 
 /// One place context may be read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,30 +96,30 @@ pub fn not_local(e: &CheckoutError) -> bool {
 /// it. `github` fetches a checked path at a validated commit id. A definite
 /// answer from a place (the file does not exist at the reviewed commit, it
 /// is binary or too large) ends the search; only "cannot answer here" moves on.
-pub fn read_context(
+pub fn read_context<E>(
     checkout: Option<&Checkout>,
-    github: Option<RemoteFile<'_>>,
+    github: Option<RemoteFile<'_, E>>,
     path: &str,
     side: Side,
     reviewed_sha: Option<&str>,
-) -> Result<FileText, String> {
+) -> Result<FileText, ContextError<E>> {
     let sha = reviewed_sha.and_then(valid_sha);
     let means = Means {
         checkout: checkout.is_some(),
         reviewed_sha: sha.is_some(),
         github: github.is_some(),
     };
-    let mut skipped: Vec<String> = Vec::new();
+    let mut skipped: Vec<Skip<E>> = Vec::new();
     for place in plan(side, means) {
         let answer = match (place, checkout, github, sha.as_deref()) {
             (ContextSource::Committed, Some(c), _, _) => c.read_committed(path, side, reviewed_sha),
             (ContextSource::WorkingTree, Some(c), _, _) => c.read_working_file(path),
             (ContextSource::GitHub, _, Some(fetch), Some(sha)) => {
-                let clean = super::checked(path).map_err(|e| e.to_string())?;
+                let clean = super::checked(path).map_err(ContextError::Read)?;
                 match fetch(&clean, sha) {
                     Ok(bytes) => file_text(clean, side, Revision::GitHub(sha.to_string()), bytes),
                     Err(why) => {
-                        skipped.push(format!("GitHub: {why}"));
+                        skipped.push(Skip::GitHub(why));
                         continue;
                     }
                 }
@@ -100,26 +127,21 @@ pub fn read_context(
             _ => continue,
         };
         match answer {
-            Err(e) if not_local(&e) => skipped.push(e.to_string()),
-            other => return other.map_err(|e| e.to_string()),
+            Err(e) if not_local(&e) => skipped.push(Skip::Local(e)),
+            other => return other.map_err(ContextError::Read),
         }
     }
-    Err(nothing_read(side, means, sha.as_deref(), &skipped))
+    Err(nothing_read(side, means, sha.as_deref(), skipped))
 }
 
 /// Why no place had the file.
-fn nothing_read(side: Side, means: Means, sha: Option<&str>, skipped: &[String]) -> String {
+fn nothing_read<E>(side: Side, means: Means, sha: Option<&str>, skipped: Vec<Skip<E>>) -> ContextError<E> {
     if !skipped.is_empty() {
-        return skipped.join("; ");
+        return ContextError::Skipped(skipped);
     }
     match (side, means.checkout, sha) {
-        (Side::Old, _, None) => "old side not available: the review names no reviewed commit".to_string(),
-        (Side::Old, false, Some(sha)) => {
-            format!(
-                "old side not available: no local repository holds the parent of {}",
-                short(sha)
-            )
-        }
-        _ => "no local checkout, and GitHub cannot be asked for this review".to_string(),
+        (Side::Old, _, None) => ContextError::OldNoReviewedSha,
+        (Side::Old, false, Some(sha)) => ContextError::OldNoRepository { sha: sha.to_string() },
+        _ => ContextError::NoPlace,
     }
 }

@@ -61,7 +61,7 @@ pub struct Receipt {
 }
 
 /// The checkout's answer for one excerpt: context, or why there is none.
-pub type LocalResult = Result<LocalEvidence, String>;
+pub type LocalResult = Result<LocalEvidence, failure::EvidenceError>;
 
 /// How a submission ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

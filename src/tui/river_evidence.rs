@@ -117,7 +117,9 @@ mod tests {
             local(ExcerptMatch::Moved { from: 10, to: 12 }, 12..=12),
             local(ExcerptMatch::Moved { from: 10, to: 17 }, 17..=17),
             local(ExcerptMatch::NotFound, 10..=10),
-            Err("unreadable".into()),
+            Err(crate::tui::message::failure::Shared::new(
+                crate::checkout::source::ContextError::NoPlace,
+            )),
         ];
         let got: Vec<_> = within_span(&f, items)
             .into_iter()
@@ -130,7 +132,9 @@ mod tests {
                 Ok((ExcerptMatch::AtLine(12), 10..=13)),
                 Ok((ExcerptMatch::Moved { from: 10, to: 17 }, 17..=17)),
                 Ok((ExcerptMatch::NotFound, 10..=13)),
-                Err("unreadable".into()),
+                Err(crate::tui::message::failure::Shared::new(
+                    crate::checkout::source::ContextError::NoPlace
+                )),
             ]
         );
         // A ReviewGate finding's results are left alone.

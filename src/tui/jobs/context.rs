@@ -12,6 +12,7 @@ use crate::github::route::RepoName;
 use crate::model::finding::Evidence;
 use crate::tui::diff::PullRef;
 use crate::tui::evidence_state::LocalResult;
+use crate::tui::message::failure::{RemoteFileError, Shared};
 
 /// Reads one evidence item's context from the first place that has it.
 pub fn read_item(
@@ -22,16 +23,17 @@ pub fn read_item(
     reviewed_sha: Option<&str>,
     lines: usize,
 ) -> LocalResult {
-    let fetch = |path: &str, sha: &str| -> Result<Vec<u8>, String> {
+    let fetch = |path: &str, sha: &str| -> Result<Vec<u8>, RemoteFileError> {
         let Some(pull) = pull else {
-            return Err("the review names no pull request".into());
+            return Err(RemoteFileError::NoPull);
         };
-        let repo = RepoName::parse(&pull.repository).map_err(|e| e.to_string())?;
-        let client = net.client().map_err(|e| e.to_string())?;
+        let repo = RepoName::parse(&pull.repository).map_err(RemoteFileError::BadRepository)?;
+        let client = net.client().map_err(RemoteFileError::NoClient)?;
         net.block_on(file_at(&client, &repo, path, sha))
-            .map_err(|e| e.to_string())
+            .map_err(RemoteFileError::Fetch)
     };
-    let github: Option<RemoteFile<'_>> = pull.map(|_| &fetch as _);
+    let github: Option<RemoteFile<'_, RemoteFileError>> = pull.map(|_| &fetch as _);
     read_context(checkout, github, &evidence.path, evidence.side, reviewed_sha)
         .map(|file| inspect_text(&file, evidence, lines))
+        .map_err(Shared::new)
 }

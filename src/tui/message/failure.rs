@@ -4,9 +4,11 @@
 //! failure into the sentence it shows.
 
 use crate::checkout::CheckoutError;
+use crate::checkout::source::ContextError;
 use crate::github::GhError;
 use crate::github::client::SetupError;
 use crate::github::fetch::FetchError;
+use crate::github::pr_files::ContentsError;
 use crate::github::protocol::Outcome;
 use crate::github::route::RepoNameError;
 use crate::outbox::OutboxError;
@@ -128,3 +130,19 @@ pub enum SendFailure {
     /// A River decision could not be written (or its repository found).
     River(Shared<StoreError>),
 }
+
+/// Why GitHub's copy of an excerpt's file could not be had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteFileError {
+    /// The review names no pull request to ask about.
+    NoPull,
+    /// The review's repository is not an `owner/name`.
+    BadRepository(RepoNameError),
+    /// No GitHub client to ask with.
+    NoClient(ClientError),
+    /// GitHub did not give the file.
+    Fetch(ContentsError),
+}
+
+/// Why the checkout gave no context for one excerpt.
+pub type EvidenceError = Shared<ContextError<RemoteFileError>>;

@@ -4,11 +4,13 @@
 //! themselves; these sentences say what the screen was doing and what is
 //! kept.
 
+use crate::checkout::short;
+use crate::checkout::source::{ContextError, Skip};
 use crate::github::fetch::FetchError;
 use crate::github::{SetupError, TokenError};
 use crate::session::batch::SendError;
 use crate::tui::message::failure::{
-    ActorError, ClientError, DiffError, LocalDiffError, RefreshError, SendFailure, Shared,
+    ActorError, ClientError, DiffError, LocalDiffError, RefreshError, RemoteFileError, SendFailure, Shared,
 };
 use crate::tui::message::{EditError, JobFailure};
 use std::fmt::{Display, Formatter, Result};
@@ -38,6 +40,48 @@ impl Display for ActorError {
             }
             ActorError::NoClient(e) => e.fmt(f),
             ActorError::Lookup(e) => write!(f, "cannot read your GitHub login: {e}"),
+        }
+    }
+}
+
+impl Display for RemoteFileError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            RemoteFileError::NoPull => f.write_str("the review names no pull request"),
+            RemoteFileError::BadRepository(e) => e.fmt(f),
+            RemoteFileError::NoClient(e) => e.fmt(f),
+            RemoteFileError::Fetch(e) => e.fmt(f),
+        }
+    }
+}
+
+/// What the evidence pane says instead of context: the place that
+/// answered, or what each place tried said (`; ` between them).
+impl Display for ContextError<RemoteFileError> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            ContextError::Read(e) => e.fmt(f),
+            ContextError::Skipped(skipped) => {
+                for (i, skip) in skipped.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    match skip {
+                        Skip::Local(e) => e.fmt(f)?,
+                        Skip::GitHub(e) => write!(f, "GitHub: {e}")?,
+                    }
+                }
+                Ok(())
+            }
+            ContextError::OldNoReviewedSha => {
+                f.write_str("old side not available: the review names no reviewed commit")
+            }
+            ContextError::OldNoRepository { sha } => write!(
+                f,
+                "old side not available: no local repository holds the parent of {}",
+                short(sha)
+            ),
+            ContextError::NoPlace => f.write_str("no local checkout, and GitHub cannot be asked for this review"),
         }
     }
 }
