@@ -24,10 +24,11 @@ use crate::checkout::LocalEvidence;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
 use crate::github::fetch::FetchError;
+use crate::github::thread_action::ThreadOutcome;
 use crate::model::finding::{Evidence, Side};
 use crate::model::threads::{OrphanThread, ThreadObservation};
-use crate::outbox::Entry;
 use crate::outbox::drafts::StoredDraft;
+use crate::outbox::{Entry, OutboxError};
 use crate::river_store::{DecisionStatus, FindingFacts, StoreError};
 use failure::{ActorError, DiffError, RefreshError, SendFailure, Shared};
 use notice::Notice;
@@ -302,15 +303,23 @@ pub enum RefreshOutcome {
     Failed { reason: RefreshError },
 }
 
-/// How a thread action ended, as the screen reports it.
+/// How a thread action ended, as the screen reports it (worded in
+/// [`super::present::failure`]). A client that cannot be had is GitHub's
+/// failure too: the kept action is settled as failed with its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ThreadActed {
-    /// Done (also "already so"); the sentence says what happened.
-    Done(String),
-    /// GitHub's state refused it (closed pull request, moved head, no permission ...).
-    Refused(String),
-    /// GitHub or the network failed; the action stays kept for another try.
-    Failed(String),
+    /// GitHub was asked: done (also "already so"), refused by its state
+    /// (closed pull request, moved head, no permission ...), or failed (the
+    /// action stays kept for another try); `settle` is the store's error
+    /// while settling the kept action afterwards.
+    Answered {
+        outcome: ThreadOutcome,
+        settle: Option<Shared<OutboxError>>,
+    },
+    /// The store of kept thread actions could not be opened: nothing was sent.
+    NoStore(Shared<OutboxError>),
+    /// The action could not be kept: nothing was sent.
+    NotKept(Shared<OutboxError>),
 }
 
 /// Which pull request and head to read the ledger of.

@@ -16,7 +16,7 @@ use super::decision_state::Question;
 use super::effect::Effect;
 pub use super::message::ThreadActed;
 use super::update::flash;
-use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadRequest, ThreadVerb};
+use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadOutcome, ThreadRequest, ThreadVerb};
 use crate::model::finding::{ThreadStatus, ThreadTransition};
 use crate::model::review::Scope;
 use crate::sanitize::clean_line;
@@ -174,10 +174,14 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
         return Vec::new();
     }
     app.live.thread.sending = None;
+    let said = clean_line(&outcome.to_string());
     match outcome {
-        ThreadActed::Done(what) => {
+        ThreadActed::Answered {
+            outcome: ThreadOutcome::Done(_),
+            ..
+        } => {
             app.live.thread.reply.clear();
-            flash(app, Level::Info, format!("Thread: {}.", clean_line(&what)));
+            flash(app, Level::Info, format!("Thread: {said}."));
             if app.live.pr {
                 let note = app.ui.flash.clone();
                 let effects = super::live::refresh(app);
@@ -185,14 +189,14 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
                 return effects;
             }
         }
-        ThreadActed::Refused(why) => flash(app, Level::Warning, format!("Thread: refused: {}", clean_line(&why))),
-        ThreadActed::Failed(why) => flash(
+        ThreadActed::Answered {
+            outcome: ThreadOutcome::Refused(_),
+            ..
+        } => flash(app, Level::Warning, format!("Thread: refused: {said}")),
+        _ => flash(
             app,
             Level::Warning,
-            format!(
-                "Thread: {}; kept: try again (t) or run `triage thread retry`",
-                clean_line(&why)
-            ),
+            format!("Thread: {said}; kept: try again (t) or run `triage thread retry`"),
         ),
     }
     Vec::new()

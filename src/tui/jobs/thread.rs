@@ -8,20 +8,19 @@ use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
 use crate::github::thread_send::send_thread_action;
 use crate::outbox::thread_actions::ThreadStore;
 use crate::tui::effect::Context;
+use crate::tui::message::failure::Shared;
 use crate::tui::thread_act::ThreadActed;
 use crate::tui::update::Msg;
 
 /// Queues the action on the worker (`Msg::ThreadActed`).
 pub fn start(_ctx: &Context, generation: u64, request: ThreadRequest, worker: &Worker) {
     worker.job("a thread action", move |net| {
-        let outcome = run(net, request).unwrap_or_else(ThreadActed::Failed);
+        let outcome = match ThreadStore::open_default() {
+            Ok(store) => run_with(&store, net, request),
+            Err(e) => ThreadActed::NoStore(Shared::new(e)),
+        };
         Some(Msg::ThreadActed { generation, outcome })
     });
-}
-
-fn run(net: &Net, request: ThreadRequest) -> Result<ThreadActed, String> {
-    let store = ThreadStore::open_default().map_err(|e| e.to_string())?;
-    Ok(run_with(&store, net, request))
 }
 
 /// Keeps, sends and settles one action with this store and the session's
@@ -29,7 +28,7 @@ fn run(net: &Net, request: ThreadRequest) -> Result<ThreadActed, String> {
 pub fn run_with(store: &ThreadStore, net: &Net, request: ThreadRequest) -> ThreadActed {
     let entry = match store.keep(request) {
         Ok(entry) => entry,
-        Err(e) => return ThreadActed::Failed(format!("not sent: {e}")),
+        Err(e) => return ThreadActed::NotKept(Shared::new(e)),
     };
     let outcome = match net.client() {
         Ok(client) => net.block_on(send_thread_action(&client, &entry.request)),
@@ -37,13 +36,6 @@ pub fn run_with(store: &ThreadStore, net: &Net, request: ThreadRequest) -> Threa
             reason: why.to_string(),
         },
     };
-    let summary = match store.settle(&entry, &outcome) {
-        Err(e) => format!("{} (warning: {e})", outcome.summary()),
-        Ok(()) => outcome.summary(),
-    };
-    match outcome {
-        ThreadOutcome::Done(_) => ThreadActed::Done(summary),
-        ThreadOutcome::Refused(_) => ThreadActed::Refused(summary),
-        ThreadOutcome::Failed { .. } => ThreadActed::Failed(summary),
-    }
+    let settle = store.settle(&entry, &outcome).err().map(Shared::new);
+    ThreadActed::Answered { outcome, settle }
 }

@@ -12,7 +12,7 @@ use crate::session::batch::SendError;
 use crate::tui::message::failure::{
     ActorError, ClientError, DiffError, LocalDiffError, RefreshError, RemoteFileError, SendFailure, Shared,
 };
-use crate::tui::message::{EditError, JobFailure};
+use crate::tui::message::{EditError, JobFailure, ThreadActed};
 use std::fmt::{Display, Formatter, Result};
 
 impl<E: Display> Display for Shared<E> {
@@ -193,3 +193,19 @@ impl Display for JobFailure {
 }
 
 impl std::error::Error for JobFailure {}
+
+/// The sentence a thread action ends with (may quote GitHub: sanitised
+/// when shown); the status bar adds what is kept.
+impl Display for ThreadActed {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            ThreadActed::Answered { outcome, settle: None } => f.write_str(&outcome.summary()),
+            ThreadActed::Answered {
+                outcome,
+                settle: Some(e),
+            } => write!(f, "{} (warning: {e})", outcome.summary()),
+            ThreadActed::NoStore(e) => e.fmt(f),
+            ThreadActed::NotKept(e) => write!(f, "not sent: {e}"),
+        }
+    }
+}

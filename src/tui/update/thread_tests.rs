@@ -3,7 +3,7 @@
 
 use super::script::*;
 use super::*;
-use crate::github::thread_action::{ThreadRequest, ThreadVerb};
+use crate::github::thread_action::{ThreadDone, ThreadOutcome, ThreadRequest, ThreadVerb};
 use crate::model::finding::{ThreadStatus, ThreadTransition};
 use crate::tui::decision_state::Question;
 use crate::tui::fixture;
@@ -135,7 +135,7 @@ fn outcomes_come_back_and_a_done_action_refreshes_the_threads() {
         &mut app,
         Msg::ThreadActed {
             generation: generation + 100,
-            outcome: ThreadActed::Done("x".into()),
+            outcome: done(ThreadDone::Resolved { already: true }),
         },
     );
     assert!(none.is_empty() && app.live.thread.sending.is_some());
@@ -143,7 +143,7 @@ fn outcomes_come_back_and_a_done_action_refreshes_the_threads() {
         &mut app,
         Msg::ThreadActed {
             generation,
-            outcome: ThreadActed::Done("resolved the thread".into()),
+            outcome: done(ThreadDone::Resolved { already: false }),
         },
     );
     assert!(
@@ -163,7 +163,12 @@ fn outcomes_come_back_and_a_done_action_refreshes_the_threads() {
         &mut app,
         Msg::ThreadActed {
             generation: generation.unwrap_or_default(),
-            outcome: ThreadActed::Failed("could not reach GitHub".into()),
+            outcome: ThreadActed::Answered {
+                outcome: ThreadOutcome::Failed {
+                    reason: "could not reach GitHub".into(),
+                },
+                settle: None,
+            },
         },
     );
     let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
@@ -171,4 +176,12 @@ fn outcomes_come_back_and_a_done_action_refreshes_the_threads() {
         flash.contains("kept") && flash.contains("triage thread retry"),
         "{flash}"
     );
+}
+
+/// GitHub's answer: done, settled without trouble.
+fn done(done: ThreadDone) -> ThreadActed {
+    ThreadActed::Answered {
+        outcome: ThreadOutcome::Done(done),
+        settle: None,
+    }
 }
