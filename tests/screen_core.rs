@@ -377,7 +377,6 @@ const STILL_TEXT: &[(&str, &str)] = &[
         "message.rs: threads_unavailable: Option<String>,",
         "the model's thread observation carries its reason as text",
     ),
-    ("message.rs: Failed(String),", "a diff item's summary"),
     (
         "message.rs: InputLost(String),",
         "the terminal reader's last error, shown as the screen ends",

@@ -217,7 +217,7 @@ fn item_rows(hl: &Highlights, item: &ItemDiff, out: &mut Vec<Row>, waiting: &mut
         ItemChange::NotInChange => Some("the pull request does not change this file".to_string()),
         ItemChange::Binary => Some("binary file: no lines to show".to_string()),
         ItemChange::NoPatch => Some("GitHub sends no patch for this file (binary or too large)".to_string()),
-        ItemChange::Failed(why) => Some(format!("not available: {why}")),
+        ItemChange::RefusedPath(problem) => Some(format!("not available: refused path: {problem}")),
     };
     if let Some(text) = remark {
         out.push(plain(RowKind::Note, text));

@@ -21,6 +21,7 @@ use super::doc::Document;
 use super::highlight::{HighlightJob, Highlighted};
 use super::present::evidence::HeadLine;
 use crate::checkout::LocalEvidence;
+use crate::checkout::PathProblem;
 use crate::checkout::diff::Hunk;
 use crate::github::draft::Draft;
 use crate::github::fetch::FetchError;
@@ -362,8 +363,8 @@ pub enum ItemChange {
     Binary,
     /// No patch for the file (GitHub leaves out binary files and very large diffs).
     NoPatch,
-    /// This item could not be looked up (the reason).
-    Failed(String),
+    /// The evidence path is refused before any lookup.
+    RefusedPath(PathProblem),
 }
 
 /// One evidence item with its change.

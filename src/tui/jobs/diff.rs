@@ -145,7 +145,7 @@ fn item(e: &Evidence, files: &[FileDiff], no_patch: Option<&Vec<String>>) -> Ite
     let path = match check_path(&e.path) {
         Ok(p) => p,
         Err(problem) => {
-            out.change = ItemChange::Failed(format!("refused path: {problem}"));
+            out.change = ItemChange::RefusedPath(problem);
             return out;
         }
     };
