@@ -370,10 +370,6 @@ fn module_names_are_read_from_paths() {
 /// [`messages_carry_typed_errors`], and so does an entry here that is gone.
 const STILL_TEXT: &[(&str, &str)] = &[
     (
-        "message.rs: LinkNotOpened { url: String, why: String },",
-        "the opener's sentence naming the programs tried",
-    ),
-    (
         "message.rs: threads_unavailable: Option<String>,",
         "the model's thread observation carries its reason as text",
     ),

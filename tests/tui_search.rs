@@ -123,6 +123,7 @@ fn a_large_review_is_searched_a_chunk_per_turn() {
     assert!(app.browse.visible.len() <= matched);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_link_no_browser_opened_is_shown_whole_and_copied() {
     use triage::tui::effect::Effect;
@@ -135,7 +136,10 @@ fn a_link_no_browser_opened_is_shown_whole_and_copied() {
         &mut app,
         Msg::LinkNotOpened {
             url: url.clone(),
-            why: "xdg-open exited with exit status: 3".into(),
+            tried: vec![triage::tui::message::failure::OpenFailure::Exited {
+                program: "xdg-open".into(),
+                status: std::os::unix::process::ExitStatusExt::from_raw(3 << 8),
+            }],
         },
     );
     assert_eq!(effects, vec![Effect::Copy(url.clone())]);

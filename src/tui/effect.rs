@@ -198,7 +198,7 @@ impl Runner {
         self.worker.job("opening a link", move |_| {
             Some(match super::opener::open(&url, &openers) {
                 Ok(program) => Msg::Notice(Notice::Opened { program, url }),
-                Err(why) => Msg::LinkNotOpened { url, why },
+                Err(tried) => Msg::LinkNotOpened { url, tried },
             })
         });
     }

@@ -99,7 +99,11 @@ pub enum Msg {
     /// An effect finished and has something to say in the status bar.
     Notice(Notice),
     /// No browser opened this link: it is shown whole and copied (OSC 52).
-    LinkNotOpened { url: String, why: String },
+    /// `tried`: why each program tried did not, in order.
+    LinkNotOpened {
+        url: String,
+        tried: Vec<failure::OpenFailure>,
+    },
     /// A submission finished; stale generations are ignored.
     SubmitFinished {
         finding: usize,

@@ -10,6 +10,7 @@
 //! `xdg-open` without a display (over SSH) exits non-zero, so the screen
 //! then shows the whole URL and copies it with OSC 52.
 
+use super::message::failure::{OpenFailure, Shared};
 use std::ffi::OsStr;
 use std::process::{Command, Stdio};
 
@@ -46,7 +47,7 @@ impl Opener {
         Some(Opener { program, args })
     }
 
-    fn run(&self, url: &str) -> Result<(), String> {
+    fn run(&self, url: &str) -> Result<(), OpenFailure> {
         let args = self.args.iter().map(|a| a.as_deref().unwrap_or(url));
         match Command::new(&self.program)
             .args(args)
@@ -56,8 +57,14 @@ impl Opener {
             .status()
         {
             Ok(s) if s.success() => Ok(()),
-            Ok(s) => Err(format!("{} exited with {s}", self.program)),
-            Err(e) => Err(format!("cannot start {} ({e})", self.program)),
+            Ok(status) => Err(OpenFailure::Exited {
+                program: self.program.clone(),
+                status,
+            }),
+            Err(e) => Err(OpenFailure::CannotStart {
+                program: self.program.clone(),
+                error: Shared::new(e),
+            }),
         }
     }
 }
@@ -81,7 +88,7 @@ pub fn openers(browser: Option<&OsStr>) -> Vec<Opener> {
 
 /// Tries each opener in turn: the program that opened `url`, or why none did
 /// (every failure, in order).
-pub fn open(url: &str, openers: &[Opener]) -> Result<String, String> {
+pub fn open(url: &str, openers: &[Opener]) -> Result<String, Vec<OpenFailure>> {
     let mut failures = Vec::new();
     for opener in openers {
         match opener.run(url) {
@@ -89,12 +96,13 @@ pub fn open(url: &str, openers: &[Opener]) -> Result<String, String> {
             Err(why) => failures.push(why),
         }
     }
-    Err(failures.join("; "))
+    Err(failures)
 }
 
 /// No opener worked: the status line shows the whole URL (it wraps) and
 /// the URL goes to the clipboard.
-pub fn not_opened(app: &mut super::app::App, url: String, why: &str) -> Vec<super::effect::Effect> {
+pub fn not_opened(app: &mut super::app::App, url: String, tried: &[OpenFailure]) -> Vec<super::effect::Effect> {
+    let why = tried.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
     super::update::flash(
         app,
         super::app::Level::Warning,
@@ -141,7 +149,12 @@ mod tests {
         ];
         assert_eq!(open(url, &list), Ok(script.display().to_string()));
         assert_eq!(std::fs::read_to_string(&out).unwrap_or_default(), format!("{url}|"));
-        let err = open(url, &list[..2]).unwrap_err();
+        let err = open(url, &list[..2])
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
         assert!(
             err.contains("cannot start /nonexistent/browser") && err.contains("false exited"),
             "{err}"

@@ -49,7 +49,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             });
             Vec::new()
         }
-        Msg::LinkNotOpened { url, why } => super::opener::not_opened(app, url, &why),
+        Msg::LinkNotOpened { url, tried } => super::opener::not_opened(app, url, &tried),
         Msg::SubmitFinished {
             finding,
             generation,

@@ -146,3 +146,18 @@ pub enum RemoteFileError {
 
 /// Why the checkout gave no context for one excerpt.
 pub type EvidenceError = Shared<ContextError<RemoteFileError>>;
+
+/// Why one program did not open a link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenFailure {
+    /// It ran and ended with a failure status.
+    Exited {
+        program: String,
+        status: std::process::ExitStatus,
+    },
+    /// It could not be started (the system's error).
+    CannotStart {
+        program: String,
+        error: Shared<std::io::Error>,
+    },
+}

@@ -10,7 +10,7 @@ use crate::github::fetch::FetchError;
 use crate::github::{SetupError, TokenError};
 use crate::session::batch::SendError;
 use crate::tui::message::failure::{
-    ActorError, ClientError, DiffError, LocalDiffError, RefreshError, RemoteFileError, SendFailure, Shared,
+    ActorError, ClientError, DiffError, LocalDiffError, OpenFailure, RefreshError, RemoteFileError, SendFailure, Shared,
 };
 use crate::tui::message::{EditError, JobFailure, ThreadActed};
 use std::fmt::{Display, Formatter, Result};
@@ -206,6 +206,15 @@ impl Display for ThreadActed {
             } => write!(f, "{} (warning: {e})", outcome.summary()),
             ThreadActed::NoStore(e) => e.fmt(f),
             ThreadActed::NotKept(e) => write!(f, "not sent: {e}"),
+        }
+    }
+}
+
+impl Display for OpenFailure {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            OpenFailure::Exited { program, status } => write!(f, "{program} exited with {status}"),
+            OpenFailure::CannotStart { program, error } => write!(f, "cannot start {program} ({error})"),
         }
     }
 }
