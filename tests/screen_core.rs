@@ -374,10 +374,6 @@ const STILL_TEXT: &[(&str, &str)] = &[
         "the model's thread observation carries its reason as text",
     ),
     (
-        "message.rs: InputLost(String),",
-        "the terminal reader's last error, shown as the screen ends",
-    ),
-    (
         "message.rs: CannotStart { program: String, reason: String },",
         "inside the typed EditError: the system's words",
     ),

@@ -163,7 +163,8 @@ pub enum Msg {
     /// The loader reached this step (shown on the loading frame; empty: the result is ready).
     Progress(String),
     /// The terminal can no longer be read (the runtime ends the screen, keeping drafts).
-    InputLost(String),
+    /// The reader's error (the system's words, said as the program ends).
+    InputLost(Shared<std::io::Error>),
 }
 
 /// One ReviewGate decision to keep in the outbox and send.

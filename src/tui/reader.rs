@@ -95,7 +95,7 @@ pub fn spawn(tx: Sender<Msg>, gate: Arc<Gate>) -> std::io::Result<()> {
                 let ready = match event::poll(POLL) {
                     Ok(ready) => ready,
                     Err(e) => {
-                        let _ = tx.send(Msg::InputLost(e.to_string()));
+                        let _ = tx.send(Msg::InputLost(e.into()));
                         return;
                     }
                 };
@@ -111,7 +111,7 @@ pub fn spawn(tx: Sender<Msg>, gate: Arc<Gate>) -> std::io::Result<()> {
                         }
                     }
                     Err(e) => {
-                        let _ = tx.send(Msg::InputLost(e.to_string()));
+                        let _ = tx.send(Msg::InputLost(e.into()));
                         return;
                     }
                 }
