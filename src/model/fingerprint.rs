@@ -7,17 +7,24 @@
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 
 /// F2: each character replaced by its full Unicode lowercase mapping, then
 /// ASCII letters and digits kept and every run of anything else turned into
 /// one `.` (never leading, never trailing).
 pub fn norm(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_norm(s, &mut out);
+    out
+}
+
+/// Appends [`norm`] of `s` to `out` (what `out` held before is left alone:
+/// a `.` is never put first nor last of the appended part).
+fn push_norm(s: &str, out: &mut String) {
+    let start = out.len();
     let mut push = |c: char| {
         if c.is_ascii_alphanumeric() {
             out.push(c);
-        } else if !out.is_empty() && !out.ends_with('.') {
+        } else if out.len() > start && !out.ends_with('.') {
             out.push('.');
         }
     };
@@ -29,10 +36,9 @@ pub fn norm(s: &str) -> String {
             c.to_lowercase().for_each(&mut push);
         }
     }
-    while out.ends_with('.') {
+    while out.len() > start && out.ends_with('.') {
         out.pop();
     }
-    out
 }
 
 /// The key F1 hashes: the grounding's `semantic_key` when grounding is
@@ -48,7 +54,14 @@ pub fn semantic_key<'a>(grounding_key: Option<&'a str>, title: &'a str) -> &'a s
 /// means null/absent; an empty file stays empty. The caller picks `key` (see
 /// [`semantic_key`]).
 pub fn semantic_fingerprint(classification: &str, file: Option<&str>, key: &str) -> String {
-    format!("{classification}:{}:{}", norm(file.unwrap_or("pr")), norm(key))
+    let file = file.unwrap_or("pr");
+    let mut out = String::with_capacity(classification.len() + file.len() + key.len() + 2);
+    out.push_str(classification);
+    out.push(':');
+    push_norm(file, &mut out);
+    out.push(':');
+    push_norm(key, &mut out);
+    out
 }
 
 /// One grounding evidence item or related test, as F4 reads it.
@@ -82,19 +95,26 @@ pub fn code_fingerprint(file: Option<&str>, grounding: Option<CodeGrounding<'_>>
     if let Some(grounding) = grounding {
         hasher.update(grounding.causal_path.as_bytes());
         hasher.update(b"\n");
-        let mut lines: Vec<String> = grounding
-            .items
-            .iter()
-            .map(|item| format!("{}\n{}\n{}", item.path, item.side, item.excerpt))
-            .collect();
-        // `String`'s order is byte order, which for UTF-8 is code-point order.
-        lines.sort_unstable();
-        for line in &lines {
-            hasher.update(line.as_bytes());
-            hasher.update(b"\n");
+        // The items are ordered as their `path LF side LF excerpt` lines
+        // would sort (byte order, which for UTF-8 is code-point order) and
+        // hashed part by part, so no line is built.
+        let mut items = grounding.items;
+        if items.len() > 1 {
+            items.sort_unstable_by(|a, b| line_bytes(a).cmp(line_bytes(b)));
+        }
+        for item in &items {
+            for part in [item.path, "\n", item.side, "\n", item.excerpt, "\n"] {
+                hasher.update(part.as_bytes());
+            }
         }
     }
     hex(&hasher.finalize())
+}
+
+/// The bytes of an item's F4 line `path LF side LF excerpt`, without building it.
+fn line_bytes<'a>(item: &CodeItem<'a>) -> impl Iterator<Item = u8> + 'a {
+    let parts = [item.path, "\n", item.side, "\n", item.excerpt];
+    parts.into_iter().flat_map(str::bytes)
 }
 
 /// JavaScript's `\s`: white space and line terminators (includes U+FEFF,
@@ -208,9 +228,11 @@ pub fn marker_decode(s: &str) -> Result<String, MarkerDecodeError> {
 
 /// Lowercase hex of a byte string.
 pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
     }
     out
 }

@@ -28,6 +28,13 @@ pub fn is_white_space(c: char) -> bool {
 
 /// True when `s` is empty or made only of [`is_white_space`] characters (T1).
 pub fn is_blank(s: &str) -> bool {
+    // Most values start with a printable ASCII character: answered at once.
+    if let Some(&b) = s.as_bytes().first()
+        && b.is_ascii()
+        && !matches!(b, b'\t'..=b'\r' | b' ')
+    {
+        return false;
+    }
     s.chars().all(is_white_space)
 }
 
