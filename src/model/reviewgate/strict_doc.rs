@@ -258,25 +258,35 @@ impl<'s> MapAccess<'s> for MembersAccess<'_, 's, '_> {
         let Some((key, value)) = self.pending.take() else {
             return Err(de::Error::custom("a member value was requested before its name"));
         };
-        let node = Node {
-            parent: self.node,
-            step: Step::Key(key),
-        };
-        let result = seed.deserialize(Strict {
-            value,
-            strings: self.strings,
-            node: Some(&node),
-            trail: self.trail,
-        });
-        if result.is_err() {
-            self.trail.record(Some(&node));
-        }
-        result
+        child(seed, value, self.strings, self.node, Step::Key(key), self.trail)
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())
     }
+}
+
+/// Decodes `value`, the member or item at `step` below `parent`, recording
+/// its place in the trail when it fails.
+fn child<'t, 's, T: DeserializeSeed<'s>>(
+    seed: T,
+    value: DocNode<'t>,
+    strings: Strings<'s>,
+    parent: Option<&Node<'_, 't>>,
+    step: Step<'t>,
+    trail: &Trail<'_>,
+) -> Result<T::Value, Error> {
+    let node = Node { parent, step };
+    let result = seed.deserialize(Strict {
+        value,
+        strings,
+        node: Some(&node),
+        trail,
+    });
+    if result.is_err() {
+        trail.record(Some(&node));
+    }
+    result
 }
 
 /// The items of one array, each handed out with its place.
@@ -294,20 +304,7 @@ impl<'s> SeqAccess<'s> for ItemsAccess<'_, 's, '_> {
         let Some((index, value)) = self.iter.next() else {
             return Ok(None);
         };
-        let node = Node {
-            parent: self.node,
-            step: Step::Index(index),
-        };
-        let result = seed.deserialize(Strict {
-            value,
-            strings: self.strings,
-            node: Some(&node),
-            trail: self.trail,
-        });
-        if result.is_err() {
-            self.trail.record(Some(&node));
-        }
-        result.map(Some)
+        child(seed, value, self.strings, self.node, Step::Index(index), self.trail).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
