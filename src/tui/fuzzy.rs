@@ -216,28 +216,36 @@ impl Query {
     }
 }
 
+/// Items and their index, as the screen holds findings and theirs (for the
+/// tests of this module and of the search built on it).
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_items {
+    use super::{Haystack, SearchIndex};
 
-    /// Items and their index, as the screen holds findings and theirs.
-    struct Items<'a> {
+    pub(crate) struct Items<'a> {
         rows: Vec<[&'a str; 4]>,
         index: SearchIndex,
     }
 
     impl<'a> Items<'a> {
-        fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
+        pub(crate) fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
             Haystack::new(&self.index, self.rows.as_slice())
         }
     }
 
-    fn index<'a>(rows: &[[&'a str; 4]]) -> Items<'a> {
+    /// Items whose four fields are `rows`.
+    pub(crate) fn index<'a>(rows: &[[&'a str; 4]]) -> Items<'a> {
         Items {
             rows: rows.to_vec(),
             index: SearchIndex::new(rows.len()),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_items::index;
+    use super::*;
 
     #[test]
     fn every_word_must_match_some_field() {

@@ -254,25 +254,12 @@ fn show(app: &mut App, keep: Option<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::fuzzy::SearchIndex;
+    use crate::tui::fuzzy::test_items::Items;
 
-    /// Items titled so, and their index.
-    struct Items<'a> {
-        rows: Vec<[&'a str; 4]>,
-        index: SearchIndex,
-    }
-
-    impl<'a> Items<'a> {
-        fn hay(&self) -> Haystack<'_, [[&'a str; 4]]> {
-            Haystack::new(&self.index, self.rows.as_slice())
-        }
-    }
-
+    /// Items titled so (their other fields empty), and their index.
     fn index<'a>(titles: &[&'a str]) -> Items<'a> {
-        Items {
-            rows: titles.iter().map(|t| [*t, "", "", ""]).collect(),
-            index: SearchIndex::new(titles.len()),
-        }
+        let rows: Vec<[&'a str; 4]> = titles.iter().map(|t| [*t, "", "", ""]).collect();
+        crate::tui::fuzzy::test_items::index(&rows)
     }
 
     fn finish(search: &mut Search, idx: &Items<'_>) {
