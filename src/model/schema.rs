@@ -2,10 +2,12 @@
 //! time and compiled once.
 //!
 //! The schemas live in `schemas/` (draft 2020-12) and refer to each other by
-//! relative `$ref` under one base URI. They are put in one
-//! [`jsonschema::Registry`] and compiled offline: nothing is fetched from the
-//! network or read from disk at run time. Validators are built on first use
-//! (or by [`warm`]) and shared by every later call.
+//! relative `$ref` under one base URI. The build (`build.rs`) bundles each
+//! file a validator is built from into one self-contained document: its
+//! references made local, annotations dropped, minified. Bundles are compiled
+//! offline: nothing is fetched from the network or read from disk at run
+//! time. Validators are built on first use (or by [`warm`]) and shared by
+//! every later call.
 //!
 //! ReviewGate schemas are strict (closed objects). River Review schemas accept
 //! members they do not know, because River Review adds optional members
@@ -21,10 +23,11 @@ pub use doc_json::DocJson;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Registry, ValidationError, Validator};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
-/// The base URI every embedded schema's `$id` lives under.
+/// The base URI every schema file's `$id` lives under (the files in
+/// `schemas/` refer to each other relative to it; bundles have no `$id`).
 pub const SCHEMA_BASE: &str = "https://triage.invalid/schemas/";
 
 /// Rule id of every problem [`check`] and [`check_river_entry`] report.
@@ -34,7 +37,16 @@ pub const SCHEMA_RULE: &str = "schema";
 /// rest are summarised in one final problem.
 pub const MAX_PROBLEMS: usize = 200;
 
-/// Every embedded schema file: (file name, contents).
+/// Names a bundle made by `build.rs`: (file name, contents).
+macro_rules! bundle {
+    ($file:literal) => {
+        ($file, include_str!(concat!(env!("OUT_DIR"), "/", $file)))
+    };
+}
+
+/// Every schema file as written in `schemas/`: (file name, contents). The
+/// tests check them against the draft 2020-12 meta-schema; validators are
+/// built from their bundles.
 pub const FILES: [(&str, &str); 9] = [
     (
         "reviewgate-defs.schema.json",
@@ -129,140 +141,96 @@ pub fn check_river_entry(kind: RiverEntrySchema, value: &Value) -> Vec<Problem> 
 pub fn warm() {
     // A schema that fails to compile is a build defect (covered by tests);
     // `check` then reports it as a problem on every document.
-    for (name, _) in FILES {
+    for (name, _) in BUNDLES {
         let _ = compiled(name);
     }
 }
 
-/// A compiled validator with the schema documents it was compiled from
-/// (read when wording conditional errors).
+/// The bundled schema of every entry file (see `build.rs`): (file name,
+/// one self-contained, minified document). These are what a process
+/// compiles; [`FILES`] are what they are made from.
+const BUNDLES: [(&str, &str); 8] = [
+    bundle!("reviewgate-agent-result-v1.schema.json"),
+    bundle!("reviewgate-review-output-v3.schema.json"),
+    bundle!("reviewgate-review-output-legacy.schema.json"),
+    bundle!("reviewgate-agent-dispositions-v1.schema.json"),
+    bundle!("river-review-artifact.schema.json"),
+    bundle!("river-output.schema.json"),
+    bundle!("river-suppression-context.schema.json"),
+    bundle!("riverbed-entry.schema.json"),
+];
+
+/// A compiled validator with the bundle it was compiled from (read when
+/// wording conditional errors).
 struct Compiled {
     validator: Validator<DocJson>,
-    documents: HashMap<String, Value>,
+    schema: Value,
 }
 
-/// One lazily compiled validator per embedded file.
+/// One lazily compiled validator per bundle.
 ///
 /// Compiling is the costly part, so each validator is built only when its
-/// format is first checked, from a registry holding just the files it refers
-/// to (directly or through other files): checking one agent result does not
-/// pay for the River or legacy schemas.
-static COMPILED: [OnceLock<Result<Compiled, String>>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+/// format is first checked: checking one agent result does not pay for the
+/// River or legacy schemas.
+static COMPILED: [OnceLock<Result<Compiled, String>>; BUNDLES.len()] = [const { OnceLock::new() }; BUNDLES.len()];
 
-/// The validator of one embedded file, compiled on first use.
+/// The validator of one entry file, compiled on first use.
 fn compiled(file: &'static str) -> Result<&'static Compiled, String> {
-    let index = FILES
+    let index = BUNDLES
         .iter()
         .position(|(name, _)| *name == file)
         .ok_or_else(|| format!("{file}: not embedded"))?;
     COMPILED[index]
-        .get_or_init(|| compile(file))
+        .get_or_init(|| compile(BUNDLES[index]))
         .as_ref()
         .map_err(Clone::clone)
 }
 
-/// Compiles the validator of `file`, keeping the schema documents it was
-/// compiled from.
-fn compile(file: &'static str) -> Result<Compiled, String> {
-    let mut documents = HashMap::new();
-    for name in closure(file) {
-        let text = FILES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, t)| *t)
-            .unwrap_or_default();
-        let doc: Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
-        let id = schema_id(name);
-        if doc.get("$id").and_then(Value::as_str) != Some(id.as_str()) {
-            return Err(format!("{name}: its $id is not {id}"));
-        }
-        documents.insert(id, doc);
-    }
+/// Compiles the validator of one bundle, keeping the bundle.
+///
+/// The bundle is one resource with local `$ref`s only, registered under a
+/// URI of `jsonschema`'s own `json-schema:` scheme: such a base is not
+/// resolved into an absolute keyword location for every keyword compiled
+/// (errors then carry none; the wording finds the keyword by its evaluation
+/// path instead).
+///
+/// The validator is built from a one-member entry point under draft 4
+/// (see [`entry_point`]), so the bundle itself is not meta-checked at run
+/// time: the files it is made from are checked against the draft 2020-12
+/// meta-schema by a test (`every_embedded_schema_conforms_to_its_meta_schema`).
+/// The bundle keeps its own `$schema` (2020-12), and every keyword in it is
+/// compiled and reported by that draft's rules: `format` is an annotation.
+fn compile((file, text): (&'static str, &'static str)) -> Result<Compiled, String> {
+    let schema: Value = serde_json::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let uri = format!("json-schema:///{file}");
     let registry = Registry::new()
         .draft(Draft::Draft202012)
-        .extend(documents.iter().map(|(id, doc)| (id.as_str(), doc)))
+        .add(uri.as_str(), &schema)
         .and_then(|builder| builder.prepare())
-        .map_err(|e| format!("schema registry: {e}"))?;
-    if !documents.contains_key(&schema_id(file)) {
-        return Err(format!("{file}: not embedded"));
-    }
+        .map_err(|e| format!("{file}: {e}"))?;
     let validator = jsonschema::options_for::<DocJson>()
         .with_draft(Draft::Draft4)
         .with_registry(&registry)
+        .should_validate_formats(false)
         .offline()
-        .build(&entry_point(file))
+        .build(&entry_point(&uri))
         .map_err(|e| format!("{file}: {e}"))?;
     drop(registry);
-    Ok(Compiled { validator, documents })
+    Ok(Compiled { validator, schema })
 }
 
-/// The schema a validator is built from: one `$ref` to the embedded file,
-/// under draft 4.
+/// The schema a validator is built from: one `$ref` to the bundle, under
+/// draft 4.
 ///
 /// `jsonschema` checks the schema a validator is built from against its
-/// draft's meta-schema, in every process, and building its draft 2020-12
-/// meta-schema validator costs more than anything else `triage validate`
-/// does on a small file. The embedded files are fixed at build time and
-/// checked against the 2020-12 meta-schema by a test
-/// (`every_embedded_schema_conforms_to_its_meta_schema`), so at run time
-/// only this one-member entry point is meta-checked, against the far
-/// smaller draft 4 meta-schema. The file it refers to keeps its own
-/// `$schema` (2020-12), and every keyword under it is compiled and
-/// reported by that draft's rules.
-fn entry_point(file: &str) -> Value {
+/// draft's meta-schema, in every process; checking a bundle against the
+/// draft 2020-12 meta-schema cost about as much as parsing it. Only this
+/// entry point is checked, against the far smaller draft 4 meta-schema.
+fn entry_point(uri: &str) -> Value {
     serde_json::json!({
         "$schema": "http://json-schema.org/draft-04/schema#",
-        "$ref": schema_id(file),
+        "$ref": uri,
     })
-}
-
-/// The embedded files each embedded file refers to by `$ref` (directly).
-///
-/// Written out rather than found by searching the texts, which cost a
-/// measurable part of a small file's `validate`; a test
-/// (`the_reference_table_matches_the_schema_texts`) checks it against the
-/// texts.
-const REFERS: [(&str, &[&str]); FILES.len()] = [
-    ("reviewgate-defs.schema.json", &[]),
-    (
-        "reviewgate-agent-result-v1.schema.json",
-        &["reviewgate-defs.schema.json"],
-    ),
-    (
-        "reviewgate-review-output-v3.schema.json",
-        &["reviewgate-defs.schema.json"],
-    ),
-    (
-        "reviewgate-review-output-legacy.schema.json",
-        &["reviewgate-defs.schema.json", "reviewgate-review-output-v3.schema.json"],
-    ),
-    (
-        "reviewgate-agent-dispositions-v1.schema.json",
-        &["reviewgate-defs.schema.json"],
-    ),
-    ("river-review-artifact.schema.json", &[]),
-    ("river-output.schema.json", &["river-review-artifact.schema.json"]),
-    ("river-suppression-context.schema.json", &[]),
-    ("riverbed-entry.schema.json", &[]),
-];
-
-/// `file` and every embedded file it refers to by `$ref`, transitively.
-fn closure(file: &'static str) -> Vec<&'static str> {
-    let mut out = vec![file];
-    let mut next = 0;
-    while next < out.len() {
-        let refers = REFERS
-            .iter()
-            .find(|(n, _)| *n == out[next])
-            .map_or(&[][..], |(_, r)| *r);
-        for &name in refers {
-            if !out.contains(&name) {
-                out.push(name);
-            }
-        }
-        next += 1;
-    }
-    out
 }
 
 fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
@@ -300,7 +268,7 @@ fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
         let redundant =
             matches!(error.kind(), ValidationErrorKind::Type { .. }) && listed.contains(error.instance_path().as_str());
         if !redundant {
-            wording::describe(error, &compiled.documents, &mut problems);
+            wording::describe(error, &compiled.schema, &mut problems);
         }
     }
     cap(&mut problems);
@@ -318,11 +286,6 @@ fn cap(problems: &mut Vec<Problem>) {
             format!("... and {more} more schema problems"),
         ));
     }
-}
-
-/// The `$id` of an embedded schema file.
-fn schema_id(file: &str) -> String {
-    format!("{SCHEMA_BASE}{file}")
 }
 
 #[cfg(test)]

@@ -8,9 +8,7 @@ use super::{Problem, SCHEMA_RULE};
 use crate::model::problem::push_pointer;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
-use percent_encoding::percent_decode_str;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// How every unknown-member message starts (used to pick them out).
 pub(super) const UNKNOWN_MEMBER: &str = "unknown member";
@@ -19,10 +17,10 @@ pub(super) const UNKNOWN_MEMBER: &str = "unknown member";
 const MAX_SHOWN: usize = 60;
 
 /// Appends the problems one validation error stands for.
-pub(super) fn describe(error: &ValidationError<'_>, docs: &HashMap<String, Value>, out: &mut Vec<Problem>) {
+pub(super) fn describe(error: &ValidationError<'_>, schema: &Value, out: &mut Vec<Problem>) {
     let path = error.instance_path().as_str().to_string();
-    let keyword = KeywordSite::of(error, docs);
-    let condition = keyword.as_ref().and_then(|k| k.condition(docs)).unwrap_or_default();
+    let keyword = KeywordSite::of(error, schema);
+    let condition = keyword.as_ref().and_then(|k| k.condition(schema)).unwrap_or_default();
     let instance: &Value = error.instance();
     let message = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
@@ -34,14 +32,14 @@ pub(super) fn describe(error: &ValidationError<'_>, docs: &HashMap<String, Value
             return;
         }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            describe_alternatives(error, context, docs, out);
+            describe_alternatives(error, context, schema, out);
             return;
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
             let trigger = keyword
                 .as_ref()
-                .and_then(|k| k.dependency_trigger(docs, &name, instance));
+                .and_then(|k| k.dependency_trigger(schema, &name, instance));
             match trigger {
                 Some(trigger) => format!("missing member `{name}` (it must come with `{trigger}`)"),
                 None => format!("missing required member `{name}`"),
@@ -131,7 +129,7 @@ fn problem(path: String, message: String) -> Problem {
 fn describe_alternatives(
     error: &ValidationError<'_>,
     context: &[Vec<ValidationError<'static>>],
-    docs: &HashMap<String, Value>,
+    schema: &Value,
     out: &mut Vec<Problem>,
 ) {
     let path = error.instance_path().as_str();
@@ -149,7 +147,7 @@ fn describe_alternatives(
         .collect();
     if let [branch] = plausible.as_slice() {
         for inner in branch.iter() {
-            describe(inner, docs, out);
+            describe(inner, schema, out);
         }
     } else {
         out.push(problem(
@@ -159,38 +157,41 @@ fn describe_alternatives(
     }
 }
 
-/// Where in which schema document the failing keyword sits.
+/// Where in the bundled schema the failing keyword sits.
 struct KeywordSite {
-    /// `$id` of the schema document.
-    document: String,
-    /// Decoded JSON-pointer tokens from the document root to the keyword.
+    /// Pointer tokens from the bundle's root to the keyword.
     tokens: Vec<String>,
 }
 
 impl KeywordSite {
-    fn of(error: &ValidationError<'_>, docs: &HashMap<String, Value>) -> Option<KeywordSite> {
-        let uri = error.absolute_keyword_location()?;
-        let (document, fragment) = uri.as_str().split_once('#')?;
-        if !docs.contains_key(document) {
+    /// Follows the error's evaluation path through the bundle: it starts
+    /// with the entry point's `$ref` to the bundle's root, and every later
+    /// `$ref` step continues at the (local) definition it names.
+    fn of(error: &ValidationError<'_>, schema: &Value) -> Option<KeywordSite> {
+        let mut tokens: Vec<String> = Vec::new();
+        let mut node = schema;
+        let mut path = pointer_tokens(error.evaluation_path().as_str());
+        if path.next().as_deref() != Some("$ref") {
             return None;
         }
-        let pointer = percent_decode(fragment);
-        let tokens = pointer
-            .split('/')
-            .skip(1)
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
-            .collect();
-        Some(KeywordSite {
-            document: document.to_string(),
-            tokens,
-        })
+        for token in path {
+            if token == "$ref" {
+                let target = node.get("$ref")?.as_str()?.strip_prefix('#')?;
+                tokens = pointer_tokens(target).collect();
+                node = resolve(schema, &tokens)?;
+            } else {
+                node = resolve(node, std::slice::from_ref(&token))?;
+                tokens.push(token);
+            }
+        }
+        Some(KeywordSite { tokens })
     }
 
     /// For a `dependentRequired` failure, the member present in `instance`
     /// whose presence demands the missing `property`.
-    fn dependency_trigger(&self, docs: &HashMap<String, Value>, property: &str, instance: &Value) -> Option<String> {
+    fn dependency_trigger(&self, schema: &Value, property: &str, instance: &Value) -> Option<String> {
         let at = self.tokens.iter().rposition(|t| t == "dependentRequired")?;
-        let dependencies = self.resolve(docs, &self.tokens[..=at])?.as_object()?;
+        let dependencies = resolve(schema, &self.tokens[..=at])?.as_object()?;
         dependencies
             .iter()
             .find(|(trigger, needs)| {
@@ -200,23 +201,10 @@ impl KeywordSite {
             .map(|(trigger, _)| trigger.clone())
     }
 
-    /// The schema value at `tokens` inside this site's document.
-    fn resolve<'d>(&self, docs: &'d HashMap<String, Value>, tokens: &[String]) -> Option<&'d Value> {
-        let mut node = docs.get(&self.document)?;
-        for token in tokens {
-            node = match node {
-                Value::Object(map) => map.get(token)?,
-                Value::Array(list) => list.get(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        Some(node)
-    }
-
     /// " (when `k` is `v`)" for a keyword under `then`, " (when `k` is not `v`)" under `else`.
-    fn condition(&self, docs: &HashMap<String, Value>) -> Option<String> {
+    fn condition(&self, schema: &Value) -> Option<String> {
         let branch = self.tokens.iter().rposition(|t| t == "then" || t == "else")?;
-        let parent = self.resolve(docs, &self.tokens[..branch])?;
+        let parent = resolve(schema, &self.tokens[..branch])?;
         let (member, test) = parent.get("if")?.get("properties")?.as_object()?.iter().next()?;
         let negated = self.tokens[branch] == "else";
         let values = match (test.get("const"), test.get("enum")) {
@@ -230,19 +218,29 @@ impl KeywordSite {
     }
 }
 
-/// Decodes `%XX` escapes (keyword locations are URI fragments); anything
-/// that is not an escape stays as it is, bytes that are not UTF-8 become U+FFFD.
-fn percent_decode(text: &str) -> String {
-    percent_decode_str(text).decode_utf8_lossy().into_owned()
+/// The decoded tokens of a JSON pointer.
+fn pointer_tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+}
+
+/// The value at `tokens` below `node`.
+fn resolve<'s>(mut node: &'s Value, tokens: &[String]) -> Option<&'s Value> {
+    for token in tokens {
+        node = match node {
+            Value::Object(map) => map.get(token)?,
+            Value::Array(list) => list.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// Names the value at a pointer: "`confidence`", "`models` item 2", "the document".
 pub(super) fn subject(pointer: &str) -> String {
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    let tokens: Vec<String> = pointer_tokens(pointer).collect();
     match tokens.as_slice() {
         [] => "the document".to_string(),
         [.., parent, last] if is_index(last) && !is_index(parent) => {
@@ -332,17 +330,4 @@ fn clip(text: &str) -> String {
     let mut out: String = text.chars().take(MAX_SHOWN).collect();
     out.push('…');
     out
-}
-
-#[cfg(test)]
-mod decode_tests {
-    use super::percent_decode;
-
-    #[test]
-    fn fragments_decode_escapes_and_keep_the_rest() {
-        assert_eq!(percent_decode("/properties/a%20b/%7E0x"), "/properties/a b/~0x");
-        assert_eq!(percent_decode("%C3%A9%c3%a9"), "éé");
-        assert_eq!(percent_decode("50%/%4/%zz/%"), "50%/%4/%zz/%");
-        assert_eq!(percent_decode("%FF"), "\u{fffd}");
-    }
 }
