@@ -397,3 +397,77 @@ fn every_embedded_schema_conforms_to_its_meta_schema() {
     let broken = serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "minLength": "3"});
     assert!(jsonschema::draft202012::meta::validate(&broken).is_err());
 }
+
+/// Every JSON file under `dir`, recursively, in name order.
+fn json_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("a fixture directory")
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            json_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+/// The bundles change how the schemas are written, never what they say:
+/// for every fixture, each bundle reports the same errors (where and what)
+/// as the schema files it was made from, compiled together as written.
+#[test]
+fn every_bundle_judges_the_fixtures_as_its_schema_files_do() {
+    let sources: Vec<(String, Value)> = FILES
+        .iter()
+        .map(|(name, text)| {
+            (
+                format!("{SCHEMA_BASE}{name}"),
+                serde_json::from_str(text).expect("JSON"),
+            )
+        })
+        .collect();
+    let registry = jsonschema::Registry::new()
+        .draft(Draft::Draft202012)
+        .extend(sources.iter().map(|(id, doc)| (id.as_str(), doc)))
+        .and_then(|builder| builder.prepare())
+        .expect("the schema files form a registry");
+    let mut files = Vec::new();
+    json_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut files,
+    );
+    let documents: Vec<Value> = files
+        .iter()
+        .filter_map(|path| serde_json::from_slice(&std::fs::read(path).expect("readable")).ok())
+        .collect();
+    assert!(documents.len() > 100, "{}", documents.len());
+    let errors = |validator: &jsonschema::Validator, doc: &Value| {
+        let mut found: Vec<String> = validator
+            .iter_errors(doc)
+            .map(|e| format!("{} {e}", e.instance_path().as_str()))
+            .collect();
+        found.sort();
+        found
+    };
+    let mut rejected = 0;
+    for (name, text) in BUNDLES {
+        let source = jsonschema::options()
+            .with_registry(&registry)
+            .offline()
+            .build(&json!({"$ref": format!("{SCHEMA_BASE}{name}")}))
+            .expect("the schema files compile");
+        let bundle: Value = serde_json::from_str(text).expect("JSON");
+        let bundled = jsonschema::options()
+            .offline()
+            .build(&bundle)
+            .expect("the bundle compiles");
+        for doc in &documents {
+            let expected = errors(&source, doc);
+            rejected += usize::from(!expected.is_empty());
+            assert_eq!(errors(&bundled, doc), expected, "{name}");
+        }
+    }
+    assert!(rejected > 100, "{rejected}");
+}
