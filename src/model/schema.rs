@@ -289,4 +289,6 @@ fn cap(problems: &mut Vec<Problem>) {
 }
 
 #[cfg(test)]
+mod bundle_tests;
+#[cfg(test)]
 mod tests;
