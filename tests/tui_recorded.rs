@@ -304,6 +304,32 @@ fn a_refresh_reads_the_ledger_again() {
     );
 }
 
+#[test]
+fn replaced_findings_keep_their_own_marks() {
+    let mut app = with_ledger();
+    let mut set = app.doc.set.clone().unwrap_or_else(|| panic!("no set"));
+    set.findings.reverse();
+    let last = set.findings.len() - 1;
+    let doc = triage::tui::app::Document::new(app.doc.source.clone(), app.doc.format, Some(set), Vec::new());
+    triage::tui::live::replace_document(&mut app, doc);
+    assert!(
+        matches!(app.live.ledger, LedgerView::Known(_)),
+        "still shown until read again"
+    );
+    assert_eq!(
+        recorded::row_mark(&app, last),
+        Some(RowMark::Awaiting),
+        "finding 0 is now last"
+    );
+    assert_eq!(recorded::row_mark(&app, last - 1), Some(RowMark::Unauthorised));
+    assert_eq!(
+        recorded::row_mark(&app, 0),
+        None,
+        "the finding now first has no decision"
+    );
+    assert_eq!(recorded::counts(&app), (1, 2));
+}
+
 /// GitHub's answer that fixed is already recorded on this head by octo-lead.
 fn already_decided() -> SendFailure {
     let rejection = triage::decision::decide::Rejection::AlreadyDecided {

@@ -178,6 +178,7 @@ pub fn replace_document(app: &mut App, doc: Document) {
         .collect();
     d.sent = sent;
     app.doc = doc;
+    super::recorded::rejoin(app);
     app.browse.marks = marks;
     app.submit = submit;
     app.detail.key = None;

@@ -23,10 +23,45 @@ pub enum LedgerView {
     NotApplicable,
     /// Being read (this generation).
     Loading { generation: u64 },
-    /// Read and classified.
-    Known(Ledger),
+    /// Read and classified, joined with the findings.
+    Known(Known),
     /// Could not be read: why (never shown as "nothing recorded").
     Unknown(String),
+}
+
+/// A ledger read for the loaded findings, with each finding's row mark
+/// worked out once when it arrived ([`loaded`]), so that drawing a frame,
+/// counting the header and filtering ask for a mark by index instead of
+/// searching the ledger for every finding.
+///
+/// The marks depend only on the ledger and on the findings' canonical
+/// dispositions; when the findings are replaced (a refresh), [`rejoin`]
+/// works them out again for the new ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Known {
+    pub ledger: Ledger,
+    marks: Vec<Option<RowMark>>,
+}
+
+impl Known {
+    /// Joins `ledger` with `findings` (one pass over each).
+    fn new(ledger: Ledger, findings: &[crate::model::finding::Finding]) -> Known {
+        let latest = ledger.latest_each();
+        let marks = findings
+            .iter()
+            .map(|f| {
+                let latest = latest.get(f.key.as_str())?;
+                if latest.authorised.is_authorised() {
+                    let canonical = latest.decision.as_ref().map(|d| d.disposition.canonical());
+                    let shown = f.reviewgate().map(|r| r.disposition);
+                    (canonical != shown).then_some(RowMark::Awaiting)
+                } else {
+                    Some(RowMark::Unauthorised)
+                }
+            })
+            .collect();
+        Known { ledger, marks }
+    }
 }
 
 fn target(app: &App) -> Option<LedgerTarget> {
@@ -68,17 +103,26 @@ pub fn loaded(app: &mut App, generation: u64, state: LedgerState) {
         return;
     }
     app.live.ledger = match state {
-        LedgerState::Known(l) => LedgerView::Known(l),
+        LedgerState::Known(l) => LedgerView::Known(Known::new(l, app.doc.findings())),
         LedgerState::Unknown { reason } => LedgerView::Unknown(reason),
     };
     app.detail.key = None;
     app.refilter();
 }
 
+/// Joins the shown ledger with the findings again after they were replaced
+/// (a refresh keeps the ledger on screen until it is read again).
+pub fn rejoin(app: &mut App) {
+    app.live.ledger = match std::mem::take(&mut app.live.ledger) {
+        LedgerView::Known(k) => LedgerView::Known(Known::new(k.ledger, app.doc.findings())),
+        other => other,
+    };
+}
+
 /// The ledger, when known.
 pub fn ledger(app: &App) -> Option<&Ledger> {
     match &app.live.ledger {
-        LedgerView::Known(l) => Some(l),
+        LedgerView::Known(k) => Some(&k.ledger),
         _ => None,
     }
 }
@@ -102,15 +146,9 @@ pub enum RowMark {
 
 /// The row mark of finding `i`, if any.
 pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {
-    let l = ledger(app)?;
-    let f = app.doc.findings().get(i)?;
-    let latest = l.latest(f.key.as_str())?;
-    if latest.authorised.is_authorised() {
-        let canonical = latest.decision.as_ref().map(|d| d.disposition.canonical());
-        let shown = f.reviewgate().map(|r| r.disposition);
-        (canonical != shown).then_some(RowMark::Awaiting)
-    } else {
-        Some(RowMark::Unauthorised)
+    match &app.live.ledger {
+        LedgerView::Known(k) => k.marks.get(i).copied().flatten(),
+        _ => None,
     }
 }
 

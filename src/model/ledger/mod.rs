@@ -21,6 +21,7 @@ pub use classify::{Authorisation, MAX_PERMISSION_LOOKUPS, classify, pending_auth
 pub use prior::{Prior, prior_for};
 
 use super::finding::SubmittedDisposition;
+use std::collections::HashMap;
 
 /// One issue comment as GitHub listed it (every text is untrusted).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,15 +156,23 @@ impl Ledger {
     /// The entry that speaks for `fingerprint` now: the newest authorised one
     /// (the one ReviewGate's replay applies last), else the newest of any kind.
     pub fn latest(&self, fingerprint: &str) -> Option<&Recorded> {
-        let mut newest = None;
-        let mut newest_authorised = None;
-        for e in self.for_fingerprint(fingerprint) {
-            newest = Some(e);
-            if e.authorised.is_authorised() {
-                newest_authorised = Some(e);
+        let mut speaking = Speaking::default();
+        self.for_fingerprint(fingerprint).for_each(|e| speaking.add(e));
+        speaking.entry()
+    }
+
+    /// [`Ledger::latest`] of every fingerprint the ledger holds, from one
+    /// pass over its entries (a screen joins it with every finding).
+    pub fn latest_each(&self) -> HashMap<&str, &Recorded> {
+        let mut each: HashMap<&str, Speaking<'_>> = HashMap::new();
+        for e in &self.entries {
+            if let Some(fingerprint) = e.fingerprint() {
+                each.entry(fingerprint).or_default().add(e);
             }
         }
-        newest_authorised.or(newest)
+        each.into_iter()
+            .filter_map(|(fingerprint, speaking)| Some((fingerprint, speaking.entry()?)))
+            .collect()
     }
 
     /// Entries the drift lane lists: on this head but not authorised, or for another head.
@@ -189,6 +198,27 @@ impl Ledger {
             }
         }
         out
+    }
+}
+
+/// The entries of one fingerprint seen so far, oldest first: the entry that
+/// speaks for it is the newest authorised one, else the newest of any kind.
+#[derive(Default)]
+struct Speaking<'a> {
+    newest: Option<&'a Recorded>,
+    newest_authorised: Option<&'a Recorded>,
+}
+
+impl<'a> Speaking<'a> {
+    fn add(&mut self, e: &'a Recorded) {
+        self.newest = Some(e);
+        if e.authorised.is_authorised() {
+            self.newest_authorised = Some(e);
+        }
+    }
+
+    fn entry(&self) -> Option<&'a Recorded> {
+        self.newest_authorised.or(self.newest)
     }
 }
 

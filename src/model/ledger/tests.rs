@@ -237,3 +237,41 @@ fn latest_prefers_what_replay_applies_last() {
     assert_eq!(l.counts()[0], ("receipt", 1));
     assert!(l.latest("defect:none").is_none());
 }
+
+#[test]
+fn latest_each_names_what_latest_names_for_every_fingerprint() {
+    use SubmittedDisposition::*;
+    let about = |mut r: Recorded, fingerprint: &str| {
+        if let Some(d) = &mut r.decision {
+            d.fingerprint = fingerprint.into();
+        }
+        r
+    };
+    let mut no_decision = recorded(9, "me", Fixed, Authorised::Receipt);
+    no_decision.decision = None;
+    let l = ledger(vec![
+        about(recorded(1, "me", Fixed, Authorised::Receipt), "defect:a:b"),
+        about(
+            recorded(2, "you", Accepted, Authorised::None { reason: "x".into() }),
+            "defect:a:b",
+        ),
+        about(recorded(3, "you", Accepted, Authorised::Stale), "defect:c:d"),
+        about(recorded(4, "me", Fixed, Authorised::Stale), "defect:c:d"),
+        about(recorded(5, "me", Fixed, Authorised::Receipt), "defect:e:f"),
+        about(recorded(6, "me", Accepted, Authorised::Receipt), "defect:e:f"),
+        no_decision,
+    ]);
+    let each = l.latest_each();
+    let ids = |fingerprint: &str| each.get(fingerprint).map(|r| r.comment_id);
+    assert_eq!(ids("defect:a:b"), Some(1), "the authorised one, though older");
+    assert_eq!(ids("defect:c:d"), Some(4), "none authorised: the newest");
+    assert_eq!(ids("defect:e:f"), Some(6), "the newest authorised");
+    assert_eq!(each.len(), 3, "an entry without a decision speaks for nothing");
+    for fingerprint in ["defect:a:b", "defect:c:d", "defect:e:f", "defect:none"] {
+        assert_eq!(
+            ids(fingerprint),
+            l.latest(fingerprint).map(|r| r.comment_id),
+            "{fingerprint}"
+        );
+    }
+}
