@@ -7,7 +7,7 @@
 //! already computed for the shorter query, scoring nothing. A step scores at
 //! most [`CHUNK`] findings and [`BUDGET`] work per message (the work counts
 //! the characters compared with each word and, for findings no search has
-//! reached before, their folding, see [`Cost`]): a keystroke answers at once
+//! reached before, their folding, see `Cost`): a keystroke answers at once
 //! with the best matches found so far, and the rest are scored on the following turns
 //! of the event loop (which does not wait for input while a search is
 //! unfinished, see [`Search::pending`]), so typing never waits for a whole
@@ -437,7 +437,7 @@ mod tests {
         let idx = index(&titles);
         let mut s = Search::default();
         s.set(idx.hay(), (0..titles.len()).collect(), "retry");
-        assert!(CHUNK * (5 * (Cost::WORD + Cost::FOLD) + Cost::PER_FINDING) < BUDGET);
+        const { assert!(CHUNK * (5 * (Cost::WORD + Cost::FOLD) + Cost::PER_FINDING) < BUDGET) };
         assert_eq!(s.listed().len(), CHUNK);
         assert!(s.pending());
     }
