@@ -12,13 +12,21 @@ Connections that carried at least one counted request are counted too: a
 client that keeps its connections alive opens at most as many as it has
 requests in flight at once.
 
+The dependent rounds of a run are counted from the server's own clock: each
+request's start (its head read) and end (its answer written) are kept, and
+the rounds are the length of the longest chain of requests in which each
+one started after the previous one's answer was sent. That is the number of
+round trips the client's protocol needs, whatever its own time between them
+costs; requests sent together count once.
+
 Control paths (no latency, not counted): GET /__stats (and reset),
 POST /__fail_posts/1 or /0 (comment posts answer 502: fills the outbox).
 
 usage: bench-pr.py PORT_FILE LATENCY_MS FINDINGS RESULT_OUT
 """
-import hashlib, io, json, sys, threading, time, zipfile
+import hashlib, heapq, io, json, sys, threading, time, zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 REPO, PR, WORKFLOW, ACTOR = "bench/app", 7, "reviewgate.yml", "bench-user"
 HEAD = "1234567890abcdef1234567890abcdef12345678"
@@ -53,7 +61,19 @@ ZIP = buf.getvalue()
 NAME = f"reviewgate-agent-result-{HEAD}-attempt-1"
 
 lock = threading.Lock()
-stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "not_modified": 0, "connections": 0, "lines": []}
+stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "not_modified": 0, "connections": 0, "lines": [],
+         "spans": []}
+
+
+def dependent_rounds(spans):
+    """The longest chain of (start, end) spans, each starting after the previous one ended."""
+    ended, best, longest = [], 0, 0  # ended: a heap of (end, chain length) not yet passed
+    for start, end in sorted(spans):
+        while ended and ended[0][0] <= start:
+            best = max(best, heapq.heappop(ended)[1])
+        heapq.heappush(ended, (end, best + 1))
+        longest = max(longest, best + 1)
+    return longest
 state = {"comments": [], "statuses": [], "next_id": 9000, "fail_posts": False}
 
 
@@ -77,6 +97,14 @@ def fixed(path):
     if path == f"{base}/collaborators/{ACTOR}/permission":
         return {"permission": "write", "role_name": "write"}
     return None
+
+
+def page(url, items):
+    """The page of items a request's per_page and page ask for (GitHub's defaults: 30, 1)."""
+    query = parse_qs(urlsplit(url).query)
+    per = int(query.get("per_page", ["30"])[0])
+    number = int(query.get("page", ["1"])[0])
+    return items[(number - 1) * per:number * per]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -112,7 +140,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/__stats":
             with lock:
                 out = dict(stats)
-                stats.update(requests=0, max_in_flight=0, not_modified=0, connections=0, lines=[])
+                stats.update(requests=0, max_in_flight=0, not_modified=0, connections=0, lines=[], spans=[])
+            out["rounds"] = dependent_rounds(out.pop("spans"))
             self.json(out, etag=False)
             return True
         if path.startswith("/__fail_posts/"):
@@ -122,6 +151,7 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def handle_any(self):
+        start = time.monotonic()
         path = self.path.split("?")[0]
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
@@ -142,6 +172,7 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             with lock:
                 stats["in_flight"] -= 1
+                stats["spans"].append((start, time.monotonic()))
 
     def answer(self, path, body):
         base = f"/repos/{REPO}"
@@ -154,7 +185,7 @@ class Handler(BaseHTTPRequestHandler):
             if path == f"/blob/{ARTIFACT}.zip":
                 return self.send(200, ZIP, [("Content-Type", "application/zip")])
             if path == f"{base}/issues/{PR}/comments":
-                return self.json(state["comments"])
+                return self.json(page(self.path, state["comments"]))
             if path.startswith(f"{base}/issues/comments/"):
                 cid = int(path.rsplit("/", 1)[1])
                 for c in state["comments"]:
@@ -162,7 +193,8 @@ class Handler(BaseHTTPRequestHandler):
                         return self.json(c)
                 return self.json({"message": "Not Found"}, 404, etag=False)
             if path == f"{base}/commits/{HEAD}/status":
-                return self.json({"state": "success", "statuses": state["statuses"]})
+                return self.json({"state": "success", "statuses": page(self.path, state["statuses"]),
+                                  "total_count": len(state["statuses"])})
         if self.command == "POST":
             if path == "/graphql":
                 return self.json({"data": {"repository": {"pullRequest": {"reviewThreads": {

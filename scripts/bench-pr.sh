@@ -2,8 +2,11 @@
 # GitHub round trips against a loopback server with a fixed latency per
 # request (scripts/bench-pr.py): for `list --pr`, one `submit`, and a batch
 # (`outbox retry --all`) of N decisions, the requests made, the most in flight
-# at once, the connections opened for them, and the wall time, also in units
-# of one request's latency.
+# at once, the connections opened for them, the wall time, also in units of
+# one request's latency (wall/latency: the protocol's round trips plus the
+# process's own time), and the dependent rounds the server saw (the longest
+# chain of requests each sent after the previous one's answer: the protocol's
+# round trips alone).
 #
 # usage: scripts/bench-pr.sh [LATENCY_MS=150] [BATCH=5] [FINDINGS=20] [REPEAT=1]
 # Builds the release binary unless TRIAGE_BIN names one. With REPEAT > 1,
@@ -32,13 +35,15 @@ export GH_TOKEN=bench-token-not-a-secret TRIAGE_STATE_DIR="$work/state" GITHUB_A
 stats() { curl -s "$api/__stats"; }
 now() { date +%s%N; }
 
-printf '%-28s %9s %12s %12s %10s %12s %s\n' "command" "requests" "most at once" "connections" "wall ms" "round trips" "304s"
+printf '%-28s %9s %12s %12s %10s %13s %7s %s\n' "command" "requests" "most at once" "connections" "wall ms" \
+  "wall/latency" "rounds" "304s"
 row() { # name, stats json, wall times in ns...
   python3 - "$latency" "$@" <<'PY'
 import json, statistics, sys
 latency, name, stats = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
 wall = statistics.median(float(w) for w in sys.argv[4:]) / 1e6
-print(f"{name:<28} {stats['requests']:>9} {stats['max_in_flight']:>12} {stats['connections']:>12} {wall:>10.0f} {wall / latency:>12.1f} {stats['not_modified']}")
+print(f"{name:<28} {stats['requests']:>9} {stats['max_in_flight']:>12} {stats['connections']:>12} {wall:>10.0f}"
+      f" {wall / latency:>13.1f} {stats['rounds']:>7} {stats['not_modified']}")
 PY
 }
 once() { # command... (prints the wall time in ns; the stats are those of this run)
@@ -74,6 +79,7 @@ done
 curl -s -X POST "$api/__fail_posts/0" >/dev/null
 run "outbox retry --all ($batch)" 1 "$bin" outbox retry --all
 echo
-echo "latency ${latency} ms per request; round trips = wall time / latency (process start included)."
-echo "wall ms: the median of $repeat run(s) (the batch: one); requests, most at once and connections: the last run."
+echo "latency ${latency} ms per request; wall/latency = wall time / latency (process start included);"
+echo "rounds = the longest chain of requests each sent after the previous one's answer (server clock)."
+echo "wall ms: the median of $repeat run(s) (the batch: one); requests, most at once, connections, rounds: the last run."
 echo "Conditional reads (304) pay off within one process (the screen's refresh); each command here is a new process."

@@ -102,25 +102,32 @@ fn a_large_review_is_searched_a_chunk_per_turn() {
     assert!(app.browse.visible.len() <= CHUNK);
     let text = draw(&app).backend().to_string();
     assert!(text.contains("searching"), "{text}");
-    let mut turns = 0;
-    while app.browse.search.pending() {
-        update(&mut app, Msg::Tick);
-        turns += 1;
-        assert!(turns <= n / CHUNK + 1, "{turns} turns");
-    }
+    let turns = finish(&mut app);
+    assert!(turns >= n / CHUNK, "{turns} turns: at most {CHUNK} findings a turn");
     let matched = app.browse.visible.len();
     assert!(matched > CHUNK, "{matched}");
     let text = draw(&app).backend().to_string();
     assert!(!text.contains("searching"), "{text}");
-    // A longer query searches only these matches: fewer chunks.
+    // A longer query searches only these matches, folded already: fewer chunks.
     keys(&mut app, "i");
-    let mut more = 0;
-    while app.browse.search.pending() {
-        update(&mut app, Msg::Tick);
-        more += 1;
-    }
-    assert!(more <= matched / CHUNK, "{more}");
+    let more = finish(&mut app);
+    assert!(more < turns, "{more} turns after {turns}");
     assert!(app.browse.visible.len() <= matched);
+}
+
+/// Ticks until the search is complete; the turns taken (each one scores more).
+fn finish(app: &mut App) -> usize {
+    let mut turns = 0;
+    while let Some((scored, total)) = app.browse.search.progress() {
+        update(app, Msg::Tick);
+        turns += 1;
+        let now = app.browse.search.progress().map_or(total, |(s, _)| s);
+        assert!(
+            now > scored,
+            "turn {turns} scored nothing more than {scored} of {total}"
+        );
+    }
+    turns
 }
 
 #[cfg(unix)]

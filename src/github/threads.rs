@@ -12,8 +12,11 @@
 //! REST review comments carry no resolved state, so their `ETag` does not
 //! change when a thread is resolved or reopened). A conditional REST read
 //! in front of the query could not tell an unchanged thread state from a
-//! changed one, so there is none. Everything else a refresh reads is a
-//! conditional REST read (a `304` for an unchanged pull request).
+//! changed one, so there is none: skipping the query when the REST reads
+//! answered `304` would miss a thread resolved or reopened since, and a
+//! stale thread state is worse than one query the `304`s do not save.
+//! Everything else a refresh reads is a conditional REST read (a `304` for
+//! an unchanged pull request).
 
 use super::client::Client;
 use super::graphql::{REVIEW_THREADS_QUERY, ThreadsData, marked_threads, variables};

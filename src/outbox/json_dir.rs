@@ -105,12 +105,20 @@ impl JsonDir {
 
     /// Removes the file of `id` (and flushes the directory); false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
+        let removed = self.remove_unflushed(id)?;
+        if removed {
+            sync_dir(&self.dir);
+        }
+        Ok(removed)
+    }
+
+    /// Removes the file of `id` without waiting for the disk: a crash soon
+    /// after may bring the file back. Only for a removal whose undoing is
+    /// harmless (see [`super::Outbox::remove_recorded`]).
+    pub fn remove_unflushed(&self, id: &str) -> Result<bool, OutboxError> {
         let path = self.path_of(id)?;
         match fs::remove_file(&path) {
-            Ok(()) => {
-                sync_dir(&self.dir);
-                Ok(true)
-            }
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(io("remove", &path)(e)),
         }
@@ -194,6 +202,10 @@ mod tests {
         ));
         assert!(dir.remove("good").expect("remove"));
         assert!(!dir.remove("good").expect("remove again"));
+        assert!(matches!(
+            dir.remove_unflushed("../good"),
+            Err(OutboxError::BadId { .. })
+        ));
     }
 
     #[cfg(unix)]

@@ -105,9 +105,26 @@ impl Outbox {
         })
     }
 
-    /// Removes an entry (and its claim file); false when there was none.
+    /// Removes an entry (and its claim file), flushed to disk: a dropped or
+    /// replaced decision never comes back after a crash. False when there
+    /// was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
         let removed = self.files.remove(id)?;
+        self.unclaim(id, removed)
+    }
+
+    /// Removes the entry of a decision GitHub was seen to hold (and its
+    /// claim file) without waiting for the disk, so a recorded decision
+    /// does not end on a directory flush. A crash soon after may bring the
+    /// entry back; sending it again then finds the decision already
+    /// recorded (the pull request's ledger is read before anything is
+    /// posted) and removes it, posting nothing. False when there was none.
+    pub fn remove_recorded(&self, id: &str) -> Result<bool, OutboxError> {
+        let removed = self.files.remove_unflushed(id)?;
+        self.unclaim(id, removed)
+    }
+
+    fn unclaim(&self, id: &str, removed: bool) -> Result<bool, OutboxError> {
         if removed {
             let _ = fs::remove_file(self.files.path_of(id)?.with_extension("lock"));
         }
@@ -234,6 +251,10 @@ mod tests {
             vec![std::ffi::OsString::from(format!("{}.json", b.id))],
             "no temporary files left"
         );
+        drop(outbox.claim(&b.id).unwrap());
+        assert!(outbox.remove_recorded(&b.id).unwrap(), "a recorded entry goes too");
+        assert!(!outbox.remove_recorded(&b.id).unwrap());
+        assert_eq!(fs::read_dir(outbox.dir()).unwrap().count(), 0, "with its claim file");
     }
 
     #[test]

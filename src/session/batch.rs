@@ -147,7 +147,7 @@ fn with_pending(mut options: SubmitOptions, entry: &Entry) -> SubmitOptions {
 /// Removes the entry when recorded, otherwise stores its attempt.
 fn settle(outbox: &Outbox, entry: &Entry, outcome: Outcome) -> Sent {
     let settled = if outcome.is_recorded() {
-        outbox.remove(&entry.id).map(|_| ())
+        outbox.remove_recorded(&entry.id).map(|_| ())
     } else {
         outbox.mark_attempt(&entry.id, &outcome).map(|_| ())
     };

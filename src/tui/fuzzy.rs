@@ -13,8 +13,10 @@
 //! (they are read from the findings, [`Fields`], when first folded): it
 //! would delay the first complete frame of every review, searched or not,
 //! and the search already scores in bounded chunks, so the folding is
-//! bounded with it. The query is folded the same way. Folding drops nucleo's bonus for camel-case humps; a
-//! lower-case word start still earns its boundary bonus.
+//! bounded with it (and counted against its budget, see
+//! [`crate::tui::search`]). The query is folded the same way. Folding drops
+//! nucleo's bonus for camel-case humps; a lower-case word start still earns
+//! its boundary bonus.
 
 use crate::model::finding::Finding;
 use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
@@ -133,14 +135,16 @@ impl<'a, F: Fields + ?Sized> Haystack<'a, F> {
         Haystack { index, source }
     }
 
-    /// Folds item `i` now if it was not before; returns the work done and
-    /// to do on it, in characters: its folded fields' length, twice when
-    /// folded now (folding costs about as much as comparing). An item that
-    /// does not exist costs nothing.
-    pub fn prepare(&self, i: usize) -> usize {
+    /// Folds item `i` now if it was not before, and says what that took
+    /// and what scoring it will compare (the search counts both against its
+    /// budget). An item that does not exist has no characters.
+    pub fn prepare(&self, i: usize) -> Prepared {
         let fresh = self.index.folded.get(i).is_some_and(|c| c.get().is_none());
-        let len: usize = self.folded(i).map_or(0, |f| f.iter().map(Utf32String::len).sum());
-        if fresh { 2 * len } else { len }
+        let chars: usize = self.folded(i).map_or(0, |f| f.iter().map(Utf32String::len).sum());
+        Prepared {
+            chars,
+            folded_now: fresh && chars > 0,
+        }
     }
 
     /// The folded fields of item `i`, folded now if they were not before.
@@ -152,6 +156,16 @@ impl<'a, F: Fields + ?Sized> Haystack<'a, F> {
         let raw = self.source.fields(i)?;
         Some(cell.get_or_init(|| Box::new(raw.map(|f| folded_field(searched_part(f))))))
     }
+}
+
+/// What [`Haystack::prepare`] found for one item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prepared {
+    /// Characters of its folded fields: what scoring compares each word with.
+    pub chars: usize,
+    /// True when its fields were folded by this call (the first search that
+    /// reached it); folding costs more than comparing.
+    pub folded_now: bool,
 }
 
 /// A parsed query: one fuzzy atom per word, and the matcher's scratch space.
@@ -181,6 +195,11 @@ impl Query {
             atoms,
             matcher: Matcher::new(Config::DEFAULT),
         })
+    }
+
+    /// The length in characters of each word, in query order.
+    pub fn word_lens(&self) -> impl Iterator<Item = usize> + '_ {
+        self.atoms.iter().map(|a| a.needle_text().len())
     }
 
     /// The score of item `i` of `hay` (`None`: some word matches no field).
@@ -259,11 +278,20 @@ mod tests {
         assert!(q.score(idx.hay(), 0).is_none());
         assert!(Query::folded("   ").is_none());
         assert!(q.score(idx.hay(), 9).is_none(), "an index past the end matches nothing");
-        assert_eq!(idx.hay().prepare(9), 0);
+        let none = Prepared {
+            chars: 0,
+            folded_now: false,
+        };
+        assert_eq!(idx.hay().prepare(9), none, "an item past the end costs nothing");
         let len = "retry exhausted".len() + "app/retry.py".len() + "fp1".len();
-        let fresh = index(&[["Retry exhausted", "", "app/retry.py", "fp1"]]);
-        assert_eq!(fresh.hay().prepare(0), 2 * len, "folding counts twice");
-        assert_eq!(fresh.hay().prepare(0), len, "then only the comparing");
+        let fresh = index(&[["Retry exhausted", "", "app/retry.py", "fp1"], ["", "", "", ""]]);
+        let first = fresh.hay().prepare(0);
+        assert_eq!((first.chars, first.folded_now), (len, true), "folded by the first call");
+        let again = fresh.hay().prepare(0);
+        assert_eq!((again.chars, again.folded_now), (len, false), "then only compared");
+        assert_eq!(fresh.hay().prepare(1), none, "empty fields: nothing to fold");
+        let q = Query::folded("r  retry  ümlaut").unwrap();
+        assert_eq!(q.word_lens().collect::<Vec<_>>(), vec![1, 5, 6]);
     }
 
     #[test]

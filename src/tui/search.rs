@@ -5,8 +5,10 @@
 //! scores the matches of the step it extends (a finding that does not match
 //! `re` cannot match `ret`), and deleting a character goes back to the step
 //! already computed for the shorter query, scoring nothing. A step scores at
-//! most [`CHUNK`] findings per message: a keystroke answers at once with the
-//! best matches found so far, and the rest are scored on the following turns
+//! most [`CHUNK`] findings and [`BUDGET`] work per message (the work counts
+//! the characters compared with each word and, for findings no search has
+//! reached before, their folding, see `Cost`): a keystroke answers at once
+//! with the best matches found so far, and the rest are scored on the following turns
 //! of the event loop (which does not wait for input while a search is
 //! unfinished, see [`Search::pending`]), so typing never waits for a whole
 //! large review. The list title shows how far an unfinished search is.
@@ -15,18 +17,56 @@
 //! lane's order).
 
 use super::app::{App, Level};
-use super::fuzzy::{Fields, Haystack, Query};
+use super::fuzzy::{Fields, Haystack, Prepared, Query};
 use crate::model::finding::Finding;
 
 /// The most findings scored per message.
 pub const CHUNK: usize = 2048;
-/// The most work per message, in characters of folded fields compared (a
-/// field folded first counts twice, see [`Haystack::prepare`]): a message
-/// stops at whichever of this and [`CHUNK`] comes first, so a review of long
-/// claims costs a keystroke no more than one of short titles.
-pub const BUDGET: usize = 256 * 1024;
-/// What a finding costs beyond its characters (the call, the matcher's setup).
-const PER_FINDING: usize = 16;
+/// The most work per message, in [`Cost`] units (about a millisecond of
+/// one core): a message stops at whichever of this and [`CHUNK`] comes
+/// first, so the first frame after a keystroke waits on bounded work
+/// whatever the review holds: long claims, a query of several words, or
+/// findings no search has folded yet.
+pub const BUDGET: usize = 400_000;
+
+/// What scoring costs, in units of about a quarter of the time it takes to
+/// compare one folded character with one word of the query. Measured with
+/// the release build on generated agent results (a finding's fields about
+/// 170 characters): comparing costs each character about 7-11 ns per word
+/// of two or more characters and about 2 ns for a one-character word (a plain
+/// scan for it), and folding a character about 13-23 ns, so one folding
+/// counts as two comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cost {
+    /// Units per character compared: the sum over the query's words.
+    per_char: usize,
+}
+
+impl Cost {
+    /// Per character compared with a word of two or more characters.
+    const WORD: usize = 4;
+    /// Per character compared with a one-character word.
+    const LETTER: usize = 1;
+    /// Per character folded (the first search to reach a finding).
+    const FOLD: usize = 8;
+    /// What a finding costs beyond its characters (the calls, the matcher's
+    /// set-up for each word and field).
+    const PER_FINDING: usize = 64;
+
+    fn of(query: &Query) -> Cost {
+        let per_char = query
+            .word_lens()
+            .map(|n| if n > 1 { Cost::WORD } else { Cost::LETTER })
+            .sum();
+        Cost { per_char }
+    }
+
+    /// The work of scoring one finding as [`Haystack::prepare`] found it.
+    fn finding(self, prep: Prepared) -> usize {
+        let fold = if prep.folded_now { Cost::FOLD } else { 0 };
+        prep.chars * (self.per_char + fold) + Cost::PER_FINDING
+    }
+}
 
 /// The search of the list.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -104,6 +144,7 @@ impl Search {
             step.todo.clear();
             return false;
         };
+        let cost = Cost::of(&query);
         let (mut spent, mut taken) = (0, 0);
         let mut found: Vec<(u32, u32)> = Vec::new();
         for &pos in &step.todo {
@@ -114,7 +155,7 @@ impl Search {
             let Some(&finding) = self.base.get(pos as usize) else {
                 continue;
             };
-            spent += hay.prepare(finding) + PER_FINDING;
+            spent += cost.finding(hay.prepare(finding));
             found.extend(query.score(hay, finding).map(|score| (score, pos)));
         }
         step.todo.drain(..taken);
@@ -299,7 +340,8 @@ mod tests {
 
     #[test]
     fn work_is_bounded_per_message_and_the_answer_grows() {
-        let titles: Vec<String> = (0..CHUNK * 2 + 5).map(|i| format!("finding {i}")).collect();
+        // Short titles: the count, not the budget, ends each chunk.
+        let titles: Vec<String> = (0..CHUNK * 2 + 5).map(|i| format!("fin {i}")).collect();
         let names: Vec<&str> = titles.iter().map(String::as_str).collect();
         let idx = index(&names);
         let mut s = Search::default();
@@ -317,25 +359,87 @@ mod tests {
         assert!(s.listed().iter().all(|&i| titles[i].contains('7')));
     }
 
+    /// How many findings of `chars` characters a message covers when each
+    /// costs `per_char` units a character.
+    fn covered(chars: usize, per_char: usize) -> usize {
+        BUDGET.div_ceil(chars * per_char + Cost::PER_FINDING)
+    }
+
     #[test]
-    fn long_fields_are_scored_in_smaller_chunks() {
+    fn the_cost_counts_each_word_and_the_folding() {
+        let cost = |q: &str| Cost::of(&Query::folded(q).unwrap()).per_char;
+        assert_eq!(cost("retry"), Cost::WORD);
+        assert_eq!(cost("r"), Cost::LETTER, "a one-letter word is a plain scan");
+        assert_eq!(cost("retry  py r"), 2 * Cost::WORD + Cost::LETTER);
+        let retry = Cost::of(&Query::folded("retry").unwrap());
+        let fresh = Prepared {
+            chars: 100,
+            folded_now: true,
+        };
+        let known = Prepared {
+            folded_now: false,
+            ..fresh
+        };
+        assert_eq!(
+            retry.finding(fresh),
+            100 * (Cost::WORD + Cost::FOLD) + Cost::PER_FINDING
+        );
+        assert_eq!(retry.finding(known), 100 * Cost::WORD + Cost::PER_FINDING);
+        let empty = Prepared {
+            chars: 0,
+            folded_now: false,
+        };
+        assert_eq!(
+            retry.finding(empty),
+            Cost::PER_FINDING,
+            "even an empty finding costs its call"
+        );
+    }
+
+    #[test]
+    fn a_message_covers_what_the_budget_pays_for() {
         let long = "finding ".repeat(super::super::fuzzy::FIELD_CHARS / 8);
+        let chars = long.chars().count();
         let titles: Vec<&str> = vec![long.as_str(); CHUNK];
+        let all: Vec<usize> = (0..titles.len()).collect();
         let idx = index(&titles);
         let mut s = Search::default();
-        s.set(idx.hay(), (0..titles.len()).collect(), "fin");
-        let first = s.listed().len();
-        let per = 2 * long.chars().count() + PER_FINDING;
-        assert_eq!(
-            first,
-            BUDGET.div_ceil(per),
-            "the budget ends the chunk, folding counted twice"
-        );
+        s.set(idx.hay(), all.clone(), "fin");
+        let fresh = covered(chars, Cost::WORD + Cost::FOLD);
+        assert!(fresh < CHUNK, "the budget, not the count, ends this chunk");
+        assert_eq!(s.listed().len(), fresh, "the first answer folds and compares");
+        assert_eq!(s.progress(), Some((fresh, CHUNK)));
+        s.set(idx.hay(), all.clone(), "fin");
+        assert_eq!(s.listed().len(), 2 * fresh, "the next message, as much again");
         finish(&mut s, &idx);
         assert_eq!(s.listed().len(), CHUNK);
-        s.set(idx.hay(), (0..titles.len()).collect(), "fing");
-        let per = long.chars().count() + PER_FINDING;
-        assert_eq!(s.listed().len(), BUDGET.div_ceil(per), "folded once: comparing only");
+        s.set(idx.hay(), all.clone(), "fing");
+        assert_eq!(
+            s.listed().len(),
+            covered(chars, Cost::WORD),
+            "folded before: comparing only"
+        );
+        s.set(idx.hay(), all.clone(), "fin ing");
+        assert_eq!(
+            s.listed().len(),
+            covered(chars, 2 * Cost::WORD),
+            "two words, twice the comparing"
+        );
+        let other = index(&titles);
+        let mut s = Search::default();
+        s.set(other.hay(), all, "f");
+        assert_eq!(s.listed().len(), covered(chars, Cost::LETTER + Cost::FOLD));
+    }
+
+    #[test]
+    fn short_findings_stop_at_the_chunk_count() {
+        let titles = vec!["retry"; CHUNK + 1];
+        let idx = index(&titles);
+        let mut s = Search::default();
+        s.set(idx.hay(), (0..titles.len()).collect(), "retry");
+        const { assert!(CHUNK * (5 * (Cost::WORD + Cost::FOLD) + Cost::PER_FINDING) < BUDGET) };
+        assert_eq!(s.listed().len(), CHUNK);
+        assert!(s.pending());
     }
 
     #[test]

@@ -379,3 +379,34 @@ async fn a_second_decision_for_a_finding_sent_earlier_in_the_batch_sees_the_firs
         "once for the batch, once more for the finding sent before: {lines:?}"
     );
 }
+
+/// A recorded entry's removal is not flushed to disk; one a crash brings
+/// back is sent again, found recorded on the pull request, and removed
+/// without a second post.
+#[tokio::test]
+async fn a_recorded_entry_brought_back_by_a_crash_is_settled_without_posting() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, fake) = fake().await;
+    let client = client(&server.uri());
+    let kept = batch::keep(&outbox, draft(), None).unwrap();
+    let first = batch::send_entry(&client, &outbox, &kept.entry, kept.options())
+        .await
+        .unwrap();
+    assert!(first.outcome.is_recorded(), "{:?}", first.outcome);
+    assert!(outbox.list().unwrap().entries.is_empty());
+
+    outbox.put(&kept.entry).unwrap();
+    let before = sequence(&server).await.len();
+    let again = batch::send_entry(&client, &outbox, &kept.entry, kept.options())
+        .await
+        .unwrap();
+    let Outcome::Recorded(receipt) = &again.outcome else {
+        panic!("{:?}", again.outcome)
+    };
+    assert!(receipt.already_recorded, "{receipt:?}");
+    let after = sequence(&server).await.split_off(before);
+    assert!(after.iter().all(|l| l.starts_with("GET ")), "reads only: {after:?}");
+    assert_eq!(fake.comments().len(), 1);
+    assert!(outbox.list().unwrap().entries.is_empty(), "settled again");
+}

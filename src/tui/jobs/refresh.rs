@@ -2,6 +2,14 @@
 //! When no current result can be fetched, the head is read to tell a moved
 //! head (the loaded result is stale) from a failure on the same head (then
 //! only the threads are read again).
+//!
+//! What a refresh of an unchanged pull request sends: every REST read with
+//! `If-None-Match` (the session's one client kept the answers of the first
+//! fetch, so each costs a `304`), the artifact's zip from that client's
+//! memory, and the review-thread query, always: GraphQL has no conditional
+//! requests and thread resolution is only in GraphQL, so skipping it after
+//! `304`s would show a thread resolved or reopened since in its old state
+//! (see [`crate::github::threads`]).
 
 use super::worker::{Net, Worker};
 use crate::sanitize::clean_line;
