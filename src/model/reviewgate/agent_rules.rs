@@ -4,7 +4,9 @@ use super::agent::{AgentResult, MAX_BYTES, ResultFinding, SCHEMA_VERSION};
 use super::common::RgStatus;
 use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::{ThreadStatus, ThreadTransition, VerificationState};
-use std::collections::HashMap;
+// Finding ids are hashed with foldhash (seeded per process), a fraction of
+// SipHash's cost on short keys; a hash is only a bucket, keys are compared exactly.
+use foldhash::{HashMap, HashMapExt};
 use std::collections::hash_map::Entry;
 
 /// Checks every rule. `raw_len` is the size of the file the value was read
