@@ -19,25 +19,30 @@ pub fn norm(s: &str) -> String {
 
 /// Appends [`norm`] of `s` to `out` (what `out` held before is left alone:
 /// a `.` is never put first nor last of the appended part).
+///
+/// A run of other characters is remembered and becomes one `.` only when a
+/// kept character follows it, so nothing is pushed to be popped again.
 fn push_norm(s: &str, out: &mut String) {
     let start = out.len();
-    let mut push = |c: char| {
+    let mut run = false;
+    let mut keep = |c: char, out: &mut String| {
         if c.is_ascii_alphanumeric() {
+            if run && out.len() > start {
+                out.push('.');
+            }
+            run = false;
             out.push(c);
-        } else if out.len() > start && !out.ends_with('.') {
-            out.push('.');
+        } else {
+            run = true;
         }
     };
     for c in s.chars() {
         if c.is_ascii() {
-            push(c.to_ascii_lowercase());
+            keep(c.to_ascii_lowercase(), out);
         } else {
             // Only U+0130 (-> "i" + U+0307) and U+212A (-> "k") reach ASCII.
-            c.to_lowercase().for_each(&mut push);
+            c.to_lowercase().for_each(|l| keep(l, out));
         }
-    }
-    while out.len() > start && out.ends_with('.') {
-        out.pop();
     }
 }
 

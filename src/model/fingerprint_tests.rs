@@ -290,3 +290,43 @@ fn conformance_fingerprints_match() {
     }
     assert!(checked >= 70, "only {checked} fingerprints checked");
 }
+
+/// F2 as it reads: map, keep or dot, then trim the dots at the end.
+fn norm_by_the_letter(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('.') {
+            out.push('.');
+        }
+    }
+    while out.ends_with('.') {
+        out.pop();
+    }
+    out
+}
+
+#[test]
+fn norm_agrees_with_f2_by_the_letter() {
+    let pieces = [
+        "", "a", "Z9", ".", "..", " ", "\u{130}", "\u{212A}", "é", "ß", "Σ", "_", "-x-", "\u{0}", "😀", "42",
+    ];
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                let s = format!("{a}{b}{c}");
+                assert_eq!(norm(&s), norm_by_the_letter(&s), "{s:?}");
+                let mut appended = String::from("defect:");
+                push_norm_for_test(&s, &mut appended);
+                assert_eq!(appended, format!("defect:{}", norm_by_the_letter(&s)), "{s:?}");
+            }
+        }
+    }
+}
+
+fn push_norm_for_test(s: &str, out: &mut String) {
+    // Appending goes through semantic_fingerprint, the only caller.
+    let fp = semantic_fingerprint("defect", Some(""), s);
+    out.push_str(fp.trim_start_matches("defect::"));
+}

@@ -119,13 +119,17 @@ enum Keep {
 }
 
 fn load_path_with(path: &Path, forced: Option<Format>, keep: Keep) -> Result<Loaded, LoadError> {
+    // The prefix of a file told from its content is scanned once: what it
+    // shows picks the cap to read on to and judges the size afterwards.
+    let mut shown = None;
     let bytes = match forced {
         Some(format) => input::read_capped(path, max_bytes(format))?,
         None => input::read_in_two_steps(path, super::reviewgate::MAX_BYTES, |prefix| {
-            prefix::capped_format(prefix).map_or(MAX_INPUT_BYTES, max_bytes)
+            shown = prefix::capped_format(prefix);
+            shown.map_or(MAX_INPUT_BYTES, max_bytes)
         })?,
     };
-    if let Some(format) = over_its_cap(&bytes, forced) {
+    if let Some(format) = over_cap_as(bytes.len(), forced.or(shown)) {
         return Ok(Loaded::failed(Some(format), over_cap(format, max_bytes(format))));
     }
     Ok(load_owned(bytes, forced, keep))
@@ -139,12 +143,18 @@ fn load_path_with(path: &Path, forced: Option<Format>, keep: Keep) -> Result<Loa
 fn over_its_cap(bytes: &[u8], forced: Option<Format>) -> Option<Format> {
     let first = super::reviewgate::MAX_BYTES;
     let format = match forced {
-        Some(format) => format,
-        None if bytes.len() > first => prefix::capped_format(&bytes[..=first])?,
-        None => return None,
+        Some(format) => Some(format),
+        None if bytes.len() > first => prefix::capped_format(&bytes[..=first]),
+        None => None,
     };
+    over_cap_as(bytes.len(), format)
+}
+
+/// `format` when it is a capped format and `len` bytes are over its cap.
+fn over_cap_as(len: usize, format: Option<Format>) -> Option<Format> {
+    let format = format?;
     let cap = max_bytes(format);
-    (cap < MAX_INPUT_BYTES && bytes.len() > cap).then_some(format)
+    (cap < MAX_INPUT_BYTES && len > cap).then_some(format)
 }
 
 /// The problem of a document of a known format that is longer than its cap

@@ -293,11 +293,8 @@ impl<'a> DocNode<'a> {
             let mut all: Vec<(&'a str, DocNode<'a>)> = members.collect();
             all.sort_by_key(|(name, _)| *name);
             return Members {
-                doc,
-                next: 0,
-                left: 0,
-                order: self.order,
                 sorted: Some(all.into_iter()),
+                ..Members::new(doc, 0, 0, self.order)
             };
         }
         members
@@ -330,20 +327,8 @@ impl<'a> DocNode<'a> {
 
     fn members_in_document_order(&self) -> Members<'a> {
         match self.tok() {
-            Tok::Obj { len, .. } => Members {
-                doc: self.doc,
-                next: self.at + 1,
-                left: len,
-                order: self.order,
-                sorted: None,
-            },
-            _ => Members {
-                doc: self.doc,
-                next: 0,
-                left: 0,
-                order: self.order,
-                sorted: None,
-            },
+            Tok::Obj { len, .. } => Members::new(self.doc, self.at + 1, len, self.order),
+            _ => Members::new(self.doc, 0, 0, self.order),
         }
     }
 
@@ -422,13 +407,32 @@ impl<'a> DocNode<'a> {
 
 /// The members of an object: `(name, value)` in document order (or in name
 /// order, see [`DocNode::in_name_order`]).
+///
+/// The tape and the strings are looked up once, when the iterator is made,
+/// so a step reads two tokens and slices one name.
 #[derive(Clone)]
 pub struct Members<'a> {
     doc: &'a Doc<'a>,
+    tape: &'a [Tok],
+    strings: Strings<'a>,
     next: u32,
     left: u32,
     order: Order,
     sorted: Option<std::vec::IntoIter<(&'a str, DocNode<'a>)>>,
+}
+
+impl<'a> Members<'a> {
+    fn new(doc: &'a Doc<'a>, next: u32, left: u32, order: Order) -> Self {
+        Members {
+            doc,
+            tape: &doc.tape,
+            strings: doc.strings(),
+            next,
+            left,
+            order,
+            sorted: None,
+        }
+    }
 }
 
 impl<'a> Iterator for Members<'a> {
@@ -442,13 +446,21 @@ impl<'a> Iterator for Members<'a> {
             return None;
         }
         self.left -= 1;
-        let name = self.doc.str_of(self.doc.tape[self.next as usize]).unwrap_or_default();
+        let at = self.next as usize;
+        let name = self
+            .tape
+            .get(at)
+            .and_then(|&tok| self.strings.of(tok))
+            .unwrap_or_default();
         let value = DocNode {
             doc: self.doc,
             at: self.next + 1,
             order: self.order,
         };
-        self.next = self.doc.after(self.next + 1);
+        self.next = match self.tape.get(at + 1) {
+            Some(Tok::Arr { end, .. } | Tok::Obj { end, .. }) => *end,
+            _ => self.next + 2,
+        };
         Some((name, value))
     }
 

@@ -28,7 +28,7 @@ mod tests;
 
 use super::problem::{Problem, push_pointer};
 use reader::{Fail, Read, Reader};
-pub(crate) use scan::skip_ws;
+pub(crate) use scan::{find_string_special, skip_ws};
 use serde_json::Value;
 use std::borrow::Cow;
 

@@ -283,7 +283,7 @@ impl<'a> Reader<'a> {
                 return Err(within(e, self.name_of(key).to_owned()));
             }
             self.js_leave();
-            let hash = name_hash(self.name_of(key).as_bytes());
+            let hash = name_hash(self.name_bytes(key));
             self.names.push((key, key_at, hash));
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
@@ -322,6 +322,9 @@ impl<'a> Reader<'a> {
                 return None;
             }
         } else {
+            if names.len() <= 64 && !filter_meets_twice(names.iter().map(|n| n.2)) {
+                return None;
+            }
             self.hashes.clear();
             self.hashes.extend(names.iter().map(|n| n.2));
             self.hashes.sort_unstable();
@@ -345,6 +348,17 @@ impl<'a> Reader<'a> {
     /// The text of a string token already read.
     fn name_of(&self, tok: Tok) -> &str {
         token_str(self.text, &self.escaped, tok).unwrap_or_default()
+    }
+
+    /// The bytes of a string token already read (what [`Reader::name_of`]
+    /// gives, without checking again that they are on char boundaries).
+    fn name_bytes(&self, tok: Tok) -> &[u8] {
+        let (bytes, at, len) = match tok {
+            Tok::Raw { at, len } => (self.bytes, at, len),
+            Tok::Esc { at, len } => (self.escaped.as_bytes(), at, len),
+            _ => return &[],
+        };
+        bytes.get(at as usize..(at + len) as usize).unwrap_or_default()
     }
 
     fn array(&mut self) -> Res<()> {
@@ -400,6 +414,25 @@ fn name_hash(bytes: &[u8]) -> u64 {
     };
     (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ tail.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(31))
         .wrapping_add(n as u64)
+}
+
+/// True when two of `hashes` set the same bit of a 4096-bit filter (the
+/// hashes folded and spread by a multiplication, so names that differ only
+/// in their middle bytes still fall apart). No bit met twice means no two
+/// hashes are equal, which for up to 64 names is the usual answer and
+/// spares sorting them; a bit met twice only sends the check on to the
+/// exact test.
+fn filter_meets_twice(hashes: impl Iterator<Item = u64>) -> bool {
+    let mut filter = [0u64; 64];
+    for hash in hashes {
+        let bit = ((hash ^ (hash >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 52) as usize;
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        if filter[word] & mask != 0 {
+            return true;
+        }
+        filter[word] |= mask;
+    }
+    false
 }
 
 /// The index of the first member (in document order) whose name already

@@ -6,12 +6,40 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// Skips space, tab, LF and CR (the only white space JSON allows, P3).
+///
+/// The spaces after a line feed (the indentation of a pretty-printed
+/// document) are stepped over eight bytes at a time.
 #[inline]
 pub(crate) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
-        i += 1;
+    loop {
+        match bytes.get(i) {
+            Some(b' ' | b'\t' | b'\r') => i += 1,
+            Some(b'\n') => i = skip_spaces(bytes, i + 1),
+            _ => return i,
+        }
+    }
+}
+
+/// Skips the spaces at `i`, a word at a time, stopping at the last word
+/// that does not fit (the byte loop of [`skip_ws`] finishes the run).
+#[inline]
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while i + LANE <= bytes.len() {
+        let other = word_at(bytes, i) ^ (ONES * u64::from(b' '));
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += LANE;
     }
     i
+}
+
+/// The eight bytes at `i` as a little-endian word (`i + 8` is in bounds).
+#[inline]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    let mut lane = [0u8; LANE];
+    lane.copy_from_slice(&bytes[i..i + LANE]);
+    u64::from_le_bytes(lane)
 }
 
 /// Marks the high bit of every byte lane of `word` that is zero. The lowest
@@ -38,9 +66,7 @@ fn is_special(b: u8) -> bool {
 #[inline]
 pub(crate) fn find_string_special(bytes: &[u8], mut i: usize) -> usize {
     while i + LANE <= bytes.len() {
-        let mut lane = [0u8; LANE];
-        lane.copy_from_slice(&bytes[i..i + LANE]);
-        let marks = special_lanes(u64::from_le_bytes(lane));
+        let marks = special_lanes(word_at(bytes, i));
         if marks != 0 {
             return i + (marks.trailing_zeros() / 8) as usize;
         }
@@ -98,6 +124,28 @@ mod tests {
         }
         let plain = "héllo wörld, no specials here at all 😀".as_bytes();
         assert_eq!(find_string_special(plain, 0), plain.len());
+    }
+
+    #[test]
+    fn skips_white_space_runs_of_every_length_and_mix() {
+        for len in 0..40 {
+            for stop in [&b"x"[..], b"\x0c", "\u{a0}".as_bytes(), b""] {
+                for filler in [b' ', b'\n', b'\t', b'\r'] {
+                    let mut bytes = vec![b' '; len];
+                    if len > 3 {
+                        bytes[len / 2] = filler;
+                    }
+                    bytes.extend_from_slice(stop);
+                    if !stop.is_empty() {
+                        // Spaces after the stop must not be reached.
+                        bytes.extend_from_slice(b"          ");
+                    }
+                    for start in 0..=len {
+                        assert_eq!(skip_ws(&bytes, start), len, "len {len} start {start} stop {stop:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -148,6 +148,35 @@ fn p4_duplicate_member_names_at_any_depth() {
 }
 
 #[test]
+fn p4_is_found_in_objects_of_every_size() {
+    // Names that differ only in their middle bytes, so a check that looked
+    // only at their ends would take them for one.
+    let name = |i: usize| format!("field_{i:03}_of_the_finding_record");
+    for count in [2, 8, 9, 20, 63, 64, 65, 130] {
+        let names: Vec<String> = (0..count).map(name).collect();
+        let body = |names: &[String]| names.iter().map(|n| format!("\"{n}\":1")).collect::<Vec<_>>().join(",");
+        assert!(read(&format!("{{{}}}", body(&names))).is_ok(), "{count} distinct names");
+        for (first, second) in [(0, count - 1), (count / 2, count / 2 + 1), (1, count / 3 + 1)] {
+            if first >= second || second >= count {
+                continue;
+            }
+            let mut repeated = names.clone();
+            repeated[second] = repeated[first].clone();
+            // A second repeat later on: the first one in document order is named.
+            if second + 2 < count {
+                repeated[second + 2] = repeated[second + 1].clone();
+            }
+            let (rule, path) = rule_of(&format!("{{{}}}", body(&repeated)));
+            assert_eq!(
+                (rule.as_str(), path),
+                ("P4", format!("/{}", names[first])),
+                "{count}: {first}, {second}"
+            );
+        }
+    }
+}
+
+#[test]
 fn p6_strings() {
     for raw in ["\"a\u{0}b\"", "\"a\nb\"", "\"\t\"", "\"\u{1f}\"", "{\"k\u{1}\":1}"] {
         assert_eq!(rule_of(raw).0, "P6", "{raw:?}");

@@ -12,7 +12,7 @@
 //! that is not well-formed JSON, and then says nothing: the document is read
 //! on and judged whole, exactly as before.
 
-use super::super::json::skip_ws;
+use super::super::json::{find_string_special, skip_ws};
 use super::super::review::Format;
 
 /// The capped format a document starting with `prefix` is certain to be
@@ -90,6 +90,8 @@ fn string_at(bytes: &[u8], i: usize) -> Option<(&[u8], usize)> {
     }
     let mut j = i + 1;
     loop {
+        // Eight bytes at a time to the next quote, backslash or control byte.
+        j = find_string_special(bytes, j);
         match bytes.get(j)? {
             b'"' => return Some((&bytes[i + 1..j], j + 1)),
             b'\\' => j += 2,

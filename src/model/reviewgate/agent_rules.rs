@@ -4,7 +4,9 @@ use super::agent::{AgentResult, MAX_BYTES, ResultFinding, SCHEMA_VERSION};
 use super::common::RgStatus;
 use super::shared_rules::{self as shared, Report, quote};
 use crate::model::finding::{ThreadStatus, ThreadTransition, VerificationState};
-use std::collections::HashMap;
+// Finding ids are hashed with foldhash (seeded per process), a fraction of
+// SipHash's cost on short keys; a hash is only a bucket, keys are compared exactly.
+use foldhash::{HashMap, HashMapExt};
 use std::collections::hash_map::Entry;
 
 /// Checks every rule. `raw_len` is the size of the file the value was read
@@ -49,8 +51,11 @@ pub(crate) fn check(report: &mut Report, r: &AgentResult<'_>, raw_len: Option<us
     }
     shared::angle_errors(report, "/angle_errors", &r.angle_errors);
     let mut seen: HashMap<&str, usize> = HashMap::with_capacity(r.findings.len());
+    // The pointers of a finding and of its lists are written into two
+    // buffers reused from finding to finding (no allocation per finding).
+    let (mut base, mut scratch) = (String::new(), String::new());
     for (i, f) in r.findings.iter().enumerate() {
-        let base = format!("/findings/{i}");
+        let base = shared::item_path(&mut base, "/findings", i);
         match seen.entry(f.semantic_fingerprint.as_ref()) {
             Entry::Occupied(first) => report.push(
                 "R11",
@@ -65,7 +70,7 @@ pub(crate) fn check(report: &mut Report, r: &AgentResult<'_>, raw_len: Option<us
                 slot.insert(i);
             }
         }
-        finding(report, &base, f);
+        finding(report, base, &mut scratch, f);
     }
 }
 
@@ -111,7 +116,7 @@ fn status_triad(report: &mut Report, r: &AgentResult<'_>) {
 }
 
 /// R10, R12–R19 on one result finding.
-fn finding(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
+fn finding(report: &mut Report, base: &str, scratch: &mut String, f: &ResultFinding<'_>) {
     report.non_blank("R10", base, "id", f.id);
     report.non_blank("R10", base, "semantic_fingerprint", &f.semantic_fingerprint);
     report.non_blank("R10", base, "suggested_fix", f.suggested_fix);
@@ -125,9 +130,14 @@ fn finding(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
     if f.line == Some(0) {
         report.push("R12", format!("{base}/line"), "line must be null or ≥ 1");
     }
-    shared::evidence_items(report, "R13", &format!("{base}/evidence"), &f.evidence);
+    shared::evidence_items(
+        report,
+        "R13",
+        shared::member_path(scratch, base, "evidence"),
+        &f.evidence,
+    );
     if let Some(v) = &f.verification {
-        shared::verification(report, &format!("{base}/verification"), v);
+        shared::verification(report, shared::member_path(scratch, base, "verification"), v);
         if v.state != VerificationState::Verified && f.blocking_reason.is_some() {
             report.push(
                 "R14",
@@ -146,7 +156,11 @@ fn finding(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
             ),
         );
     }
-    shared::records(report, &format!("{base}/prior_dispositions"), &f.prior_dispositions);
+    shared::records(
+        report,
+        shared::member_path(scratch, base, "prior_dispositions"),
+        &f.prior_dispositions,
+    );
     if let Some(last) = f.prior_dispositions.last().filter(|l| l.disposition != f.disposition) {
         report.push(
             "R16",
