@@ -213,7 +213,8 @@ def main():
     for tool in (binary, synth):
         if not os.access(tool, os.X_OK):
             sys.exit(f"bench-screen: {tool} is missing: "
-                     "cargo build --release --bin triage --example synth_review")
+                     "cargo build --release --example synth_review && cargo build --release --bin triage"
+                     " (two commands, so the binary gets no feature of the examples' dev-dependencies)")
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8",
                    XDG_CONFIG_HOME=os.path.join(work, "config"),

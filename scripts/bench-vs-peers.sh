@@ -56,7 +56,11 @@ for p in jq gojq jaq; do
   command -v "$p" >/dev/null && peers+=("$p")
 done
 
-cargo build --release --quiet --bin triage --example synth_review --example parse_floor
+# The examples first, then the binary on its own: built in one command, the
+# binary would get the features the examples' dev-dependencies turn on
+# (wiremock's HTTP/2 among them) and would not be the binary users run.
+cargo build --release --quiet --example synth_review --example parse_floor
+cargo build --release --quiet --bin triage
 bin=target/release/triage
 floor=target/release/examples/parse_floor
 synth=target/release/examples/synth_review

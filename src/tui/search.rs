@@ -75,6 +75,10 @@ pub struct Search {
     base: Vec<usize>,
     /// One step per query prefix typed, the current one last; empty: no query.
     steps: Vec<Step>,
+    /// Room for merging a chunk's matches into the ranking, kept empty
+    /// between merges: a large review's ranking is merged into after every
+    /// chunk, and a fresh list of that size each time is fresh memory.
+    spare: Vec<(u32, u32)>,
 }
 
 /// The matches of one query.
@@ -160,7 +164,10 @@ impl Search {
         }
         step.todo.drain(..taken);
         found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        step.ranked = merge(std::mem::take(&mut step.ranked), found);
+        let mut merged = std::mem::take(&mut self.spare);
+        merge_into(&step.ranked, &found, &mut merged);
+        self.spare = std::mem::replace(&mut step.ranked, merged);
+        self.spare.clear();
         true
     }
 
@@ -207,24 +214,22 @@ impl Search {
     }
 }
 
-/// Merges two lists sorted best first (score down, then position up).
-fn merge(a: Vec<(u32, u32)>, b: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
-    if a.is_empty() {
-        return b;
+/// Merges two lists sorted best first (score down, then position up) into `out`.
+fn merge_into(a: &[(u32, u32)], b: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while let (Some(l), Some(r)) = (a.get(i), b.get(j)) {
+        if l.0 > r.0 || (l.0 == r.0 && l.1 <= r.1) {
+            out.push(*l);
+            i += 1;
+        } else {
+            out.push(*r);
+            j += 1;
+        }
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut x, mut y) = (a.into_iter().peekable(), b.into_iter().peekable());
-    loop {
-        let first = match (x.peek(), y.peek()) {
-            (Some(l), Some(r)) => l.0 > r.0 || (l.0 == r.0 && l.1 <= r.1),
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        let next = if first { x.next() } else { y.next() };
-        out.extend(next);
-    }
-    out
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }
 
 /// What the document's search scores: its index and its findings.
@@ -444,7 +449,12 @@ mod tests {
 
     #[test]
     fn merge_keeps_score_then_position_order() {
-        let got = merge(vec![(9, 0), (5, 2)], vec![(9, 1), (5, 1), (1, 0)]);
+        let mut got = vec![(7, 7)];
+        merge_into(&[(9, 0), (5, 2)], &[(9, 1), (5, 1), (1, 0)], &mut got);
         assert_eq!(got, vec![(9, 0), (9, 1), (5, 1), (5, 2), (1, 0)]);
+        merge_into(&[], &[(3, 1)], &mut got);
+        assert_eq!(got, vec![(3, 1)], "what the room held is gone");
+        merge_into(&[(4, 0), (2, 3)], &[], &mut got);
+        assert_eq!(got, vec![(4, 0), (2, 3)]);
     }
 }
