@@ -46,9 +46,15 @@ fn screen(n: usize) -> App {
 /// `j` then `k`, each followed by a full frame: the selection moves, the
 /// detail and evidence panes are rebuilt, the list window is drawn.
 fn move_and_draw(c: &mut Criterion) {
-    let mut group = c.benchmark_group("keystroke_update_and_draw");
+    moves(c, "keystroke_update_and_draw", screen);
+}
+
+/// `j` and `k` in turn on the screen `make` builds for each size, each
+/// followed by a full frame, as the group `name`.
+fn moves(c: &mut Criterion, name: &str, make: impl Fn(usize) -> App) {
+    let mut group = c.benchmark_group(name);
     for n in SIZES {
-        let mut app = screen(n);
+        let mut app = make(n);
         let mut term = terminal();
         let mut down = true;
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
@@ -118,21 +124,9 @@ fn with_ledger(mut app: App, k: usize) -> App {
 /// `j` / `k` and the frame after it, with a ledger of 100 decisions shown:
 /// the header counts what is awaiting and unapplied, rows show their marks.
 fn move_and_draw_with_ledger(c: &mut Criterion) {
-    let mut group = c.benchmark_group("keystroke_update_and_draw_with_ledger");
-    for n in SIZES {
-        let mut app = with_ledger(screen(n), 100.min(n));
-        let mut term = terminal();
-        let mut down = true;
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| {
-                let k = if down { 'j' } else { 'k' };
-                down = !down;
-                black_box(update(&mut app, key(k)));
-                term.draw(|f| view::draw(f, &app)).unwrap_or_else(|e| panic!("{e}"));
-            })
-        });
-    }
-    group.finish();
+    moves(c, "keystroke_update_and_draw_with_ledger", |n| {
+        with_ledger(screen(n), 100.min(n))
+    });
 }
 
 /// One more character of a `/` search, and the frame after it.

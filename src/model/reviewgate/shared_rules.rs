@@ -220,21 +220,10 @@ pub(crate) fn scope(report: &mut Report, base: &str, s: &WireScope<'_>) {
 /// `base/index` written into `buf` (reused from item to item, so a list of
 /// valid items allocates one pointer, not one per item).
 pub(crate) fn item_path<'b>(buf: &'b mut String, base: &str, index: usize) -> &'b str {
+    use std::fmt::Write as _;
     buf.clear();
-    buf.push_str(base);
-    buf.push('/');
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = index;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend(digits[at..].iter().map(|&d| char::from(d)));
+    // Writing into a String cannot fail.
+    let _ = write!(buf, "{base}/{index}");
     buf
 }
 
