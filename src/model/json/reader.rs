@@ -283,7 +283,7 @@ impl<'a> Reader<'a> {
                 return Err(within(e, self.name_of(key).to_owned()));
             }
             self.js_leave();
-            let hash = name_hash(self.name_bytes(key));
+            let hash = name_hash(self.name_of(key).as_bytes());
             self.names.push((key, key_at, hash));
             self.pos = skip_ws(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
@@ -348,17 +348,6 @@ impl<'a> Reader<'a> {
     /// The text of a string token already read.
     fn name_of(&self, tok: Tok) -> &str {
         token_str(self.text, &self.escaped, tok).unwrap_or_default()
-    }
-
-    /// The bytes of a string token already read (what [`Reader::name_of`]
-    /// gives, without checking again that they are on char boundaries).
-    fn name_bytes(&self, tok: Tok) -> &[u8] {
-        let (bytes, at, len) = match tok {
-            Tok::Raw { at, len } => (self.bytes, at, len),
-            Tok::Esc { at, len } => (self.escaped.as_bytes(), at, len),
-            _ => return &[],
-        };
-        bytes.get(at as usize..(at + len) as usize).unwrap_or_default()
     }
 
     fn array(&mut self) -> Res<()> {
