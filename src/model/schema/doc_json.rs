@@ -2,8 +2,10 @@
 //! validated where it was parsed, without building a `serde_json::Value`.
 //!
 //! Both questions are asked of it: whether a document conforms and, when it
-//! does not, every error; an error's instance is built with
-//! [`DocNode::to_value`] then (the rare, cold path), and worded from it.
+//! does not, every error. An error carries its instance as a
+//! `serde_json::Value` one level deep ([`outline`]): that is all the wording
+//! reads, and a full copy would make every error at the root of a large
+//! document cost a copy of the document.
 //!
 //! It implements only the methods `jsonschema` 0.60 and 0.61 both declare;
 //! the 0.61 additions have defaults.
@@ -11,6 +13,7 @@
 use crate::model::json::doc::{Doc, DocNode, Items, Kind, Members};
 use jsonschema::JsonType;
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
+use jsonschema_value::LazyInstance;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 
@@ -32,6 +35,22 @@ impl Json for DocJson {
     fn with_string_node<T>(buffer: &mut Doc<'static>, string: &str, f: impl FnOnce(DocNode<'_>) -> T) -> T {
         buffer.set_single_string(string);
         f(buffer.root())
+    }
+}
+
+/// The instance a validation error carries: scalars as they are, an
+/// array's items and an object's member values as `null`.
+///
+/// The wording reads no more of an instance than its kind, a string, an
+/// array's length and an object's member names (`schema::wording`); errors
+/// are made for every violation, and `jsonschema` builds each one's
+/// instance when it makes the error, so a full copy would turn a document
+/// with problems at its root into a copy of the whole document per problem.
+fn outline(node: DocNode<'_>) -> Value {
+    match node.kind() {
+        Kind::Array => Value::Array(vec![Value::Null; node.len()]),
+        Kind::Object => Value::Object(node.members().map(|(name, _)| (name.to_owned(), Value::Null)).collect()),
+        _ => node.to_value(),
     }
 }
 
@@ -97,12 +116,19 @@ impl<'a> Node<'a, DocJson> for DocNode<'a> {
             (Kind::String, _) => false,
             (Kind::Null, _) => expected.is_null(),
             (Kind::Bool, _) => self.as_bool() == expected.as_bool(),
+            // A container equals only a container of its kind: no copy to find that out.
+            (Kind::Array, e) if !e.is_array() => false,
+            (Kind::Object, e) if !e.is_object() => false,
             _ => jsonschema::json::cmp::equal(&self.to_value(), expected),
         }
     }
 
     fn to_value(&self) -> Cow<'a, Value> {
         Cow::Owned(DocNode::to_value(self))
+    }
+
+    fn lazy_value(&self) -> LazyInstance<'a> {
+        LazyInstance::Ready(Cow::Owned(outline(*self)))
     }
 
     fn identity(&self) -> Option<NodeIdentity> {

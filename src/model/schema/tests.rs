@@ -326,3 +326,41 @@ fn every_embedded_schema_conforms_to_its_meta_schema() {
     let broken = serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "minLength": "3"});
     assert!(jsonschema::draft202012::meta::validate(&broken).is_err());
 }
+
+/// An error at the root of a document carries the root as an outline (its
+/// member names, their values `null`), not a copy of the whole document: a
+/// large document with many problems at its top would otherwise be copied
+/// once per problem.
+#[test]
+fn an_errors_instance_is_an_outline_of_the_value() {
+    let doc = Doc::of_value(&json!({
+        "findings": [{"claim": "x".repeat(100)}, {"claim": "y"}],
+        "scope": {"kind": "local", "deep": {"deeper": [1, 2, 3]}},
+        "status": "passed",
+    }))
+    .expect("a readable document");
+    let compiled = compiled(file_name(Format::AgentResult)).expect("compiles");
+    let root = doc.root().in_name_order();
+    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(root).collect();
+    let at_root = errors
+        .iter()
+        .find(|e| e.instance_path().as_str().is_empty())
+        .expect("the root misses required members");
+    assert_eq!(
+        at_root.instance().as_ref(),
+        &json!({"findings": null, "scope": null, "status": null})
+    );
+    let findings = errors
+        .iter()
+        .find(|e| e.instance_path().as_str() == "/findings/0")
+        .expect("the first finding misses required members");
+    assert_eq!(findings.instance().as_ref(), &json!({"claim": null}));
+    // What the wording reads from an outline is what it read from the value.
+    let problems = super::check(Format::AgentResult, doc.root());
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.path == "/findings/0" && p.message.contains("missing required member")),
+        "{problems:?}"
+    );
+}

@@ -116,7 +116,8 @@ fn value_sentence(error: &ValidationError<'_>, subject: &str) -> String {
         ValidationErrorKind::OneOfMultipleValid { .. } => {
             format!("{subject} matches more than one of the allowed forms")
         }
-        _ => format!("{subject}: {}", clip(&error.to_string())),
+        // The instance is an outline (see `doc_json::outline`): masked, not shown.
+        _ => format!("{subject}: {}", clip(&error.masked().to_string())),
     }
 }
 
