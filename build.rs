@@ -6,19 +6,26 @@
 //! of the formats reads, and what the tests check against the draft 2020-12
 //! meta-schema); the bundle is what a running process compiles. For each
 //! entry file it holds:
-//! - the entry's root schema, without `$id` and `$defs`;
-//! - under `$defs`, every definition reachable from it by `$ref`, of any
-//!   file, named by the order it was first referred to in: `d0`, `d1` ...
-//!   (short names: a reference is copied wherever it is used, and every
-//!   schema location the compiler builds passes through one);
-//! - every `$ref` rewritten to `#/$defs/<that name>`;
+//! - the entry's root schema, without `$id` and `$defs`, with a `$ref`
+//!   replaced by the definition it names (of any file), merged with the
+//!   keywords beside the `$ref`, where that is cheaper to compile and means
+//!   the same: the definition is plain assertions only or is named by that
+//!   one reference, it is not being expanded already (a recursive one stays
+//!   a reference), and the keywords beside it are plain assertions it does
+//!   not contradict;
+//! - under `$defs`, the definitions still referred to, named by the order
+//!   they were first referred to in: `d0`, `d1` ..., and every such `$ref`
+//!   rewritten to `#/$defs/<that name>`;
 //! - no annotation keyword (`title`, `description`, `examples`, `$comment`,
 //!   `default`): they never change a verdict or a message.
 //!
-//! So the compiler sees one resource with local references only: no registry
-//! of several documents to crawl, no base URI to resolve against, and a
-//! third of the text to parse. A keyword the bundler does not know stops the
-//! build, so a schema can never be bundled by guesswork.
+//! So the compiler sees one resource with local references only, and few of
+//! those: a `$ref` costs the compiler a resolver lookup and several location
+//! joins, more than compiling a small definition once more, while a large
+//! definition used in several places is best compiled once. No registry of
+//! several documents to crawl, no base URI to resolve against, and about
+//! half of the text to parse. A keyword the bundler does not know stops
+//! the build, so a schema can never be bundled by guesswork.
 
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -104,6 +111,10 @@ struct Bundler<'d> {
     pending: Vec<(String, String)>,
     /// Every definition referred to so far, with its name in the bundle.
     seen: BTreeMap<(String, String), String>,
+    /// The definitions being inlined, outermost first.
+    inlining: Vec<(String, String)>,
+    /// How many references name each definition reachable from the entry.
+    uses: BTreeMap<(String, String), usize>,
 }
 
 impl<'d> Bundler<'d> {
@@ -112,6 +123,8 @@ impl<'d> Bundler<'d> {
             dir,
             pending: Vec::new(),
             seen: BTreeMap::new(),
+            inlining: Vec::new(),
+            uses: BTreeMap::new(),
         }
     }
 
@@ -123,7 +136,9 @@ impl<'d> Bundler<'d> {
             root.remove(member);
         }
         let dialect = root.remove("$schema").ok_or_else(|| format!("{entry}: no $schema"))?;
-        let Value::Object(mut out) = self.schema(entry, &Value::Object(root), "")? else {
+        let root = Value::Object(root);
+        self.count_uses(entry, &root)?;
+        let Value::Object(mut out) = self.schema(entry, &root, "")? else {
             return Err(format!("{entry}: not an object").into());
         };
         out.insert("$schema".to_string(), dialect);
@@ -158,6 +173,9 @@ impl<'d> Bundler<'d> {
             Value::Object(map) => map,
             _ => return Err(format!("{file}{at}: a schema must be an object or a boolean").into()),
         };
+        if let Some(inlined) = self.inlined(file, map, at)? {
+            return Ok(inlined);
+        }
         let mut out = Map::new();
         for (keyword, value) in map {
             let here = format!("{at}/{keyword}");
@@ -193,8 +211,91 @@ impl<'d> Bundler<'d> {
         Ok(Value::Object(out))
     }
 
-    /// The bundle's `$ref` for a reference written in `file`.
-    fn reference(&mut self, file: &str, value: &Value, at: &str) -> Result<String> {
+    /// A schema with a `$ref` as the definition it names with the schema's
+    /// other keywords beside it, when that is cheaper to compile and means
+    /// the same: the definition holds plain assertions only (see [`DATA`])
+    /// or is named by this one reference (a larger definition used in
+    /// several places is compiled once, as a reference); it is not being
+    /// inlined already (a recursive one stays a reference); and every other
+    /// keyword is a plain assertion the definition has not, or has with the
+    /// same value.
+    fn inlined(&mut self, file: &str, map: &Map<String, Value>, at: &str) -> Result<Option<Value>> {
+        let Some(value) = map.get("$ref") else {
+            return Ok(None);
+        };
+        let key = self.target(file, value, at)?;
+        if self.inlining.contains(&key) {
+            return Ok(None);
+        }
+        let doc = self.read(&key.0)?;
+        let Some(Value::Object(def)) = doc.get("$defs").and_then(|d| d.get(&key.1)) else {
+            return Ok(None);
+        };
+        let siblings = map
+            .iter()
+            .filter(|(k, _)| *k != "$ref" && !ANNOTATIONS.contains(&k.as_str()));
+        let mut rest = Map::new();
+        for (keyword, value) in siblings {
+            let plain = DATA.contains(&keyword.as_str());
+            if !plain || def.get(keyword).is_some_and(|own| own != value) {
+                return Ok(None);
+            }
+            rest.insert(keyword.clone(), value.clone());
+        }
+        let leaf = def
+            .keys()
+            .all(|k| DATA.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()));
+        if !leaf && self.uses.get(&key) != Some(&1) {
+            return Ok(None);
+        }
+        self.inlining.push(key.clone());
+        let inlined = self.schema(&key.0, &Value::Object(def.clone()), &format!("#/$defs/{}", key.1));
+        self.inlining.pop();
+        let Value::Object(mut out) = inlined? else {
+            return Ok(None);
+        };
+        out.extend(rest);
+        Ok(Some(Value::Object(out)))
+    }
+
+    /// Counts the references to every definition reachable from `schema`
+    /// (found in `file`), each definition's own counted once.
+    fn count_uses(&mut self, file: &str, schema: &Value) -> Result<()> {
+        let Value::Object(map) = schema else {
+            return Ok(());
+        };
+        for (keyword, value) in map {
+            match keyword.as_str() {
+                "$ref" => {
+                    let key = self.target(file, value, "")?;
+                    let uses = self.uses.entry(key.clone()).or_insert(0);
+                    *uses += 1;
+                    if *uses == 1 {
+                        let doc = self.read(&key.0)?;
+                        if let Some(def) = doc.get("$defs").and_then(|d| d.get(&key.1)) {
+                            self.count_uses(&key.0, def)?;
+                        }
+                    }
+                }
+                k if SCHEMAS.contains(&k) => self.count_uses(file, value)?,
+                k if SCHEMA_MAPS.contains(&k) => {
+                    for sub in value.as_object().into_iter().flat_map(Map::values) {
+                        self.count_uses(file, sub)?;
+                    }
+                }
+                k if SCHEMA_LISTS.contains(&k) => {
+                    for sub in value.as_array().into_iter().flatten() {
+                        self.count_uses(file, sub)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The (file, definition name) a `$ref` written in `file` names.
+    fn target(&self, file: &str, value: &Value, at: &str) -> Result<(String, String)> {
         let text = value.as_str().ok_or_else(|| format!("{file}{at}: not a string"))?;
         let (target, fragment) = text.split_once('#').ok_or_else(|| format!("{file}{at}: no fragment"))?;
         let name = fragment
@@ -202,7 +303,12 @@ impl<'d> Bundler<'d> {
             .filter(|n| !n.is_empty() && !n.contains(['/', '~', '%']))
             .ok_or_else(|| format!("{file}{at}: `{text}` does not name a definition"))?;
         let target = if target.is_empty() { file } else { target };
-        let key = (target.to_string(), name.to_string());
+        Ok((target.to_string(), name.to_string()))
+    }
+
+    /// The bundle's `$ref` for a reference written in `file`.
+    fn reference(&mut self, file: &str, value: &Value, at: &str) -> Result<String> {
+        let key = self.target(file, value, at)?;
         let next = format!("d{}", self.seen.len());
         let local = self.seen.entry(key.clone()).or_insert_with(|| {
             self.pending.push(key);
