@@ -2,13 +2,13 @@
 //! in declaration order, only `"`, `\` and U+0000–U+001F escaped (C2), and
 //! doubles in their shortest round-trip form (C3).
 //!
-//! One writer ([`ser::Writer`], a serde `Serializer`) makes the bytes and,
+//! One writer (`ser::Writer`, a serde `Serializer`) makes the bytes and,
 //! into a sink that only counts, the size that rules R2 and J6 bound, so the
 //! two can never disagree. It writes exactly what serde_json's compact writer
-//! writes, numbers aside (see [`c3`]). Member order (C1) comes from the types
-//! being serialized: struct fields in declaration order. A
-//! `serde_json::Value` object is written in its map's order (sorted by name in
-//! this build).
+//! writes, numbers aside (module `c3`). Member order (C1) comes from the
+//! types being serialized: struct fields in declaration order. A
+//! `serde_json::Value` object is written in its map's order (sorted by name
+//! in this build).
 
 mod c3;
 mod ser;
