@@ -285,6 +285,27 @@ fn canonical_payload_layout_is_c1() {
     );
 }
 
+/// The payloads of the conformance fixtures are written as serde_json's
+/// compact writer (with C3 numbers) writes them.
+#[test]
+fn fixture_payloads_are_written_as_serde_json_writes_them() {
+    let dir = conformance_dir().join("disposition");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("disposition fixtures") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if !(name.starts_with("valid") || name.starts_with("real")) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("readable");
+        let payload: DispositionPayload = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        crate::model::json::canonical::oracle_tests::assert_matches_oracle(&payload);
+        seen += 1;
+    }
+    assert!(seen > 5, "{seen} payloads");
+    crate::model::json::canonical::oracle_tests::assert_matches_oracle(&sample());
+}
+
 #[test]
 fn body_keeps_the_fingerprint_raw_and_reads_back() {
     let mut payload = sample();

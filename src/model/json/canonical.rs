@@ -2,37 +2,80 @@
 //! in declaration order, only `"`, `\` and U+0000–U+001F escaped (C2), and
 //! doubles in their shortest round-trip form (C3).
 //!
-//! serde_json's compact writer escapes strings exactly as C2 says, and its
-//! float writer (serde_json 1.0.154) picks the same shortest round-trip digits
-//! as ryu, but it puts a `+` into positive exponents (`1e+16`), which C3 does
-//! not. [`CanonicalFormatter`] therefore takes the digits from serde_json's
-//! writer and lays them out by the C3 rules itself. Member order (C1) comes
-//! from the types being serialized: struct fields in declaration order. A
-//! `serde_json::Value` object is written in its map's order (sorted by name in
-//! this build).
+//! One writer (`ser::Writer`, a serde `Serializer`) makes the bytes and,
+//! into a sink that only counts, the size that rules R2 and J6 bound, so the
+//! two can never disagree. It writes exactly what serde_json's compact writer
+//! writes, numbers aside (module `c3`). Member order (C1) comes from the
+//! types being serialized: struct fields in declaration order. A
+//! `serde_json::Value` object is written in its map's order (sorted by name
+//! in this build).
 
+mod c3;
+mod ser;
+
+#[cfg(test)]
+pub(crate) mod oracle_tests;
+
+use ser::Writer;
 use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Formatter};
-use std::io;
+use std::borrow::Cow;
+use std::fmt::Display;
 
 /// Why a value could not be serialized (only a custom `Serialize` impl that
-/// fails, or a map with non-string keys, can cause this).
+/// fails, or a map key that is not a string, a number or a boolean, can
+/// cause this).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot serialize canonically: {0}")]
-pub struct CanonicalError(#[from] serde_json::Error);
+pub struct CanonicalError(Cow<'static, str>);
+
+impl CanonicalError {
+    fn custom(msg: impl Display) -> Self {
+        CanonicalError(Cow::Owned(msg.to_string()))
+    }
+}
+
+impl serde::ser::Error for CanonicalError {
+    fn custom<T: Display>(msg: T) -> Self {
+        CanonicalError::custom(msg)
+    }
+}
+
+/// Where the writer puts its bytes: a buffer, or a count.
+trait Sink {
+    /// Appends `bytes`; a counting sink fails once past its limit.
+    fn put(&mut self, bytes: &[u8]) -> Result<(), CanonicalError>;
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) -> Result<(), CanonicalError> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A sink that only counts, and fails once the count passes `limit`.
+struct Counter {
+    count: usize,
+    limit: usize,
+}
+
+impl Sink for Counter {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) -> Result<(), CanonicalError> {
+        self.count = self.count.saturating_add(bytes.len());
+        if self.count > self.limit {
+            return Err(CanonicalError(Cow::Borrowed("over the size limit")));
+        }
+        Ok(())
+    }
+}
 
 /// The canonical bytes of `value`, or the serializer's error.
 pub fn try_to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, CanonicalError> {
-    let mut out = Vec::with_capacity(128);
-    write_canonical(&mut out, value)?;
-    Ok(out)
-}
-
-/// Writes the canonical serialization of `value` to `writer`.
-pub fn write_canonical<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<(), CanonicalError> {
-    let mut serializer = serde_json::Serializer::with_formatter(writer, CanonicalFormatter);
-    value.serialize(&mut serializer)?;
-    Ok(())
+    let mut writer = Writer::new(Vec::with_capacity(128));
+    value.serialize(&mut writer)?;
+    Ok(writer.into_sink())
 }
 
 /// The canonical bytes of `value`.
@@ -48,189 +91,19 @@ pub fn to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
 /// The length of the canonical serialization of `value` when it is at most
 /// `limit` bytes, `Ok(None)` when it is longer (rules R2 and J6).
 ///
-/// The bytes are the canonical writer's own ([`write_canonical`]), counted
-/// as they are written and never kept; writing stops as soon as the count
-/// passes `limit`, so an oversize value costs no more than `limit` bytes of
-/// writing. A failure to serialize is an error, never a length.
+/// The bytes are the canonical writer's own (the writer of
+/// [`to_canonical_vec`]), counted as they are written and never kept;
+/// writing stops as soon as the count passes `limit`, so an oversize value
+/// costs no more than `limit` bytes of writing. A failure to serialize is an
+/// error, never a length.
 pub fn canonical_len_within<T: Serialize + ?Sized>(value: &T, limit: usize) -> Result<Option<usize>, CanonicalError> {
-    let mut counter = Counter { count: 0, limit };
-    match write_canonical(&mut counter, value) {
-        Ok(()) => Ok(Some(counter.count)),
-        Err(_) if counter.count > limit => Ok(None),
+    let mut writer = Writer::new(Counter { count: 0, limit });
+    let written = value.serialize(&mut writer);
+    let count = writer.into_sink().count;
+    match written {
+        Ok(()) => Ok(Some(count)),
+        Err(_) if count > limit => Ok(None),
         Err(e) => Err(e),
-    }
-}
-
-/// A writer that only counts, and fails once the count passes `limit`.
-struct Counter {
-    count: usize,
-    limit: usize,
-}
-
-impl io::Write for Counter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.count = self.count.saturating_add(bytes.len());
-        if self.count > self.limit {
-            return Err(io::Error::other("over the size limit"));
-        }
-        Ok(bytes.len())
-    }
-
-    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.write(bytes).map(drop)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// serde_json's compact layout with C3 number formatting.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CanonicalFormatter;
-
-impl Formatter for CanonicalFormatter {
-    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        let mut raw = StackText::default();
-        CompactFormatter.write_f64(&mut raw, value)?;
-        write_c3(writer, raw.as_str())
-    }
-
-    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        let mut raw = StackText::default();
-        CompactFormatter.write_f32(&mut raw, value)?;
-        write_c3(writer, raw.as_str())
-    }
-}
-
-/// Shortest digits of a number and the decimal exponent of its first digit:
-/// value = 0.d1d2..dn x 10^(point), digits without leading or trailing zeros
-/// (`"0"` for zero).
-struct Decimal<'a> {
-    negative: bool,
-    int: &'a str,
-    frac: &'a str,
-    exp: i32,
-}
-
-impl<'a> Decimal<'a> {
-    /// Splits number text such as `-12.5`, `0.00001` or `1.5e+16`.
-    fn parse(text: &'a str) -> Self {
-        let (negative, rest) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, text),
-        };
-        let (mantissa, exp) = rest.split_once(['e', 'E']).unwrap_or((rest, "0"));
-        let exp = exp.trim_start_matches('+').parse().unwrap_or(0);
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        Decimal {
-            negative,
-            int,
-            frac,
-            exp,
-        }
-    }
-
-    /// The significant digits (into `out`) and p = position of the decimal
-    /// point relative to the first significant digit (value = 0.digits x 10^p).
-    fn digits(&self, out: &mut StackText) -> i32 {
-        for part in [self.int, self.frac] {
-            let _ = io::Write::write_all(out, part.as_bytes());
-        }
-        let all = out.as_str();
-        let leading = all.len() - all.trim_start_matches('0').len();
-        let significant = all.trim_matches('0').len();
-        if significant == 0 {
-            out.set("0");
-            return 1;
-        }
-        out.keep(leading, leading + significant);
-        self.int.len() as i32 - leading as i32 + self.exp
-    }
-}
-
-/// Lays out serde_json's number text by C3: digits d (n of them) with
-/// value d x 10^k and p = n + k.
-fn write_c3<W: ?Sized + io::Write>(writer: &mut W, raw: &str) -> io::Result<()> {
-    let decimal = Decimal::parse(raw);
-    let mut buffer = StackText::default();
-    let p = decimal.digits(&mut buffer);
-    let digits = buffer.as_str();
-    let n = digits.len() as i32;
-    let k = p - n;
-    if decimal.negative {
-        writer.write_all(b"-")?;
-    }
-    if k >= 0 && p <= 16 {
-        writer.write_all(digits.as_bytes())?;
-        for _ in 0..k {
-            writer.write_all(b"0")?;
-        }
-        writer.write_all(b".0")
-    } else if 0 < p && p <= 16 {
-        let (int, frac) = digits.split_at(p as usize);
-        writer.write_all(int.as_bytes())?;
-        writer.write_all(b".")?;
-        writer.write_all(frac.as_bytes())
-    } else if -5 < p && p <= 0 {
-        writer.write_all(b"0.")?;
-        for _ in 0..-p {
-            writer.write_all(b"0")?;
-        }
-        writer.write_all(digits.as_bytes())
-    } else {
-        let (first, rest) = digits.split_at(1);
-        writer.write_all(first.as_bytes())?;
-        if !rest.is_empty() {
-            writer.write_all(b".")?;
-            writer.write_all(rest.as_bytes())?;
-        }
-        write!(writer, "e{}", p - 1)
-    }
-}
-
-/// A small fixed buffer for number text (no allocation while serializing).
-struct StackText {
-    buf: [u8; 48],
-    len: usize,
-}
-
-impl Default for StackText {
-    fn default() -> Self {
-        StackText { buf: [0; 48], len: 0 }
-    }
-}
-
-impl StackText {
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
-    }
-
-    fn set(&mut self, s: &str) {
-        self.len = 0;
-        let _ = io::Write::write_all(self, s.as_bytes());
-    }
-
-    /// Keeps only bytes `start..end`.
-    fn keep(&mut self, start: usize, end: usize) {
-        self.buf.copy_within(start..end, 0);
-        self.len = end - start;
-    }
-}
-
-impl io::Write for StackText {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let end = self.len + bytes.len();
-        if end > self.buf.len() {
-            return Err(io::Error::other("number text too long"));
-        }
-        self.buf[self.len..end].copy_from_slice(bytes);
-        self.len = end;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 

@@ -34,9 +34,7 @@ use std::borrow::Cow;
 
 pub use doc::{Doc, DocNode, Kind, Strings};
 
-pub use canonical::{
-    CanonicalError, CanonicalFormatter, canonical_len_within, to_canonical_vec, try_to_canonical_vec, write_canonical,
-};
+pub use canonical::{CanonicalError, canonical_len_within, to_canonical_vec, try_to_canonical_vec};
 
 /// The deepest nesting limit honoured; larger requests are lowered to it so
 /// that reading (and dropping the value) can never exhaust the stack.

@@ -1,5 +1,6 @@
-//! Byte scanning helpers for the reader: JSON white space and the next byte
-//! inside a string that needs attention (quote, backslash, control character).
+//! Byte scanning helpers: JSON white space (for the reader) and the next
+//! byte inside a string that needs attention (quote, backslash, control
+//! character), which the reader unescapes and the canonical writer escapes.
 
 const LANE: usize = 8;
 const ONES: u64 = 0x0101_0101_0101_0101;

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 mod agent_cases;
 mod artifact_cases;
+mod canonical_cases;
 mod legacy_cases;
 mod projection_cases;
 
