@@ -319,9 +319,20 @@ fn check_format(format: Format, root: DocNode<'_>, raw_len: usize, infinite: &[I
 }
 
 /// Removes exact repeats (the schema and the typed rules can both see one fault).
+///
+/// Problems are compared by reference, hashed with foldhash: the rules may
+/// report one problem for each of a million findings, and copying every
+/// problem's strings into the set cost more than finding them.
 fn dedup_problems(problems: &mut Vec<Problem>) {
-    let mut seen = std::collections::HashSet::new();
-    problems.retain(|p| seen.insert((p.rule.clone(), p.path.clone(), p.message.clone())));
+    let keep: Vec<bool> = {
+        let mut seen = foldhash::HashSet::with_capacity_and_hasher(problems.len(), Default::default());
+        problems
+            .iter()
+            .map(|p| seen.insert((p.rule.as_str(), p.path.as_str(), p.message.as_str())))
+            .collect()
+    };
+    let mut keep = keep.into_iter();
+    problems.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// At most this many problems (and as many notices) are kept for one
