@@ -289,9 +289,14 @@ fn check<'s>(doc: Doc<'s>, format: Format, keep: Keep, infinite: &[Infinite]) ->
     };
     problems.extend(checked.problems);
     dedup_problems(&mut problems);
+    cap_listed(&mut problems, "problems");
+    let mut set = checked.set;
+    if let Some(set) = &mut set {
+        cap_listed(&mut set.notices, "notices");
+    }
     let loaded = Loaded {
         format: Some(format),
-        set: checked.set,
+        set,
         problems,
         doc: None,
     };
@@ -314,9 +319,36 @@ fn check_format(format: Format, root: DocNode<'_>, raw_len: usize, infinite: &[I
 }
 
 /// Removes exact repeats (the schema and the typed rules can both see one fault).
+///
+/// Problems are compared by reference, hashed with foldhash: the rules may
+/// report one problem for each of a million findings, and copying every
+/// problem's strings into the set cost more than finding them.
 fn dedup_problems(problems: &mut Vec<Problem>) {
-    let mut seen = std::collections::HashSet::new();
-    problems.retain(|p| seen.insert((p.rule.clone(), p.path.clone(), p.message.clone())));
+    let keep: Vec<bool> = {
+        let mut seen = foldhash::HashSet::with_capacity_and_hasher(problems.len(), Default::default());
+        problems
+            .iter()
+            .map(|p| seen.insert((p.rule.as_str(), p.path.as_str(), p.message.as_str())))
+            .collect()
+    };
+    let mut keep = keep.into_iter();
+    problems.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// At most this many problems (and as many notices) are kept for one
+/// document; the rest are summarised in one final entry. The typed rules
+/// and the River reader judge every finding, so a document with a fault in
+/// each of a million findings would otherwise print a million lines.
+pub const MAX_LISTED: usize = 1000;
+
+/// Keeps the first [`MAX_LISTED`] entries of `list` and summarises the rest
+/// in one entry of rule `more`.
+fn cap_listed(list: &mut Vec<Problem>, what: &str) {
+    if list.len() > MAX_LISTED {
+        let more = list.len() - MAX_LISTED;
+        list.truncate(MAX_LISTED);
+        list.push(Problem::new("more", "", format!("... and {more} more {what}")));
+    }
 }
 
 /// Tells the format from the content alone.
@@ -393,5 +425,21 @@ mod tests {
         // Told from its content, the same file stops at the same place.
         let told = load_path(&path, None).expect("read");
         assert_eq!(told, loaded);
+    }
+
+    /// The River reader judges every finding: a fault in each of many
+    /// findings is listed up to a cap, with a count of the rest.
+    #[test]
+    fn problems_are_capped_with_a_count() {
+        let findings = vec![serde_json::json!({}); MAX_LISTED + 10];
+        let doc = serde_json::json!({"version": "1", "timestamp": "t", "phase": "midstream", "findings": findings});
+        let loaded = load_bytes(doc.to_string().as_bytes(), Some(Format::RiverArtifact));
+        assert_eq!(loaded.problems.len(), MAX_LISTED + 1);
+        let last = &loaded.problems[MAX_LISTED];
+        assert_eq!(last.rule, "more");
+        assert!(
+            last.message.starts_with("... and ") && last.message.ends_with(" more problems"),
+            "{last:?}"
+        );
     }
 }

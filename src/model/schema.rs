@@ -37,6 +37,12 @@ pub const SCHEMA_RULE: &str = "schema";
 /// rest are summarised in one final problem.
 pub const MAX_PROBLEMS: usize = 200;
 
+/// The most schema errors listed for one document (see
+/// `doc_json::with_error_budget`): enough for [`MAX_PROBLEMS`] problems,
+/// and a bound on the time and memory an error in every item of a large
+/// document costs.
+pub const MAX_ERRORS: usize = 10 * MAX_PROBLEMS;
+
 /// Names a bundle made by `build.rs`: (file name, contents).
 macro_rules! bundle {
     ($file:literal) => {
@@ -250,7 +256,12 @@ fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
     // Problems are worded in the member order they always had (see
     // `DocNode::in_name_order`); valid documents never take this path.
     let root = root.in_name_order();
-    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(root).collect();
+    let (errors, stopped) = doc_json::with_error_budget(MAX_ERRORS, || {
+        compiled
+            .validator
+            .iter_errors(root)
+            .collect::<Vec<ValidationError<'_>>>()
+    });
     // A value outside an enum (or const) also fails that member's `type`;
     // the enum message, which lists the allowed values, is the one to keep.
     let listed: HashSet<&str> = errors
@@ -263,28 +274,45 @@ fn run(file: &'static str, root: DocNode<'_>) -> Vec<Problem> {
         })
         .map(|e| e.instance_path().as_str())
         .collect();
+    let redundant = |error: &ValidationError<'_>| {
+        matches!(error.kind(), ValidationErrorKind::Type { .. }) && listed.contains(error.instance_path().as_str())
+    };
+    // Only the problems shown are worded; the rest are counted.
     let mut problems = Vec::new();
-    for error in &errors {
-        let redundant =
-            matches!(error.kind(), ValidationErrorKind::Type { .. }) && listed.contains(error.instance_path().as_str());
-        if !redundant {
+    let mut more = 0;
+    for error in errors.iter().filter(|e| !redundant(e)) {
+        if problems.len() < MAX_PROBLEMS {
             wording::describe(error, &compiled.schema, &mut problems);
+        } else {
+            more += problem_count(error);
         }
     }
-    cap(&mut problems);
+    if problems.len() > MAX_PROBLEMS {
+        more += problems.len() - MAX_PROBLEMS;
+        problems.truncate(MAX_PROBLEMS);
+    }
+    if more > 0 || stopped {
+        problems.push(Problem::new(SCHEMA_RULE, "", summary(more, stopped)));
+    }
     problems
 }
 
-/// Keeps the first [`MAX_PROBLEMS`] problems and summarises the rest.
-fn cap(problems: &mut Vec<Problem>) {
-    if problems.len() > MAX_PROBLEMS {
-        let more = problems.len() - MAX_PROBLEMS;
-        problems.truncate(MAX_PROBLEMS);
-        problems.push(Problem::new(
-            SCHEMA_RULE,
-            "",
-            format!("... and {more} more schema problems"),
-        ));
+/// How many problems an error stands for, without wording them.
+fn problem_count(error: &ValidationError<'_>) -> usize {
+    match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected.len(),
+        _ => 1,
+    }
+}
+
+/// The final problem of a capped list: how many more there are, or, when
+/// the listing stopped at [`MAX_ERRORS`], how many more at least.
+fn summary(more: usize, stopped: bool) -> String {
+    if stopped {
+        format!("... and at least {more} more schema problems (the check stops after {MAX_ERRORS} errors)")
+    } else {
+        format!("... and {more} more schema problems")
     }
 }
 

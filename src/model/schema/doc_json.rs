@@ -7,6 +7,12 @@
 //! reads, and a full copy would make every error at the root of a large
 //! document cost a copy of the document.
 //!
+//! `jsonschema` lists every error of a document before handing out the
+//! first, so a document with an error in each of a million items would make
+//! millions of errors (gigabytes, a minute) to show the first few hundred.
+//! While errors are listed under [`with_error_budget`], arrays stop handing
+//! out items once the budget is spent: the listing stops growing.
+//!
 //! It implements only the methods `jsonschema` 0.60 and 0.61 both declare;
 //! the 0.61 additions have defaults.
 
@@ -16,6 +22,47 @@ use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
 use jsonschema_value::LazyInstance;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
+use std::cell::Cell;
+
+/// The most member names an object's outline keeps.
+///
+/// Only the wording of a `dependentRequired` failure reads them (is the
+/// trigger member present?), on objects of a handful of members; an object
+/// of a million members at the root of a document read as the wrong format
+/// would otherwise be copied, name by name, into each of its errors.
+pub(super) const OUTLINE_MEMBERS: usize = 64;
+
+thread_local! {
+    /// The errors the listing under way may still make (see
+    /// [`with_error_budget`]); `None` when no listing is budgeted.
+    static ERRORS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Runs `list` (which lists a document's errors) with at most about
+/// `budget` errors made: once they are made, arrays hand out no more items,
+/// so no error is made for a later item. Also tells whether the budget ran
+/// out, after which the errors listed are not all there are.
+pub(super) fn with_error_budget<T>(budget: usize, list: impl FnOnce() -> T) -> (T, bool) {
+    /// Ends the budget even if `list` panics, so later validation on this
+    /// thread sees every item.
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            ERRORS_LEFT.set(None);
+        }
+    }
+    let _reset = Reset;
+    ERRORS_LEFT.set(Some(budget));
+    let listed = list();
+    (listed, ERRORS_LEFT.get() == Some(0))
+}
+
+/// Counts one error made against the budget, if any.
+fn spend_one() {
+    if let Some(left) = ERRORS_LEFT.get() {
+        ERRORS_LEFT.set(Some(left.saturating_sub(1)));
+    }
+}
 
 /// The `jsonschema` representation marker for [`Doc`].
 pub struct DocJson;
@@ -39,7 +86,8 @@ impl Json for DocJson {
 }
 
 /// The instance a validation error carries: scalars as they are, an
-/// array's items and an object's member values as `null`.
+/// array's items and an object's member values as `null` (and of an object
+/// only the first [`OUTLINE_MEMBERS`] members).
 ///
 /// The wording reads no more of an instance than its kind, a string, an
 /// array's length and an object's member names (`schema::wording`); errors
@@ -49,7 +97,12 @@ impl Json for DocJson {
 fn outline(node: DocNode<'_>) -> Value {
     match node.kind() {
         Kind::Array => Value::Array(vec![Value::Null; node.len()]),
-        Kind::Object => Value::Object(node.members().map(|(name, _)| (name.to_owned(), Value::Null)).collect()),
+        Kind::Object => Value::Object(
+            node.members()
+                .take(OUTLINE_MEMBERS)
+                .map(|(name, _)| (name.to_owned(), Value::Null))
+                .collect(),
+        ),
         _ => node.to_value(),
     }
 }
@@ -61,6 +114,21 @@ pub struct DocObject<'a>(DocNode<'a>);
 /// An array of a [`Doc`].
 #[derive(Clone, Copy)]
 pub struct DocArray<'a>(DocNode<'a>);
+
+/// The items of an array, until an error budget runs out (see
+/// [`with_error_budget`]).
+pub struct BudgetedItems<'a>(Items<'a>);
+
+impl<'a> Iterator for BudgetedItems<'a> {
+    type Item = DocNode<'a>;
+
+    fn next(&mut self) -> Option<DocNode<'a>> {
+        match ERRORS_LEFT.get() {
+            Some(0) => None,
+            _ => self.0.next(),
+        }
+    }
+}
 
 impl<'a> Node<'a, DocJson> for DocNode<'a> {
     type Object = DocObject<'a>;
@@ -128,6 +196,8 @@ impl<'a> Node<'a, DocJson> for DocNode<'a> {
     }
 
     fn lazy_value(&self) -> LazyInstance<'a> {
+        // Called once for each error made.
+        spend_one();
         LazyInstance::Ready(Cow::Owned(outline(*self)))
     }
 
@@ -156,13 +226,13 @@ impl<'a> Object<'a, DocJson> for DocObject<'a> {
 
 impl<'a> Array<'a, DocJson> for DocArray<'a> {
     type Node = DocNode<'a>;
-    type ElementsIter = Items<'a>;
+    type ElementsIter = BudgetedItems<'a>;
 
     fn len(&self) -> usize {
         self.0.len()
     }
 
-    fn elements(&self) -> Items<'a> {
-        self.0.items()
+    fn elements(&self) -> BudgetedItems<'a> {
+        BudgetedItems(self.0.items())
     }
 }

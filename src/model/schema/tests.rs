@@ -364,3 +364,50 @@ fn an_errors_instance_is_an_outline_of_the_value() {
         "{problems:?}"
     );
 }
+
+/// An error in every item of a large array: the listing stops after about
+/// `MAX_ERRORS` errors instead of making one for every fault of every item
+/// (each empty finding misses a dozen members), and the summary says that
+/// the count is a lower bound.
+#[test]
+fn errors_are_listed_within_a_budget() {
+    let mut doc = minimal_agent_result();
+    doc["findings"] = Value::Array(vec![json!({}); MAX_ERRORS]);
+    let doc = Doc::of_value(&doc).expect("a readable document");
+    let compiled = compiled(file_name(Format::AgentResult)).expect("compiles");
+    let (listed, stopped) =
+        doc_json::with_error_budget(MAX_ERRORS, || compiled.validator.iter_errors(doc.root()).count());
+    assert!(stopped);
+    // The item under way when the budget ran out still lists its own errors.
+    assert!((MAX_ERRORS..MAX_ERRORS + 50).contains(&listed), "{listed} errors");
+    // Outside a budget every error is listed, as before.
+    assert!(compiled.validator.iter_errors(doc.root()).count() > 5 * MAX_ERRORS);
+    let problems = super::check(Format::AgentResult, doc.root());
+    assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+    let last = &problems[MAX_PROBLEMS].message;
+    assert!(
+        last.starts_with("... and at least ") && last.contains("stops after"),
+        "{last}"
+    );
+}
+
+/// An object of many members is outlined by its first `OUTLINE_MEMBERS`
+/// names: each error at the root of such a document would otherwise carry
+/// all of them.
+#[test]
+fn an_outline_keeps_a_bounded_number_of_members() {
+    let members: serde_json::Map<String, Value> = (0..1000).map(|i| (format!("m{i:04}"), json!(i))).collect();
+    let doc = Doc::of_value(&Value::Object(members)).expect("a readable document");
+    let compiled = compiled(file_name(Format::AgentResult)).expect("compiles");
+    let errors: Vec<ValidationError<'_>> = compiled.validator.iter_errors(doc.root()).collect();
+    let at_root = errors
+        .iter()
+        .find(|e| matches!(e.kind(), ValidationErrorKind::Required { .. }))
+        .expect("the root misses required members");
+    let outline = at_root.instance().as_object().expect("an object").len();
+    assert_eq!(outline, doc_json::OUTLINE_MEMBERS);
+    // The unknown members are all counted, though only some are worded.
+    let problems = super::check(Format::AgentResult, doc.root());
+    assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+    assert!(problems[MAX_PROBLEMS].message.starts_with("... and 8"), "{problems:?}");
+}
