@@ -7,8 +7,8 @@
 //! wording of every problem), and the ReviewGate formats are decoded from it
 //! by one strict serde deserializer into typed structs that borrow its
 //! strings, on which the rules run. A file's bytes become the document's
-//! text without a copy, so a loaded file costs its size, one 16-byte token
-//! per value and member name, and the typed structs.
+//! text without a copy, so a loaded file costs its size, one 8-byte cell
+//! per value and member name (two per number), and the typed structs.
 //!
 //! The disposition payload and the River formats are small documents whose
 //! readers walk a `serde_json::Value` by hand: they get the document's

@@ -1,13 +1,17 @@
 //! A parsed document that lends its strings out of the input.
 //!
-//! The strict reader writes every value as one 16-byte token on a flat tape,
-//! in document order: a container token records how many members or items it
-//! has and where the token after its last one is, so a reader can step over
-//! it; an object's members are a name token followed by the value's tokens.
-//! Strings without escapes point into the input text; strings with escapes
-//! are decoded once into one side buffer. Nothing else is allocated, which
-//! makes a document a fraction of the size of a `serde_json::Value` tree and
-//! much cheaper to build.
+//! The strict reader writes every value onto a flat tape of 8-byte cells,
+//! in document order: one cell per value and member name, but two for a
+//! number (a cell naming its kind, then its 64 bits). A container's cell
+//! records how many members or items it has and where the cell after its
+//! last one is, so a reader can step over it; an object's members are a
+//! name cell followed by the value's cells. Strings without escapes point
+//! into the input text; strings with escapes are decoded once into one side
+//! buffer. Nothing else is allocated, which makes a document a fraction of
+//! the size of a `serde_json::Value` tree and much cheaper to build. The
+//! tape is most of what a load writes besides the input, so its cells are
+//! kept small: offsets, lengths and cell indices take 30 bits each, which
+//! bounds a document's text to [`MAX_TEXT_BYTES`].
 //!
 //! A document either borrows its text (a document read from bytes in memory)
 //! or owns it (a file read by the loader, whose bytes become the text without
@@ -21,7 +25,7 @@
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
-/// One value on the tape (16 bytes).
+/// One value as read off the tape (see [`Cell`] for how it is stored).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Tok {
     Null,
@@ -43,25 +47,143 @@ pub(crate) enum Tok {
         at: u32,
         len: u32,
     },
-    /// An array of `len` items; `end` is the index of the token after it.
+    /// An array of `len` items; `end` is the index of the cell after it.
     Arr {
         len: u32,
         end: u32,
     },
-    /// An object of `len` members; `end` is the index of the token after it.
+    /// An object of `len` members; `end` is the index of the cell after it.
     Obj {
         len: u32,
         end: u32,
     },
 }
 
-const _: () = assert!(std::mem::size_of::<Tok>() == 16);
+/// The most bytes of text a document may be read from: every offset,
+/// length, count and cell index of its tape then fits a cell's 30-bit
+/// fields (a value takes at least one byte of text, and only a number,
+/// which is always followed by a delimiter unless it is the whole
+/// document, takes two cells).
+pub const MAX_TEXT_BYTES: usize = (1 << FIELD_BITS) - 2;
+
+const FIELD_BITS: u32 = 30;
+const FIELD_MASK: u64 = (1 << FIELD_BITS) - 1;
+const TAG_BITS: u32 = 4;
+
+/// The kinds of cell, in the low [`TAG_BITS`] bits.
+mod tag {
+    pub const NULL: u64 = 0;
+    pub const TRUE: u64 = 1;
+    pub const FALSE: u64 = 2;
+    pub const U64: u64 = 3;
+    pub const I64: u64 = 4;
+    pub const F64: u64 = 5;
+    pub const RAW: u64 = 6;
+    pub const ESC: u64 = 7;
+    pub const ARR: u64 = 8;
+    pub const OBJ: u64 = 9;
+}
+
+/// One cell of the tape: a tag and two 30-bit fields (`at` and `len` of a
+/// string; `len` and `end` of a container), or the 64 bits of the number
+/// whose head cell precedes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cell(u64);
+
+const _: () = assert!(std::mem::size_of::<Cell>() == 8);
+
+impl Cell {
+    fn new(tag: u64, a: u32, b: u32) -> Cell {
+        debug_assert!(u64::from(a) <= FIELD_MASK && u64::from(b) <= FIELD_MASK);
+        Cell(tag | (u64::from(a) & FIELD_MASK) << TAG_BITS | (u64::from(b) & FIELD_MASK) << (TAG_BITS + FIELD_BITS))
+    }
+
+    fn tag(self) -> u64 {
+        self.0 & ((1 << TAG_BITS) - 1)
+    }
+
+    fn a(self) -> u32 {
+        ((self.0 >> TAG_BITS) & FIELD_MASK) as u32
+    }
+
+    fn b(self) -> u32 {
+        ((self.0 >> (TAG_BITS + FIELD_BITS)) & FIELD_MASK) as u32
+    }
+
+    /// The cell of a container whose contents are on the tape (`end` is the
+    /// index of the cell after them).
+    pub(crate) fn container(array: bool, len: u32, end: u32) -> Cell {
+        Cell::new(if array { tag::ARR } else { tag::OBJ }, len, end)
+    }
+
+    /// True for the cell of an array.
+    pub(crate) fn is_array(self) -> bool {
+        self.tag() == tag::ARR
+    }
+}
+
+/// Writes one value's cells at the end of the tape.
+pub(crate) fn put(tape: &mut Vec<Cell>, tok: Tok) {
+    let cell = |tag| Cell::new(tag, 0, 0);
+    match tok {
+        Tok::Null => tape.push(cell(tag::NULL)),
+        Tok::True => tape.push(cell(tag::TRUE)),
+        Tok::False => tape.push(cell(tag::FALSE)),
+        Tok::U64(n) => tape.extend([cell(tag::U64), Cell(n)]),
+        Tok::I64(n) => tape.extend([cell(tag::I64), Cell(n as u64)]),
+        Tok::F64(f) => tape.extend([cell(tag::F64), Cell(f.to_bits())]),
+        Tok::Raw { at, len } => tape.push(Cell::new(tag::RAW, at, len)),
+        Tok::Esc { at, len } => tape.push(Cell::new(tag::ESC, at, len)),
+        Tok::Arr { len, end } => tape.push(Cell::container(true, len, end)),
+        Tok::Obj { len, end } => tape.push(Cell::container(false, len, end)),
+    }
+}
+
+/// The value whose cells start at `i` (`None` past the end).
+pub(crate) fn get(tape: &[Cell], i: usize) -> Option<Tok> {
+    let cell = *tape.get(i)?;
+    let bits = || tape.get(i + 1).map(|c| c.0);
+    Some(match cell.tag() {
+        tag::NULL => Tok::Null,
+        tag::TRUE => Tok::True,
+        tag::FALSE => Tok::False,
+        tag::U64 => Tok::U64(bits()?),
+        tag::I64 => Tok::I64(bits()? as i64),
+        tag::F64 => Tok::F64(f64::from_bits(bits()?)),
+        tag::RAW => Tok::Raw {
+            at: cell.a(),
+            len: cell.b(),
+        },
+        tag::ESC => Tok::Esc {
+            at: cell.a(),
+            len: cell.b(),
+        },
+        tag::ARR => Tok::Arr {
+            len: cell.a(),
+            end: cell.b(),
+        },
+        tag::OBJ => Tok::Obj {
+            len: cell.a(),
+            end: cell.b(),
+        },
+        _ => return None,
+    })
+}
+
+/// The index of the cell after the value whose cells start at `i`.
+fn after(tape: &[Cell], i: u32) -> u32 {
+    match tape.get(i as usize).map(|c| c.tag()) {
+        Some(tag::ARR | tag::OBJ) => tape[i as usize].b(),
+        Some(tag::U64 | tag::I64 | tag::F64) => i + 2,
+        _ => i + 1,
+    }
+}
 
 /// A whole parsed document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Doc<'s> {
     pub(crate) text: Cow<'s, str>,
-    pub(crate) tape: Vec<Tok>,
+    pub(crate) tape: Vec<Cell>,
     pub(crate) escaped: Cow<'s, str>,
 }
 
@@ -106,7 +228,7 @@ impl<'s> Doc<'s> {
     /// Splits the document into its strings (a document without tokens) and
     /// its tape, so that the tape can be freed while values decoded from it
     /// still borrow the strings (see [`Doc::over`] and [`Doc::strings`]).
-    pub(crate) fn split(self) -> (Doc<'s>, Vec<Tok>) {
+    pub(crate) fn split(self) -> (Doc<'s>, Vec<Cell>) {
         let strings = Doc {
             text: self.text,
             tape: Vec::new(),
@@ -117,7 +239,7 @@ impl<'s> Doc<'s> {
 
     /// The document of `tape` over the strings of `strings` (the halves
     /// [`Doc::split`] gave), borrowing them.
-    pub(crate) fn over<'b>(strings: &'b Doc<'_>, tape: Vec<Tok>) -> Doc<'b> {
+    pub(crate) fn over<'b>(strings: &'b Doc<'_>, tape: Vec<Cell>) -> Doc<'b> {
         Doc {
             text: Cow::Borrowed(&strings.text),
             tape,
@@ -133,8 +255,9 @@ impl<'s> Doc<'s> {
         }
     }
 
-    /// The number of tokens (one per value and per member name).
-    pub fn token_count(&self) -> usize {
+    /// The number of cells on the tape (one per value and member name,
+    /// two per number).
+    pub fn cell_count(&self) -> usize {
         self.tape.len()
     }
 
@@ -155,10 +278,13 @@ impl<'s> Doc<'s> {
         let escaped = self.escaped.to_mut();
         escaped.clear();
         escaped.push_str(s);
-        self.tape.push(Tok::Esc {
-            at: 0,
-            len: s.len() as u32,
-        });
+        put(
+            &mut self.tape,
+            Tok::Esc {
+                at: 0,
+                len: s.len() as u32,
+            },
+        );
     }
 
     fn str_of(&self, tok: Tok) -> Option<&str> {
@@ -168,14 +294,6 @@ impl<'s> Doc<'s> {
     /// The size in bytes of the text the document was read from.
     pub fn text_len(&self) -> usize {
         self.text.len()
-    }
-
-    /// The index of the token after the value starting at `i`.
-    fn after(&self, i: u32) -> u32 {
-        match self.tape[i as usize] {
-            Tok::Arr { end, .. } | Tok::Obj { end, .. } => end,
-            _ => i + 1,
-        }
     }
 }
 
@@ -227,7 +345,7 @@ impl std::fmt::Debug for DocNode<'_> {
 
 impl<'a> DocNode<'a> {
     pub(crate) fn tok(&self) -> Tok {
-        self.doc.tape[self.at as usize]
+        get(&self.doc.tape, self.at as usize).unwrap_or(Tok::Null)
     }
 
     /// What kind of value this is.
@@ -332,12 +450,13 @@ impl<'a> DocNode<'a> {
         }
     }
 
-    /// The token of this member value's name (a value that is no member of
-    /// an object gets the token before it, which is no string).
+    /// The token of this member value's name, the cell before the value.
+    /// Only for the value of an object member: before any other value
+    /// stands another value's last cell (perhaps a number's bits).
     pub(crate) fn name_tok(&self) -> Tok {
         self.at
             .checked_sub(1)
-            .and_then(|i| self.doc.tape.get(i as usize).copied())
+            .and_then(|i| get(&self.doc.tape, i as usize))
             .unwrap_or(Tok::Null)
     }
 
@@ -409,11 +528,11 @@ impl<'a> DocNode<'a> {
 /// order, see [`DocNode::in_name_order`]).
 ///
 /// The tape and the strings are looked up once, when the iterator is made,
-/// so a step reads two tokens and slices one name.
+/// so a step reads two cells and slices one name.
 #[derive(Clone)]
 pub struct Members<'a> {
     doc: &'a Doc<'a>,
-    tape: &'a [Tok],
+    tape: &'a [Cell],
     strings: Strings<'a>,
     next: u32,
     left: u32,
@@ -447,20 +566,15 @@ impl<'a> Iterator for Members<'a> {
         }
         self.left -= 1;
         let at = self.next as usize;
-        let name = self
-            .tape
-            .get(at)
-            .and_then(|&tok| self.strings.of(tok))
+        let name = get(self.tape, at)
+            .and_then(|tok| self.strings.of(tok))
             .unwrap_or_default();
         let value = DocNode {
             doc: self.doc,
             at: self.next + 1,
             order: self.order,
         };
-        self.next = match self.tape.get(at + 1) {
-            Some(Tok::Arr { end, .. } | Tok::Obj { end, .. }) => *end,
-            _ => self.next + 2,
-        };
+        self.next = after(self.tape, self.next + 1);
         Some((name, value))
     }
 
@@ -494,7 +608,7 @@ impl<'a> Iterator for Items<'a> {
             at: self.next,
             order: self.order,
         };
-        self.next = self.doc.after(self.next);
+        self.next = after(&self.doc.tape, self.next);
         Some(item)
     }
 

@@ -49,6 +49,36 @@ fn numbers_are_what_serde_json_makes_of_them() {
 }
 
 #[test]
+fn a_number_takes_two_cells_and_its_bits_are_never_read_as_a_cell() {
+    // 6 to 9 are the bits of a string's, an array's and an object's cell
+    // kinds, and u64::MAX sets every bit: stepping over any of them must
+    // land on the next value.
+    let text = r#"{"a": 6, "b": 7, "c": [8, 9, 18446744073709551615, "after"], "d": 9, "e": {"f": -8}, "g": "end"}"#;
+    let d = doc(text);
+    let root = d.root();
+    assert_eq!(root.get("a").and_then(|n| n.as_number()), Some(6.into()));
+    assert_eq!(root.get("g").and_then(|n| n.as_str()), Some("end"));
+    let c: Vec<_> = root.get("c").expect("c").items().map(|n| n.to_value()).collect();
+    assert_eq!(c, [json!(8), json!(9), json!(u64::MAX), json!("after")]);
+    assert_eq!(
+        root.get("e").and_then(|e| e.get("f")).and_then(|n| n.as_number()),
+        Some((-8).into())
+    );
+    let names: Vec<_> = root.members().map(|(k, _)| k).collect();
+    assert_eq!(names, ["a", "b", "c", "d", "e", "g"]);
+    assert_eq!(
+        root.to_value(),
+        serde_json::from_str::<serde_json::Value>(text).expect("JSON")
+    );
+    // Seven numbers of two cells; one cell each for the two objects, the
+    // seven names, the array and the two strings.
+    let numbers = 7;
+    let others = 2 + 7 + 1 + 2;
+    assert_eq!(d.cell_count(), others + 2 * numbers);
+    assert_eq!(std::mem::size_of_val(&d.tape[0]), 8);
+}
+
+#[test]
 fn duplicate_names_are_refused_at_their_place_at_any_depth() {
     assert_eq!(
         failure(r#"{"a": {"b": 1, "c": 2, "b": 3}}"#),

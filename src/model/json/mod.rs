@@ -141,6 +141,17 @@ fn bom_problem() -> Problem {
 type TextRead<'s> = Result<(Doc<'s>, Vec<Infinite>), (Problem, Cow<'s, str>)>;
 
 fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> TextRead<'s> {
+    if text.len() > doc::MAX_TEXT_BYTES {
+        // Whatever a caller's limit, a document's tape addresses at most
+        // this much text.
+        let limit = ReadLimits {
+            max_bytes: doc::MAX_TEXT_BYTES,
+            ..*limits
+        };
+        if let Err(problem) = checked_len(text.len(), &limit) {
+            return Err((problem, text));
+        }
+    }
     let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
     let reader = if javascript {
         Reader::javascript_numbers(&text, depth)

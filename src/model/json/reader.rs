@@ -9,7 +9,7 @@
 mod fail;
 mod strings;
 
-use super::doc::{Tok, token_str};
+use super::doc::{Cell, Tok, put, token_str};
 use super::number::{NumberError, Parsed, scan_number};
 use super::scan::skip_ws;
 use crate::model::problem::push_pointer;
@@ -25,7 +25,7 @@ pub(crate) struct Reader<'a> {
     pos: usize,
     depth_left: usize,
     depth_limit: usize,
-    tape: Vec<Tok>,
+    tape: Vec<Cell>,
     escaped: String,
     /// The names of the objects being read (innermost last), each with the
     /// byte offset of its opening quote and a hash: the duplicate check's scratch.
@@ -39,7 +39,7 @@ pub(crate) struct Reader<'a> {
 /// What a read leaves: the tape, the side buffer of decoded escapes and the
 /// infinities found in JavaScript-number mode.
 pub(crate) struct Read {
-    pub tape: Vec<Tok>,
+    pub tape: Vec<Cell>,
     pub escaped: String,
     pub infinite: Vec<super::Infinite>,
 }
@@ -55,7 +55,8 @@ struct JsNumbers {
 impl<'a> Reader<'a> {
     /// A reader rejecting containers nested `depth_limit` deep.
     pub(crate) fn new(text: &'a str, depth_limit: usize) -> Self {
-        // Review documents run at about one token per 16 to 24 bytes.
+        // Review documents run at about one cell per 16 to 24 bytes (only
+        // what is written is touched, so a larger guess costs nothing).
         let tape = Vec::with_capacity(text.len() / 16 + 4);
         Reader {
             text,
@@ -181,7 +182,7 @@ impl<'a> Reader<'a> {
         let end = self.pos + word.len();
         if self.bytes.get(self.pos..end) == Some(word.as_bytes()) {
             self.pos = end;
-            self.tape.push(tok);
+            put(&mut self.tape, tok);
             return Ok(());
         }
         if end > self.bytes.len() && word.as_bytes().starts_with(&self.bytes[self.pos..]) {
@@ -227,7 +228,7 @@ impl<'a> Reader<'a> {
                 None => return Err(fail("P9", start, "number is out of range for a double")),
             },
         };
-        self.tape.push(tok);
+        put(&mut self.tape, tok);
         Ok(())
     }
 
@@ -254,7 +255,7 @@ impl<'a> Reader<'a> {
         self.enter()?;
         self.pos += 1;
         let slot = self.tape.len();
-        self.tape.push(Tok::Obj { len: 0, end: 0 });
+        self.tape.push(Cell::container(false, 0, 0));
         let names_base = self.names.len();
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b'}') {
@@ -336,13 +337,10 @@ impl<'a> Reader<'a> {
         first_repeat(names.len(), |i| self.name_of(names[i].0)).map(|i| base + i)
     }
 
-    /// Fills in the container token at `slot` now that its contents are on the tape.
+    /// Fills in the container cell at `slot` now that its contents are on the tape.
     fn close(&mut self, slot: usize, len: u32) {
         let end = self.tape.len() as u32;
-        self.tape[slot] = match self.tape[slot] {
-            Tok::Arr { .. } => Tok::Arr { len, end },
-            _ => Tok::Obj { len, end },
-        };
+        self.tape[slot] = Cell::container(self.tape[slot].is_array(), len, end);
     }
 
     /// The text of a string token already read.
@@ -354,7 +352,7 @@ impl<'a> Reader<'a> {
         self.enter()?;
         self.pos += 1;
         let slot = self.tape.len();
-        self.tape.push(Tok::Arr { len: 0, end: 0 });
+        self.tape.push(Cell::container(true, 0, 0));
         let mut len = 0u32;
         self.pos = skip_ws(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b']') {

@@ -3,7 +3,7 @@
 
 use super::fail::{control_fail, fail, lone_surrogate};
 use super::{Reader, Res};
-use crate::model::json::doc::Tok;
+use crate::model::json::doc::{Tok, put};
 use crate::model::json::scan::find_string_special;
 
 impl<'a> Reader<'a> {
@@ -23,7 +23,7 @@ impl<'a> Reader<'a> {
                     at: start as u32,
                     len: (i - start) as u32,
                 };
-                self.tape.push(tok);
+                put(&mut self.tape, tok);
                 Ok(tok)
             }
             Some(b'\\') => {
@@ -36,7 +36,7 @@ impl<'a> Reader<'a> {
                     at: at as u32,
                     len: (self.escaped.len() - at) as u32,
                 };
-                self.tape.push(tok);
+                put(&mut self.tape, tok);
                 Ok(tok)
             }
             Some(&b) => Err(control_fail(i, b)),
