@@ -122,7 +122,9 @@ impl Cell {
     }
 }
 
-/// Writes one value's cells at the end of the tape.
+/// Writes one value's cells at the end of the tape (inlined, so that a
+/// caller's known kind of value leaves only its own push).
+#[inline(always)]
 pub(crate) fn put(tape: &mut Vec<Cell>, tok: Tok) {
     let cell = |tag| Cell::new(tag, 0, 0);
     match tok {
