@@ -145,6 +145,7 @@ pub(crate) fn put(tape: &mut Vec<Cell>, tok: Tok) {
 pub(crate) fn get(tape: &[Cell], i: usize) -> Option<Tok> {
     let cell = *tape.get(i)?;
     let bits = || tape.get(i + 1).map(|c| c.0);
+    let (a, b) = (cell.a(), cell.b());
     Some(match cell.tag() {
         tag::NULL => Tok::Null,
         tag::TRUE => Tok::True,
@@ -152,31 +153,19 @@ pub(crate) fn get(tape: &[Cell], i: usize) -> Option<Tok> {
         tag::U64 => Tok::U64(bits()?),
         tag::I64 => Tok::I64(bits()? as i64),
         tag::F64 => Tok::F64(f64::from_bits(bits()?)),
-        tag::RAW => Tok::Raw {
-            at: cell.a(),
-            len: cell.b(),
-        },
-        tag::ESC => Tok::Esc {
-            at: cell.a(),
-            len: cell.b(),
-        },
-        tag::ARR => Tok::Arr {
-            len: cell.a(),
-            end: cell.b(),
-        },
-        tag::OBJ => Tok::Obj {
-            len: cell.a(),
-            end: cell.b(),
-        },
+        tag::RAW => Tok::Raw { at: a, len: b },
+        tag::ESC => Tok::Esc { at: a, len: b },
+        tag::ARR => Tok::Arr { len: a, end: b },
+        tag::OBJ => Tok::Obj { len: a, end: b },
         _ => return None,
     })
 }
 
 /// The index of the cell after the value whose cells start at `i`.
 fn after(tape: &[Cell], i: u32) -> u32 {
-    match tape.get(i as usize).map(|c| c.tag()) {
-        Some(tag::ARR | tag::OBJ) => tape[i as usize].b(),
-        Some(tag::U64 | tag::I64 | tag::F64) => i + 2,
+    match tape.get(i as usize) {
+        Some(&c) if matches!(c.tag(), tag::ARR | tag::OBJ) => c.b(),
+        Some(&c) if matches!(c.tag(), tag::U64 | tag::I64 | tag::F64) => i + 2,
         _ => i + 1,
     }
 }

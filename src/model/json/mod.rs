@@ -115,14 +115,14 @@ fn checked_text<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<&'s str, Pro
     Ok(text)
 }
 
+/// The size rule. Whatever a caller's limit, a document's tape addresses
+/// at most [`doc::MAX_TEXT_BYTES`] of text, so no larger limit applies.
 fn checked_len(len: usize, limits: &ReadLimits) -> Result<(), Problem> {
-    if len > limits.max_bytes {
+    let max = limits.max_bytes.min(doc::MAX_TEXT_BYTES);
+    if len > max {
         // Callers read at most one byte past the limit, so the true size
         // may be larger than what is at hand.
-        let message = format!(
-            "the input is over {} bytes; at most {} bytes are accepted",
-            limits.max_bytes, limits.max_bytes
-        );
+        let message = format!("the input is over {max} bytes; at most {max} bytes are accepted");
         return Err(Problem::new("size", "", message));
     }
     Ok(())
@@ -141,17 +141,6 @@ fn bom_problem() -> Problem {
 type TextRead<'s> = Result<(Doc<'s>, Vec<Infinite>), (Problem, Cow<'s, str>)>;
 
 fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> TextRead<'s> {
-    if text.len() > doc::MAX_TEXT_BYTES {
-        // Whatever a caller's limit, a document's tape addresses at most
-        // this much text.
-        let limit = ReadLimits {
-            max_bytes: doc::MAX_TEXT_BYTES,
-            ..*limits
-        };
-        if let Err(problem) = checked_len(text.len(), &limit) {
-            return Err((problem, text));
-        }
-    }
     let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
     let reader = if javascript {
         Reader::javascript_numbers(&text, depth)
@@ -194,12 +183,13 @@ pub struct Infinite {
 /// infinity), and each such number's pointer is returned beside it, so a
 /// reader can judge it as the infinity it is. Every other rule is the same.
 ///
-/// `text` has passed the size, UTF-8 and byte-order-mark rules (it is what
+/// `text` has passed the UTF-8 and byte-order-mark rules (it is what
 /// [`read_doc_owned`] gives back, or a borrowed text).
 pub fn read_javascript_numbers<'s>(
     text: Cow<'s, str>,
     limits: &ReadLimits,
 ) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
+    checked_len(text.len(), limits)?;
     read_text(text, limits, true).map_err(|(problem, _)| problem)
 }
 
