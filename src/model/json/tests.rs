@@ -453,6 +453,10 @@ fn no_limit_lets_in_more_text_than_a_tape_addresses() {
     };
     let refused = checked_len(doc::MAX_TEXT_BYTES + 1, &unbounded).expect_err("over the tape's reach");
     assert_eq!(refused.rule, "size");
-    assert!(refused.message.contains(&doc::MAX_TEXT_BYTES.to_string()), "{}", refused.message);
+    assert!(
+        refused.message.contains(&doc::MAX_TEXT_BYTES.to_string()),
+        "{}",
+        refused.message
+    );
     assert!(checked_len(doc::MAX_TEXT_BYTES, &unbounded).is_ok());
 }
