@@ -4,7 +4,8 @@
 # and fg brings the screen back), an invalid file and a pull-request result
 # (the decision composer: type, Esc, the draft stays; `o` runs $BROWSER
 # with the link; typed text survives
-# SIGHUP; SIGTERM leaves a restored terminal), types keys, checks what the
+# SIGHUP and SIGINT; SIGTERM, SIGINT and SIGQUIT leave a restored terminal),
+# types keys, checks what the
 # screen shows and the exit status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
 #
@@ -209,6 +210,35 @@ kill -TERM "$pid"
 expect_exit 143 "SIGTERM"
 flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
 [ "$flags" = "0 1 0" ] || fail "after SIGTERM: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 5b. SIGINT and SIGQUIT from another process (in raw mode ctrl-c and
+#     ctrl-\ are keys, so only `kill` sends them) end the screen the same
+#     way: the text being typed is kept and the terminal restored.
+rm -rf "$work/state/drafts"
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+press "Choose the status:" d
+press "Fixed on the reviewed head" j Enter
+press "int-typed" -l " int-typed"
+pid=$(program_pid)
+[ -n "$pid" ] || fail "no program in the pane"
+kill -INT "$pid"
+expect_exit 130 "SIGINT"
+flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
+[ "$flags" = "0 1 0" ] || fail "after SIGINT: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/pr.json"
+wait_for "Restored 1 draft(s) from disk"
+press "int-typed" d
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+pid=$(program_pid)
+kill -QUIT "$pid"
+expect_exit 131 "SIGQUIT"
+flags=$(tmx display-message -p -t smoke '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
+[ "$flags" = "0 1 0" ] || fail "after SIGQUIT: alternate_on cursor_flag mouse_any_flag = $flags, expected 0 1 0"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 6. `list` to a terminal shows control, C1 and bidi characters visibly

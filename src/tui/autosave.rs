@@ -1,6 +1,6 @@
 //! Drafts written without being asked: a moment after typing stops, and
 //! when the process is told to end (SIGHUP from a dropped SSH session,
-//! SIGTERM). Pure like `update`: the runtime's timer and signal watcher
+//! SIGTERM, SIGINT or SIGQUIT from another process). Pure like `update`: the runtime's timer and signal watcher
 //! deliver [`Msg::DraftIdle`](super::update::Msg::DraftIdle) and
 //! [`Msg::Terminate`](super::update::Msg::Terminate); nothing here reads a
 //! clock.

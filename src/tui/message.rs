@@ -149,7 +149,7 @@ pub enum Msg {
     },
     /// Typing stopped: the save timer of this edit generation fired.
     DraftIdle(u64),
-    /// SIGHUP or SIGTERM arrived: keep every draft, then quit.
+    /// SIGHUP, SIGTERM, SIGINT or SIGQUIT arrived: keep every draft, then quit.
     Terminate,
     /// The pull request's change around a finding's evidence (or why not); stale generations are ignored.
     DiffLoaded {

@@ -255,7 +255,13 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
             if let Msg::Resize(w, h) = msg {
                 guard.resize(w, h)?;
             }
-            startup::update(&mut app, msg);
+            if let Some(message::Effect::Suspend) = startup::update(&mut app, msg) {
+                let resumed = jobs::suspend::stop_and_continue(&mut guard);
+                if let Msg::Resumed(w, h) = resumed {
+                    guard.resize(w, h)?;
+                }
+                startup::update(&mut app, resumed);
+            }
             if app.ui.quit {
                 return Ok(false);
             }

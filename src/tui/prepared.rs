@@ -317,8 +317,8 @@ pub fn class_short(c: Classification) -> &'static str {
 /// for a finding about the whole pull request.
 pub fn location(finding: &Finding, max_chars: usize) -> String {
     match (&finding.path, finding.line) {
-        (Some(p), Some(l)) => format!("{}:{l}", clean_line(&first_chars(p, max_chars))),
-        (Some(p), None) => clean_line(&first_chars(p, max_chars)),
+        (Some(p), Some(l)) => format!("{}:{l}", clean_line(&ends(p, max_chars))),
+        (Some(p), None) => clean_line(&ends(p, max_chars)),
         (None, Some(l)) => format!("(pull request):{l}"),
         (None, None) => "(pull request)".to_string(),
     }
@@ -337,6 +337,27 @@ fn lower(text: &str) -> String {
     first_chars(text, PATH_CHARS).to_lowercase()
 }
 
+/// `s` in at most `n` chars: whole when it fits, else its first and last
+/// chars around a `…`, so a long path keeps its file name (the list
+/// shortens it further from the middle, see `view::list::shorten_middle`).
+fn ends(s: &str, n: usize) -> String {
+    if s.chars().nth(n).is_none() {
+        return s.to_string();
+    }
+    let Some(keep) = n.checked_sub(1) else {
+        return String::new();
+    };
+    let tail = keep / 2;
+    let head = keep - tail;
+    let start_of_tail = s
+        .char_indices()
+        .rev()
+        .nth(tail.saturating_sub(1))
+        .map_or(s.len(), |(i, _)| i);
+    let tail = if tail == 0 { "" } else { &s[start_of_tail..] };
+    format!("{}…{tail}", first_chars(s, head))
+}
+
 /// The first `n` chars of `s` (no allocation beyond the copy).
 fn first_chars(s: &str, n: usize) -> String {
     match s.char_indices().nth(n) {
@@ -348,6 +369,21 @@ fn first_chars(s: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_path_keeps_its_start_and_its_file_name() {
+        let deep = format!("app/{}/x.py", "d".repeat(200));
+        let kept = ends(&deep, 160);
+        assert_eq!(kept.chars().count(), 160);
+        assert!(kept.starts_with("app/ddd") && kept.ends_with("ddd/x.py"), "{kept}");
+        assert!(kept.contains('…'));
+        assert_eq!(ends("src/lib.rs", 160), "src/lib.rs");
+        assert_eq!(ends("src/lib.rs", 10), "src/lib.rs");
+        assert_eq!(ends("src/lib.rs", 9), "src/…b.rs");
+        assert_eq!(ends("αβγδε", 2), "α…");
+        assert_eq!(ends("αβγδε", 1), "…");
+        assert_eq!(ends("αβγδε", 0), "");
+    }
     use crate::tui::fixture;
 
     #[test]

@@ -12,9 +12,13 @@
 //! most every [`SEARCH_FRAME`] (and once it is complete), so the ranking
 //! is not held up by drawing it after every chunk.
 //!
-//! SIGHUP and SIGTERM arrive as [`Msg::Terminate`] (a watcher thread turns
-//! them into a message), so every draft is written and the terminal restored
-//! before the process exits with 128 + the signal. When the terminal itself
+//! SIGHUP, SIGTERM, SIGINT and SIGQUIT arrive as [`Msg::Terminate`] (a
+//! watcher thread turns them into a message), so every draft is written and
+//! the terminal restored before the process exits with 128 + the signal. In
+//! raw mode the terminal sends no SIGINT or SIGQUIT for ctrl-c and ctrl-\
+//! (they are keys), so those two come only from another process (`kill
+//! -INT`, a supervisor); left at their default action they would end the
+//! process with the screen still in raw mode and the typed text unsaved. When the terminal itself
 //! fails (a hung-up line), the drafts are written the same way before the
 //! error is returned.
 
@@ -42,14 +46,15 @@ const BURST: usize = 256;
 /// The signal that ended the screen, if one did.
 pub type EndedBy = Option<i32>;
 
-/// Turns SIGHUP and SIGTERM into [`Msg::Terminate`]; remembers which came.
+/// Turns SIGHUP, SIGTERM, SIGINT and SIGQUIT into [`Msg::Terminate`];
+/// remembers which came.
 #[cfg(unix)]
 pub fn watch_signals(runner: &Runner) -> Arc<AtomicI32> {
-    use signal_hook::consts::{SIGHUP, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     let last = Arc::new(AtomicI32::new(0));
     let seen = Arc::clone(&last);
     let tx = runner.tx.clone();
-    match signal_hook::iterator::Signals::new([SIGHUP, SIGTERM]) {
+    match signal_hook::iterator::Signals::new([SIGHUP, SIGTERM, SIGINT, SIGQUIT]) {
         Ok(mut signals) => {
             let spawned = std::thread::Builder::new().name("signals".into()).spawn(move || {
                 for sig in signals.forever() {

@@ -10,6 +10,7 @@
 //! client, which every later job uses.
 
 use super::app::App;
+use super::message::Effect;
 use super::update::Msg;
 use std::sync::mpsc::{Receiver, Sender};
 
@@ -70,9 +71,11 @@ where
 }
 
 /// The state change of a message while loading: steps and ticks move the
-/// progress line, a resize is kept, `q`, `ctrl-c` and a signal quit; other
-/// keys do nothing.
-pub fn update(app: &mut App, msg: Msg) {
+/// progress line, a resize is kept, `q`, `ctrl-c` and a signal quit,
+/// `ctrl-z` asks for [`Effect::Suspend`] (the shell gets the terminal while
+/// the load goes on; `fg` brings the loading frame back); other keys do
+/// nothing.
+pub fn update(app: &mut App, msg: Msg) -> Option<Effect> {
     use ratatui::crossterm::event::{KeyCode, KeyModifiers};
     match msg {
         Msg::Progress(step) if !step.is_empty() => {
@@ -86,9 +89,13 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Key(k) if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) => {
             app.ui.quit = true
         }
+        Msg::Key(k) if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) => {
+            return Some(Effect::Suspend);
+        }
         Msg::Terminate | Msg::InputLost(_) => app.ui.quit = true,
         _ => {}
     }
+    None
 }
 
 #[cfg(test)]
@@ -119,6 +126,24 @@ mod tests {
             &mut app,
             Msg::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)),
         );
+        assert!(app.ui.quit);
+    }
+
+    #[test]
+    fn ctrl_z_while_loading_asks_to_suspend_and_nothing_else_does() {
+        let mut app = loading_app();
+        let ctrl = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+        assert!(matches!(update(&mut app, ctrl('z')), Some(Effect::Suspend)));
+        assert!(!app.ui.quit, "a suspended load goes on");
+        assert!(update(&mut app, Msg::Resumed(100, 30)).is_none());
+        assert_eq!(app.ui.size, (100, 30), "the size after fg is kept");
+        for msg in [
+            Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE)),
+            Msg::Progress("validating".into()),
+            ctrl('c'),
+        ] {
+            assert!(update(&mut app, msg).is_none());
+        }
         assert!(app.ui.quit);
     }
 

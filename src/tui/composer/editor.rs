@@ -99,10 +99,17 @@ impl Editor {
         rows(self.area.lines(), self.cursor(), usize::from(width.max(1)))
     }
 
-    /// Scrolls so the cursor row is within `height` rows of `width` columns.
+    /// Scrolls so the cursor row is within `height` rows of `width` columns,
+    /// and no further than the last row needs: when the box grows (a larger
+    /// window, fewer wrapped rows) the rows above come back into view, so a
+    /// text that fits is shown whole.
     pub fn keep_cursor_visible(&mut self, width: u16, height: u16) {
-        let row = self.rows(width).cursor.row;
+        let rows = self.rows(width);
+        let row = rows.cursor.row;
         let height = usize::from(height.max(1));
+        // The cursor may sit on a row after the last text row (an empty last line).
+        let total = rows.rows.len().max(row + 1);
+        self.top = self.top.min(total.saturating_sub(height));
         if row < self.top {
             self.top = row;
         } else if row >= self.top + height {
@@ -298,6 +305,23 @@ mod tests {
         }
         e.keep_cursor_visible(20, 5);
         assert_eq!(e.top, 0);
+    }
+
+    #[test]
+    fn a_box_that_grows_shows_the_rows_above_again() {
+        let mut e = Editor::new("the first line of the decision and then the second part");
+        // A window shrunk to a few columns: the cursor row is far down.
+        e.keep_cursor_visible(6, 1);
+        let shrunk = e.top;
+        assert!(shrunk > 0);
+        // Back to a wide box: everything fits, so nothing is scrolled away.
+        e.keep_cursor_visible(100, 20);
+        assert_eq!(e.top, 0);
+        // A box that still needs scrolling keeps the cursor's row in view.
+        e.keep_cursor_visible(6, 1);
+        e.keep_cursor_visible(6, 3);
+        let rows = e.rows(6);
+        assert_eq!(e.top, rows.rows.len().max(rows.cursor.row + 1) - 3);
     }
 
     #[test]

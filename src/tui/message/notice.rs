@@ -54,7 +54,7 @@ pub enum Notice {
     CopyRefused { why: String },
     /// The clipboard sequence could not be written.
     NotCopied(Shared<io::Error>),
-    /// SIGHUP and SIGTERM are not watched (drafts are not kept on them).
+    /// SIGHUP, SIGTERM, SIGINT and SIGQUIT are not watched (drafts are not kept on them).
     SignalsUnwatched(Shared<io::Error>),
     /// A background thread panicked with this (sanitised) message.
     Panicked { failure: String },

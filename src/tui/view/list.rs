@@ -218,14 +218,15 @@ pub fn recorded_mark(mark: Option<crate::tui::recorded::RowMark>, theme: &Theme)
 /// The width of the location column in a row `width` columns wide: the
 /// whole `path:line` when it fits in half of what is left after the
 /// fixed columns, else half (at least [`MIN_LOCATION_COLS`]), widened
-/// to keep the file name and `:line` whole (`…/name.rs:12`) when the row
-/// has the room; the title gets the rest. A file name wider than the whole
-/// room keeps its end.
+/// to keep the file name and `:line` whole (`…/name.rs:12`) in up to three
+/// quarters of the room; the title gets the rest. The rows on screen share
+/// the widest of their columns, so one very long file name cannot take the
+/// title from all of them: a name wider than that keeps its end.
 pub fn location_cols(location: &str, width: usize) -> usize {
     let room = width.saturating_sub(PREFIX_COLS + CONFIDENCE_COLS + 1);
     let share = (room / 2).max(MIN_LOCATION_COLS.min(room));
     let file = location.rsplit('/').next().map_or(0, |f| f.width() + 2);
-    location.width().min(share.max(file)).min(room)
+    location.width().min(share.max(file.min(room - room / 4))).min(room)
 }
 
 /// One list row: selection, mark, decision, rank, blocking, disposition,
@@ -380,6 +381,24 @@ mod tests {
         assert!(at(98) < at(198));
         assert_eq!(at(198), loc.width().min((198 - 33) / 2));
         assert_eq!(location_cols("a.rs:1", 198), 6);
+    }
+
+    #[test]
+    fn a_very_long_file_name_leaves_the_title_a_quarter() {
+        let room = 70 - PREFIX_COLS - CONFIDENCE_COLS - 1;
+        let name = format!("{}.py:17", "n".repeat(200));
+        let cols = location_cols(&name, 70);
+        assert_eq!(cols, room - room / 4);
+        let shown = shorten_middle(&name, cols);
+        assert!(
+            shown.starts_with('…') && shown.ends_with("n.py:17") && shown.width() <= cols,
+            "{shown}"
+        );
+        // A long directory keeps the file name in half the room.
+        let deep = format!("app/{}/x.py:17", "d".repeat(200));
+        let cols = location_cols(&deep, 70);
+        assert_eq!(cols, room / 2);
+        assert!(shorten_middle(&deep, cols).ends_with("…/x.py:17"));
     }
 
     #[test]
