@@ -34,9 +34,10 @@ pub enum GhError {
     /// GitHub answered, but not with the JSON this program expects.
     #[error("unexpected answer from GitHub: {message}")]
     Decode { message: String },
-    /// A GraphQL answer carried `errors`.
+    /// A GraphQL answer carried `errors`; `kind` is the first error's
+    /// `type` (`FORBIDDEN`, `RATE_LIMITED` ...), when GitHub gave one.
     #[error("GitHub GraphQL error: {message}")]
-    GraphQl { message: String },
+    GraphQl { message: String, kind: Option<String> },
     /// The client could not be set up (bad API URL, no async runtime).
     #[error("GitHub client setup: {message}")]
     Config { message: String },

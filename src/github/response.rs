@@ -5,6 +5,7 @@ use crate::time::from_epoch_seconds;
 use http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::time::{Duration, SystemTime};
 
 /// A complete answer: status, headers and body bytes.
@@ -92,6 +93,8 @@ struct GraphqlAnswer<T> {
 #[derive(Deserialize)]
 struct GraphqlError {
     message: String,
+    #[serde(default, rename = "type")]
+    kind: Option<Value>,
 }
 
 /// The `data` of a GraphQL answer; `errors` (even with partial data) fail.
@@ -105,8 +108,16 @@ pub fn graphql_data<T: DeserializeOwned>(raw: Raw) -> Result<T, GhError> {
             String::new()
         };
         let message: String = first.message.chars().take(MAX_MESSAGE_CHARS).collect();
+        // Only a short upper-case word is kept as the type: it is compared, never shown.
+        let kind = first
+            .kind
+            .as_ref()
+            .and_then(Value::as_str)
+            .filter(|k| k.len() <= 40 && k.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+            .map(str::to_owned);
         return Err(GhError::GraphQl {
             message: format!("{message}{suffix}"),
+            kind,
         });
     }
     answer.data.ok_or_else(|| GhError::Decode {

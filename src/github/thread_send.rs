@@ -12,8 +12,13 @@
 //!    hide a reply that landed; the next attempt finds it in step 3);
 //!    resolve and unresolve are idempotent and retried like reads.
 //!
-//! A GraphQL error answering a mutation is GitHub refusing that action
-//! (permission, locked conversation), so it is a refusal, not a failure.
+//! A GraphQL error answering a mutation is GitHub refusing that action only
+//! when its type says so (`FORBIDDEN`, `NOT_FOUND`, `UNPROCESSABLE`:
+//! permission, a locked conversation); any other error (`RATE_LIMITED`, an
+//! internal error, no type) is a failure, and the action stays in the outbox.
+//! A mutation is done only when its answer shows it: the reply's comment, or
+//! the thread in the wanted state. An answer without that (`null` data) is a
+//! failure too; the next attempt finds a reply that did land (step 3).
 
 use super::GhError;
 use super::client::Client;
@@ -64,35 +69,63 @@ async fn attempt(client: &Client, request: &ThreadRequest) -> Result<ThreadDone,
                 .graphql_once(REPLY_MUTATION, vars)
                 .await
                 .map_err(mutation(verb))?;
-            let url = data
-                .pointer("/addPullRequestReviewThreadReply/comment/url")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+            let Some(comment) = data
+                .pointer("/addPullRequestReviewThreadReply/comment")
+                .filter(|c| c.get("id").is_some_and(Value::is_string))
+            else {
+                return Err(unconfirmed(verb));
+            };
+            let url = comment.get("url").and_then(Value::as_str).map(str::to_owned);
             Ok(ThreadDone::Replied { url, already: false })
         }
         ThreadVerb::Resolve if thread.resolved => Ok(ThreadDone::Resolved { already: true }),
         ThreadVerb::Unresolve if !thread.resolved => Ok(ThreadDone::Unresolved { already: true }),
         ThreadVerb::Resolve => {
-            let _: Value = client
+            let data: Value = client
                 .graphql(RESOLVE_MUTATION, json!({ "threadId": thread.id }))
                 .await
                 .map_err(mutation(verb))?;
+            confirm_state(&data, "/resolveReviewThread/thread/isResolved", true, verb)?;
             Ok(ThreadDone::Resolved { already: false })
         }
         ThreadVerb::Unresolve => {
-            let _: Value = client
+            let data: Value = client
                 .graphql(UNRESOLVE_MUTATION, json!({ "threadId": thread.id }))
                 .await
                 .map_err(mutation(verb))?;
+            confirm_state(&data, "/unresolveReviewThread/thread/isResolved", false, verb)?;
             Ok(ThreadDone::Unresolved { already: false })
         }
+    }
+}
+
+/// The answer to a mutation did not show it done.
+fn unconfirmed(verb: &'static str) -> Stop {
+    Stop::Failed(format!(
+        "GitHub's answer did not show the thread action done ({verb}); it is kept for another attempt"
+    ))
+}
+
+/// The thread in the mutation's answer is in the wanted state.
+fn confirm_state(data: &Value, pointer: &str, resolved: bool, verb: &'static str) -> Result<(), Stop> {
+    match data.pointer(pointer).and_then(Value::as_bool) {
+        Some(now) if now == resolved => Ok(()),
+        _ => Err(unconfirmed(verb)),
     }
 }
 
 /// A mutation's error: GitHub's refusal (GraphQL error, 4xx) or a failure.
 fn mutation(verb: &'static str) -> impl FnOnce(GhError) -> Stop {
     move |e| match e {
-        GhError::GraphQl { message } => Stop::Refused(ThreadRefusal::Refused { verb, message }),
+        // GitHub's GraphQL answers 200 for every error; only these types say
+        // the action itself is refused. Others (`RATE_LIMITED`, `INTERNAL`,
+        // none at all: "Something went wrong") may pass on another attempt.
+        GhError::GraphQl {
+            message,
+            kind: Some(kind),
+        } if matches!(kind.as_str(), "FORBIDDEN" | "NOT_FOUND" | "UNPROCESSABLE") => {
+            Stop::Refused(ThreadRefusal::Refused { verb, message })
+        }
         e if e.is_refusal() => Stop::Refused(ThreadRefusal::Refused {
             verb,
             message: e.to_string(),

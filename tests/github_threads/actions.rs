@@ -223,3 +223,56 @@ async fn refusals_stop_before_any_mutation() {
     );
     assert_eq!(sequence(&closed).await, ["GET /repos/octo/app/pulls/5"]);
 }
+
+#[tokio::test]
+async fn an_answer_that_does_not_show_the_action_done_is_a_failure_not_a_refusal() {
+    let failures = [
+        json!({ "data": null, "errors": [{ "type": "RATE_LIMITED",
+            "message": "API rate limit exceeded for user ID 1." }] }),
+        json!({ "data": null, "errors": [{ "message": "Something went wrong while executing your query." }] }),
+        json!({ "data": null, "errors": [{ "type": "INTERNAL", "message": "x" }] }),
+    ];
+    let unconfirmed = |op: &str| {
+        [
+            json!({ "data": { op: null } }),
+            json!({ "data": {} }),
+            json!({ "data": { op: { "thread": { "id": "PRRT_a", "isResolved": op == "unresolveReviewThread" } } } }),
+        ]
+    };
+    for (verb, resolved, op) in [
+        (
+            ThreadVerb::Reply {
+                body: "Fixed in 1a2b.".into(),
+            },
+            false,
+            "addPullRequestReviewThreadReply",
+        ),
+        (ThreadVerb::Resolve, false, "resolveReviewThread"),
+        (ThreadVerb::Unresolve, true, "unresolveReviewThread"),
+    ] {
+        let mut answers: Vec<Value> = failures.to_vec();
+        answers.extend(unconfirmed(op));
+        if op == "addPullRequestReviewThreadReply" {
+            answers.push(json!({ "data": { op: { "comment": null } } }));
+        }
+        for answer in answers {
+            let api = github(resolved).await;
+            graphql_op("viewer")
+                .respond_with(ok(comments_page("alice", &[])))
+                .mount(&api)
+                .await;
+            graphql_op(op).respond_with(ok(answer.clone())).mount(&api).await;
+            let got = send_thread_action(&client(&api.uri()), &request(verb.clone())).await;
+            assert!(
+                matches!(got, ThreadOutcome::Failed { .. }),
+                "{op} answered {answer}: {got:?}"
+            );
+            let sent = sequence(&api).await;
+            let mutations = sent.iter().filter(|s| s.ends_with(op)).count();
+            assert!(mutations >= 1, "{op}: {sent:?}");
+            if op == "addPullRequestReviewThreadReply" {
+                assert_eq!(mutations, 1, "a reply is sent once per attempt: {sent:?}");
+            }
+        }
+    }
+}
