@@ -251,6 +251,20 @@ if command -v jq >/dev/null; then
   wait_for 'Plain ␛[31mred⟨U+009B⟩2J ⟨U+202E⟩evil end'
   wait_for 'Plain \u001b[31mred\u009b2J \u202eevil end'
   "$bin" list --format tsv "$work/hostile.json" | grep -q "$(printf '\033')\[31mred" || fail "a pipe must get the exact bytes"
+  # Every other JSON output to a terminal escapes the same characters:
+  # `validate --format json` (a hostile enum value in a message), `project`
+  # and `fingerprints` (a hostile v3 field and id).
+  jq '.findings[0].severity = "x\u001b[31m\u009b\u202eend"' "$work/pr.json" > "$work/hostile-enum.json"
+  jq '.findings[0].agent_instruction = "Plain \u001b[31mred\u009b2J \u202eevil end" | .findings[0].id = "v3\u202eid"' \
+    "$root/tests/fixtures/conformance/artifact/valid-review-error-keeps-findings.json" > "$work/hostile-v3.json"
+  tmx kill-session -t smoke 2>/dev/null || true
+  rm -f "$work/status"
+  tmx new-session -d -s smoke -x 1500 -y 40 \
+    "$(printf '%q' "$bin") validate --format json $(printf '%q' "$work/hostile-enum.json"); $(printf '%q' "$bin") project $(printf '%q' "$work/hostile-v3.json"); $(printf '%q' "$bin") fingerprints $(printf '%q' "$work/hostile-v3.json"); echo \$? > $(printf '%q' "$work/status"); sleep 5"
+  wait_for 'x\u001b[31m\u009b\u202eend'
+  wait_for 'Plain \u001b[31mred\u009b2J \u202eevil end'
+  wait_for '"id":"v3\u202eid"'
+  "$bin" project "$work/hostile-v3.json" | grep -q "$(printf '\342\200\256')evil" || fail "a pipe must get the exact bytes of a projection"
 fi
 
 # 7. The terminal goes away (the tmux server dies with the pane): the

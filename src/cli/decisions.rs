@@ -125,14 +125,14 @@ pub fn entry_json(ledger: &Ledger, e: &Recorded) -> serde_json::Value {
 fn print(state: &LedgerState, format: DecisionsFormat) {
     match (state, format) {
         (LedgerState::Unknown { reason }, DecisionsFormat::Json) => {
-            println!("{}", json!({"authorised": "unknown", "reason": reason}));
+            super::out::print_json(json!({"authorised": "unknown", "reason": reason}));
         }
         (LedgerState::Unknown { reason }, DecisionsFormat::Table) => {
             println!("unknown: {}", clean_line(reason));
         }
         (LedgerState::Known(ledger), DecisionsFormat::Json) => {
             for e in &ledger.entries {
-                println!("{}", entry_json(ledger, e));
+                super::out::print_json(entry_json(ledger, e));
             }
         }
         (LedgerState::Known(ledger), DecisionsFormat::Table) => table(ledger),

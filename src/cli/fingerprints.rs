@@ -11,7 +11,6 @@ use super::common::{load_or_problem_keeping_value, report_invalid};
 use super::exit;
 use crate::model::review::Format;
 use crate::model::reviewgate::finding_fingerprints;
-use std::io::Write;
 use std::process::ExitCode;
 
 /// Runs the subcommand.
@@ -31,10 +30,10 @@ pub fn run(args: &FingerprintsArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let stdout = std::io::stdout();
+    let terminal = std::io::IsTerminal::is_terminal(&stdout);
     let mut out = stdout.lock();
     for fp in &fingerprints {
-        serde_json::to_writer(&mut out, fp)?;
-        out.write_all(b"\n")?;
+        super::out::write_json_line(&mut out, &serde_json::to_string(fp)?, terminal)?;
     }
     if loaded.is_valid() {
         Ok(ExitCode::from(exit::OK))

@@ -31,7 +31,7 @@ pub fn run(args: &InboxArgs) -> anyhow::Result<ExitCode> {
     match format {
         InboxFormat::Json => {
             for (i, row) in inbox.rows.iter().enumerate() {
-                writeln!(out, "{}", json_line(row, i + 1))?;
+                super::out::write_json_line(&mut out, &json_line(row, i + 1).to_string(), terminal)?;
             }
         }
         InboxFormat::Table => {

@@ -216,24 +216,7 @@ pub fn tsv_for_terminal(line: &str) -> String {
     out
 }
 
-/// JSON text made safe for a terminal without changing its data: every
-/// control, C1 and bidi character (only strings can hold one) is written as
-/// `\uXXXX` (a surrogate pair above U+FFFF), which a JSON reader decodes to
-/// the same string.
-pub fn json_for_terminal(json: &str) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if crate::sanitize::is_forbidden(c) {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                let _ = write!(out, "\\u{unit:04x}");
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use super::out::json_for_terminal;
 
 /// TSV lines; to a terminal through [`tsv_for_terminal`], to a pipe or
 /// file byte for byte as jq's `@tsv` writes them.

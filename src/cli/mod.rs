@@ -11,6 +11,7 @@ pub mod fingerprints;
 pub mod inbox;
 pub mod list;
 pub mod open_check;
+pub mod out;
 pub mod outbox;
 pub mod project;
 pub mod recorded;

@@ -61,7 +61,7 @@ fn list(outbox: &Outbox, format: TextOrJson) -> anyhow::Result<ExitCode> {
         // JSON lines, like `list --format json`: one entry object per line.
         TextOrJson::Json => {
             for e in &listing.entries {
-                println!("{}", serde_json::to_string(e)?);
+                super::out::print_json(serde_json::to_string(e)?);
             }
         }
         TextOrJson::Text if listing.entries.is_empty() => println!("the outbox is empty ({})", outbox.dir().display()),

@@ -41,11 +41,17 @@ pub fn run(args: &ProjectArgs) -> anyhow::Result<ExitCode> {
     let view = Doc::over(&strings, tape);
     match project_freeing(view, strings.strings(), &scope) {
         Ok(result) => {
-            let mut bytes = canonical_projection(&result);
-            bytes.push(b'\n');
+            let bytes = canonical_projection(&result);
             let stdout = std::io::stdout();
+            let terminal = std::io::IsTerminal::is_terminal(&stdout);
             let mut out = stdout.lock();
-            out.write_all(&bytes)?;
+            if terminal {
+                // The canonical writer writes UTF-8 (the projection's strings are text).
+                super::out::write_json_line(&mut out, &String::from_utf8_lossy(&bytes), true)?;
+            } else {
+                out.write_all(&bytes)?;
+                out.write_all(b"\n")?;
+            }
             out.flush()?;
             Ok(ExitCode::from(exit::OK))
         }

@@ -182,10 +182,7 @@ fn preview(draft: &Draft, format: TextOrJson) -> anyhow::Result<ExitCode> {
         TextOrJson::Json => {
             eprintln!("triage: dry run; the actor is {actor_note}");
             let payload_json = serde_json::to_value(&payload)?;
-            println!(
-                "{}",
-                json!({ "body": body, "receipt": receipt, "payload": payload_json })
-            );
+            super::out::print_json(json!({ "body": body, "receipt": receipt, "payload": payload_json }));
         }
         TextOrJson::Text => {
             let canonical = String::from_utf8_lossy(&payload.canonical_bytes()).into_owned();
@@ -353,7 +350,7 @@ pub(super) fn report(id: &str, attempt: Attempt<'_>, format: TextOrJson) -> u8 {
         ),
     };
     match format {
-        TextOrJson::Json => println!("{value}"),
+        TextOrJson::Json => super::out::print_json(&value),
         TextOrJson::Text => print_text(&value),
     }
     exit_code

@@ -220,7 +220,7 @@ fn usage(message: &str) -> ExitCode {
 /// Reports a failure (stderr; also one JSON object on stdout with `--format json`).
 fn fail(format: TextOrJson, message: &str, code: u8) -> ExitCode {
     if format == TextOrJson::Json {
-        println!("{}", json!({ "recorded": false, "error": message }));
+        super::out::print_json(json!({ "recorded": false, "error": message }));
     }
     eprintln!("triage: {}", clean_line(message));
     ExitCode::from(code)
@@ -262,7 +262,7 @@ fn print_recorded(
             "feedback": { "file": r.feedback_file, "line": r.feedback.to_line(), "entry": to_value(&r.feedback) },
             "suppression": suppression, "warnings": warnings, "existing_suppressions": before.existing,
         });
-        println!("{out}");
+        super::out::print_json(&out);
         return ExitCode::from(exit::OK);
     }
     let verb = if r.dry_run { "would append" } else { "appended" };
@@ -319,7 +319,7 @@ fn print_revoked(format: TextOrJson, root: &std::path::Path, source: RootSource,
             "recorded": !r.dry_run, "dry_run": r.dry_run, "undo": true, "repo_root": root,
             "repo_root_source": source.describe(), "fingerprint": fp, "file": r.index_file, "revoked": revoked,
         });
-        println!("{out}");
+        super::out::print_json(&out);
         return ExitCode::from(exit::OK);
     }
     println!(

@@ -125,7 +125,7 @@ fn report(outcomes: &[(ThreadEntry, ThreadOutcome)], format: TextOrJson) -> u8 {
         code = code.max(this);
         let value = outcome_json(entry, outcome);
         match format {
-            TextOrJson::Json => println!("{value}"),
+            TextOrJson::Json => super::out::print_json(&value),
             TextOrJson::Text => print_text(entry, outcome),
         }
     }

@@ -15,6 +15,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     let forced = forced_format(args.kind);
     let mut all_valid = true;
     let stdout = std::io::stdout();
+    let terminal = std::io::IsTerminal::is_terminal(&stdout);
     let mut out = stdout.lock();
     let mut inputs: Vec<(String, Loaded)> = Vec::new();
     if args.pr.pr.is_some() {
@@ -26,7 +27,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     for (name, loaded) in &inputs {
         all_valid &= loaded.is_valid();
         match args.format {
-            TextOrJson::Json => writeln!(out, "{}", verdict_json(name, loaded))?,
+            TextOrJson::Json => {
+                super::out::write_json_line(&mut out, &verdict_json(name, loaded).to_string(), terminal)?
+            }
             TextOrJson::Text => write_text(&mut out, name, loaded)?,
         }
     }
