@@ -367,7 +367,8 @@ impl Checkout {
         if !full.starts_with(&self.root) {
             return Err(unsafe_path(PathProblem::OutsideRoot));
         }
-        let file = std::fs::File::open(&full).map_err(io)?;
+        // The review names the path: a FIFO there must not hold the reader.
+        let file = crate::open_file::open_without_waiting(&full).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {
             return Err(unsafe_path(PathProblem::NotAFile));

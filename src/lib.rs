@@ -5,6 +5,7 @@
 //! - [`model`]: domain types, format readers, strict validation, fingerprints
 //!   (pure: no terminal, runtime or network).
 //! - [`atomic_write`]: the one atomic file replacement (temporary file, fsync, rename).
+//! - [`open_file`]: opening a file named by untrusted input without waiting on a FIFO.
 //! - [`time`]: the clock and the RFC 3339 text written to files (jiff).
 //! - [`checkout`]: the local checkout (files, HEAD) the evidence is checked against.
 //! - [`decision`]: decisions as values (drafts and their checks, the
@@ -25,7 +26,7 @@
 //! lower layers, never a higher layer or another module of its own layer
 //! (`tests/layering.rs` reads this list and fails on such an import):
 //!
-//! 1. `atomic_write`, `sanitize`, `time`
+//! 1. `atomic_write`, `open_file`, `sanitize`, `time`
 //! 2. `model`
 //! 3. `github::error`, `github::route`, `github::wire` (GitHub's vocabulary: plain values, no I/O)
 //! 4. `checkout`, `decision`, `git_remote`
@@ -51,6 +52,7 @@ pub mod github;
 pub mod inbox;
 pub mod log;
 pub mod model;
+pub mod open_file;
 pub mod outbox;
 pub mod river_store;
 pub mod sanitize;

@@ -328,3 +328,30 @@ fn errors_quote_untrusted_paths() {
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("the working tree"));
 }
+
+/// A review may name a FIFO in the working tree: reading it is refused at
+/// once instead of waiting for a writer.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_the_working_tree_is_refused_without_waiting() {
+    let r = repo();
+    let made = std::process::Command::new("mkfifo")
+        .arg(r.dir.path().join("src/pipe.rs"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let c = r.checkout();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let got = c.read_working_file("src/pipe.rs");
+        let _ = tx.send(matches!(
+            got,
+            Err(CheckoutError::UnsafePath {
+                problem: PathProblem::NotAFile,
+                ..
+            })
+        ));
+    });
+    // A blocked open never answers; a generous bound keeps the test from hanging.
+    assert_eq!(rx.recv_timeout(std::time::Duration::from_secs(20)), Ok(true));
+}

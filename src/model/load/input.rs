@@ -3,8 +3,10 @@
 //!
 //! A FIFO with no writer, a terminal or another device, or a directory would
 //! block or make no sense as a review document, so anything but a regular
-//! file is refused before it is opened (and checked again on the open file,
-//! in case the path was replaced in between). Reading stops one byte past the
+//! file is refused before it is opened, and checked again on the open file,
+//! in case the path was replaced in between. The open itself does not wait
+//! (`O_NONBLOCK`: opening a FIFO otherwise blocks until a writer comes, before
+//! the second check could run); on a regular file the flag changes nothing. Reading stops one byte past the
 //! cap, so an oversize input is seen as such without being read whole.
 
 use super::LoadError;
@@ -29,7 +31,7 @@ pub(super) fn read_in_two_steps(
     }
     let before = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
     refuse_unless_regular(path, &before)?;
-    let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+    let file = crate::open_file::open_without_waiting(path).map_err(|e| io_error(path, e))?;
     let opened = file.metadata().map_err(|e| io_error(path, e))?;
     refuse_unless_regular(path, &opened)?;
     // One byte more than the file has, so its end is seen without growing.
