@@ -881,10 +881,12 @@ fn cli_warns_when_river_will_not_apply_the_suppression() {
     );
     assert!(text.contains("Warning: River will not apply it on this run"), "{text}");
     assert!(!text.contains("suppressionEnabled"), "{text}");
-    // The suppression written by the first call is shown with where it applies.
+    // The suppression written by the first call is shown with where it
+    // applies: to no run of this review, whose changed files do not hold its
+    // related file (River's memory loader drops it before the gate).
     assert!(
         text.contains("Existing suppression suppression-98103dc8dd71c74c-")
-            && text.contains("(v1, false_positive): applies on River 1.15.0 only (revoked or expired for newer releases); expires 2020-01-01T00:00:00.000Z"),
+            && text.contains("(v1, false_positive): applies on no River release to this run: none of its relatedFiles is among the run's changed files; expires 2020-01-01T00:00:00.000Z"),
         "{text}"
     );
     let bad = triage_submit(&artifact, repo.path(), &["--expires", "tomorrow"]);

@@ -14,6 +14,17 @@
 //!   one with an unknown `fingerprintAlgo`; `v2` entries match the finding's
 //!   line-anchored fingerprint.
 //!
+//! Both lines' gates then skip a matching entry (so the finding is still
+//! reported) when the finding is `major` or `critical` and the entry's
+//! `feedbackType` is not `accepted_risk`, and when the finding's severity is
+//! above the entry's `context.minSeverityToAutoSuppress`; the entry that
+//! matches is the last one with the fingerprint, and its conditions decide.
+//! The memory loader of both keeps only entries of the run's phase
+//! (`metadata.phase`; 1.15.0 drops an entry without one, the newer line keeps
+//! it) and, when the run has changed files, entries none of whose
+//! `metadata.relatedFiles` is among them. The newer line takes any falsy
+//! `context.active` (`false`, `null`, `0`, `""`) as off.
+//!
 //! So an undo that works on both lines sets `context.active` to false,
 //! appends the revoking resurface entry (the newer lifecycle's record), and
 //! moves the 16-hex `context.fingerprint` to `context.revokedFingerprint`, a
@@ -22,7 +33,8 @@
 //! about. A later suppression of the same finding is a new entry carrying the
 //! fingerprint again, and applies on both lines.
 
-use super::ordered::Json;
+use super::ordered::{Json, Num};
+use crate::model::finding::RiverSeverity;
 use crate::model::river::{days_from_civil, parse_date, parse_date_time};
 use std::collections::HashSet;
 
@@ -46,8 +58,15 @@ pub struct SuppressionView {
     pub algo: String,
     /// `context.fingerprint`, when it is a string.
     pub fingerprint: Option<String>,
-    /// `context.active`, when it is a boolean.
-    pub active: Option<bool>,
+    /// `context.active` is present and falsy in JavaScript's sense
+    /// (`false`, `null`, `0`, `""`): the newer line takes the entry as off.
+    pub inactive: bool,
+    /// `metadata.phase`, when it is a string.
+    pub phase: Option<String>,
+    /// `metadata.relatedFiles` (its strings).
+    pub related_files: Vec<String>,
+    /// `context.minSeverityToAutoSuppress`, when it is a non-empty string.
+    pub min_severity: Option<String>,
     /// A resurface entry revokes it.
     pub revoked: bool,
     pub expires_at: Option<String>,
@@ -57,6 +76,26 @@ pub struct SuppressionView {
     pub skill_version: Option<String>,
     pub rules_digest: Option<String>,
     pub rules_digest_algo: Option<String>,
+}
+
+/// The run and finding a suppression is judged for: the finding's severity,
+/// the run's phase and changed files (as the review artifact gives them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GateRun<'a> {
+    pub severity: Option<RiverSeverity>,
+    pub phase: Option<&'a str>,
+    pub changed_files: &'a [String],
+}
+
+/// River's severity ranks (`SEVERITY_RANK`); unknown names have none.
+fn severity_rank(name: &str) -> Option<u8> {
+    match name.to_ascii_lowercase().as_str() {
+        "info" => Some(0),
+        "minor" => Some(1),
+        "major" => Some(2),
+        "critical" => Some(3),
+        _ => None,
+    }
 }
 
 /// `expiresAt` in Unix milliseconds: an RFC 3339 date-time, or a date
@@ -80,7 +119,7 @@ impl SuppressionView {
     /// Whether the newer line's gate can apply it (lengths are JavaScript's
     /// UTF-16 lengths, as River's `fp.length` checks them).
     pub fn in_force_newer(&self, now_ms: i64) -> bool {
-        self.active != Some(false)
+        !self.inactive
             && !self.revoked
             && !self.expired(now_ms)
             && matches!(self.algo.as_str(), "v1" | "v2")
@@ -105,14 +144,98 @@ impl SuppressionView {
         self.in_force_newer(now_ms) || self.matchable_115()
     }
 
-    /// One line for people: the entry, its algorithm and reason, and where
-    /// it applies (unsanitised: callers clean it before display).
-    pub fn describe(&self, now_ms: i64) -> String {
-        let state = match (self.matchable_115(), self.in_force_newer(now_ms)) {
-            (true, true) => "applies on River 1.15.0 and newer releases",
-            (true, false) => "applies on River 1.15.0 only (revoked or expired for newer releases)",
-            (false, true) => "applies on newer River releases only",
-            (false, false) => "revoked: applies on no River release",
+    /// Why both lines' gates skip this entry for `run` although it matches
+    /// the finding (none when they apply it).
+    pub fn skipped_for(&self, run: &GateRun<'_>) -> Option<String> {
+        // River reads a missing severity as `info`.
+        let severity = run.severity.map_or("info", RiverSeverity::as_str);
+        if !run.changed_files.is_empty()
+            && !self.related_files.is_empty()
+            && !self.related_files.iter().any(|f| run.changed_files.contains(f))
+        {
+            return Some("none of its relatedFiles is among the run's changed files".to_owned());
+        }
+        if let Some(cap) = &self.min_severity
+            && let (Some(have), Some(max)) = (severity_rank(severity), severity_rank(cap))
+            && have > max
+        {
+            return Some(format!(
+                "the finding is {severity}, above its minSeverityToAutoSuppress {cap}"
+            ));
+        }
+        if matches!(severity, "major" | "critical") && self.feedback_type.as_deref() != Some("accepted_risk") {
+            return Some(format!(
+                "the finding is {severity}, and River suppresses major and critical findings only for accepted_risk"
+            ));
+        }
+        None
+    }
+
+    /// Whether the loader of 1.15.0 / the newer line keeps it for a run of
+    /// `phase` (unknown: only an entry without a phase is judged).
+    fn phase_kept(&self, phase: Option<&str>) -> (bool, bool) {
+        match (&self.phase, phase) {
+            (None, _) => (false, true),
+            (Some(own), Some(run)) => (own == run, own == run),
+            (Some(_), None) => (true, true),
+        }
+    }
+
+    /// Whether each line's gate indexes it for `run`: its loader keeps it
+    /// and the entry can match (before the severity conditions).
+    fn indexed(&self, now_ms: i64, run: &GateRun<'_>) -> (bool, bool) {
+        let related = run.changed_files.is_empty()
+            || self.related_files.is_empty()
+            || self.related_files.iter().any(|f| run.changed_files.contains(f));
+        let (phase_115, phase_newer) = self.phase_kept(run.phase);
+        (
+            related && phase_115 && self.matchable_115(),
+            related && phase_newer && self.in_force_newer(now_ms),
+        )
+    }
+
+    /// One line for people about this entry alone (see [`describe_all`]).
+    pub fn describe(&self, now_ms: i64, run: &GateRun<'_>) -> String {
+        describe_all(std::slice::from_ref(self), now_ms, run).remove(0)
+    }
+
+    fn line(&self, now_ms: i64, run: &GateRun<'_>, shadowed: (Option<&str>, Option<&str>)) -> String {
+        let (indexed_115, indexed_newer) = self.indexed(now_ms, run);
+        let skipped = self.skipped_for(run);
+        let on_115 = indexed_115 && shadowed.0.is_none() && skipped.is_none();
+        let on_newer = indexed_newer && shadowed.1.is_none() && skipped.is_none();
+        let state = match (on_115, on_newer) {
+            (true, true) => "applies on River 1.15.0 and newer releases".to_owned(),
+            (true, false) => "applies on River 1.15.0 only (revoked or expired for newer releases)".to_owned(),
+            (false, true) if self.matchable_115() && self.phase.is_none() => {
+                "applies on newer River releases only (River 1.15.0 ignores a suppression without a phase)".to_owned()
+            }
+            (false, true) => "applies on newer River releases only".to_owned(),
+            (false, false) if indexed_115 || indexed_newer => {
+                let why = match (&skipped, shadowed.0.or(shadowed.1)) {
+                    (Some(why), _) => why.clone(),
+                    (None, Some(later)) => format!("the later entry {later} with the same fingerprint is used instead"),
+                    (None, None) => "it is shadowed".to_owned(),
+                };
+                format!("matches but applies on no River release: {why}")
+            }
+            (false, false) => {
+                let related = run.changed_files.is_empty()
+                    || self.related_files.is_empty()
+                    || self.related_files.iter().any(|f| run.changed_files.contains(f));
+                match (&self.phase, run.phase) {
+                    _ if !self.hides_anywhere(now_ms) => "revoked: applies on no River release".to_owned(),
+                    _ if !related => "applies on no River release to this run: none of its relatedFiles is among \
+                                      the run's changed files"
+                        .to_owned(),
+                    (Some(own), Some(now)) if own != now => {
+                        format!("applies on no River release to this run: it is for phase {own}, the run is {now}")
+                    }
+                    _ => "applies on no River release: River 1.15.0 ignores a suppression without a phase, and newer \
+                          releases have it revoked or expired"
+                        .to_owned(),
+                }
+            }
         };
         let mut text = format!(
             "{} ({}, {}): {state}",
@@ -135,6 +258,28 @@ impl SuppressionView {
     }
 }
 
+/// One line for people per entry of one finding, in order: the entry, its
+/// algorithm and reason, and where it applies for `run`. Each line's gate
+/// indexes entries by fingerprint and the last one wins, so an earlier entry
+/// with the same algorithm and fingerprint is used on no line where a later
+/// one is indexed (unsanitised: callers clean the lines before display).
+pub fn describe_all(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -> Vec<String> {
+    views
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let later = |line: fn((bool, bool)) -> bool| {
+                views[i + 1..]
+                    .iter()
+                    .rev()
+                    .find(|w| w.algo == v.algo && w.fingerprint == v.fingerprint && line(w.indexed(now_ms, run)))
+                    .map(|w| w.id.as_str())
+            };
+            v.line(now_ms, run, (later(|(a, _)| a), later(|(_, b)| b)))
+        })
+        .collect()
+}
+
 fn entries(index: &Json) -> &[Json] {
     match index.get("entries") {
         Some(Json::Array(items)) => items,
@@ -144,6 +289,19 @@ fn entries(index: &Json) -> &[Json] {
 
 fn text(v: Option<&Json>) -> Option<String> {
     v.and_then(Json::as_str).map(str::to_owned)
+}
+
+/// JavaScript's falsiness of a JSON value (`!value`).
+fn js_falsy(v: &Json) -> bool {
+    match v {
+        Json::Null => true,
+        Json::Bool(b) => !b,
+        Json::String(s) => s.is_empty(),
+        Json::Number(Num::Unsigned(n)) => *n == 0,
+        Json::Number(Num::Signed(n)) => *n == 0,
+        Json::Number(Num::Float(x)) => *x == 0.0 || x.is_nan(),
+        _ => false,
+    }
 }
 
 /// Ids of suppressions revoked by a resurface entry.
@@ -180,10 +338,13 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
                 id: id.to_owned(),
                 algo,
                 fingerprint,
-                active: match c.get("active") {
-                    Some(Json::Bool(b)) => Some(*b),
-                    _ => None,
+                inactive: c.get("active").is_some_and(js_falsy),
+                phase: text(e.get("metadata").and_then(|m| m.get("phase"))),
+                related_files: match e.get("metadata").and_then(|m| m.get("relatedFiles")) {
+                    Some(Json::Array(files)) => files.iter().filter_map(Json::as_str).map(str::to_owned).collect(),
+                    _ => Vec::new(),
                 },
+                min_severity: text(c.get("minSeverityToAutoSuppress")).filter(|s| !s.is_empty()),
                 revoked: revoked.contains(id),
                 expires_at: text(c.get("expiresAt")),
                 feedback_type: text(c.get("feedbackType")),
@@ -259,20 +420,101 @@ mod tests {
         assert_eq!(newer, [true, false, false, false, true]);
         assert_eq!(old, [true, true, true, true, false]);
         assert_eq!(views[4].skill_id.as_deref(), Some("rr-x"));
+        let run = GateRun::default();
         assert_eq!(
-            views[0].describe(now),
-            "a (v1, no feedbackType): applies on River 1.15.0 and newer releases"
+            views[0].describe(now, &run),
+            "a (v1, no feedbackType): applies on newer River releases only (River 1.15.0 ignores a suppression without a phase)"
         );
-        assert!(
-            views[1]
-                .describe(now)
-                .ends_with("applies on River 1.15.0 only (revoked or expired for newer releases)")
-        );
+        assert!(views[1].describe(now, &run).ends_with(
+            "applies on no River release: River 1.15.0 ignores a suppression without a phase, and newer releases have it revoked or expired"
+        ));
         assert!(
             views[4]
-                .describe(now)
+                .describe(now, &run)
                 .contains("applies on newer River releases only; skillId rr-x")
         );
+    }
+
+    /// The conditions of both gates (River 1.15.0's `suppression-apply.mjs`
+    /// and `memory-context.mjs`, and the newer line's): phase, related
+    /// files, the severity cap, accepted_risk for major and critical, falsy
+    /// `active`, and the last entry with a fingerprint winning.
+    #[test]
+    fn existing_entries_are_judged_by_the_gates_conditions() {
+        let entry = |id: &str, context: &str| {
+            format!(
+                r#"{{"id":"{id}","type":"suppression","context":{{"scope":"file","fingerprint":"{FP}"{context}}},"metadata":{{"phase":"midstream","relatedFiles":["src/a.js"]}}}}"#
+            )
+        };
+        let judge = |entries: &[String], severity: RiverSeverity, phase: &str, changed: &[String]| {
+            let ix = index(&format!(r#"{{"entries":[{}],"version":"1"}}"#, entries.join(",")));
+            let views = suppressions_of(&ix, &FindingIds { v1: FP, v2: &[] });
+            let run = GateRun {
+                severity: Some(severity),
+                phase: Some(phase),
+                changed_files: changed,
+            };
+            describe_all(&views, 0, &run)
+        };
+        let changed = ["src/a.js".to_owned()];
+        let fp = entry("fp", r#","feedbackType":"false_positive""#);
+        let both = "applies on River 1.15.0 and newer releases";
+        assert!(judge(std::slice::from_ref(&fp), RiverSeverity::Minor, "midstream", &changed)[0].ends_with(both));
+        // Major and critical findings: only accepted_risk.
+        let said = judge(std::slice::from_ref(&fp), RiverSeverity::Major, "midstream", &changed);
+        assert!(
+            said[0].contains("matches but applies on no River release: the finding is major"),
+            "{said:?}"
+        );
+        let risk = entry("risk", r#","feedbackType":"accepted_risk""#);
+        assert!(judge(&[risk], RiverSeverity::Critical, "midstream", &changed)[0].ends_with(both));
+        // The per-entry cap.
+        let capped = entry(
+            "cap",
+            r#","feedbackType":"false_positive","minSeverityToAutoSuppress":"info""#,
+        );
+        let said = judge(
+            std::slice::from_ref(&capped),
+            RiverSeverity::Minor,
+            "midstream",
+            &changed,
+        );
+        assert!(said[0].contains("above its minSeverityToAutoSuppress info"), "{said:?}");
+        // Another phase, files the run did not change.
+        let said = judge(std::slice::from_ref(&fp), RiverSeverity::Minor, "upstream", &changed);
+        assert!(
+            said[0].contains("it is for phase midstream, the run is upstream"),
+            "{said:?}"
+        );
+        let said = judge(
+            std::slice::from_ref(&fp),
+            RiverSeverity::Minor,
+            "midstream",
+            &["src/b.js".to_owned()],
+        );
+        assert!(said[0].contains("none of its relatedFiles"), "{said:?}");
+        assert!(judge(std::slice::from_ref(&fp), RiverSeverity::Minor, "midstream", &[])[0].ends_with(both));
+        // The newer line takes any falsy `active` as off; 1.15.0 ignores it.
+        for falsy in ["null", "0", "0.0", r#""""#, "false"] {
+            let off = entry("off", &format!(r#","active":{falsy}"#));
+            let said = judge(&[off], RiverSeverity::Minor, "midstream", &changed);
+            let only_115 = "applies on River 1.15.0 only (revoked or expired for newer releases)";
+            assert!(said[0].ends_with(only_115), "{falsy}: {said:?}");
+        }
+        let on = entry("on", r#","active":1"#);
+        assert!(judge(&[on], RiverSeverity::Minor, "midstream", &changed)[0].ends_with(both));
+        // The last entry with the fingerprint decides.
+        let said = judge(
+            &[fp.clone(), capped.replace("\"cap\"", "\"later\"")],
+            RiverSeverity::Minor,
+            "midstream",
+            &changed,
+        );
+        assert!(
+            said[0].contains("the later entry later with the same fingerprint is used instead"),
+            "{said:?}"
+        );
+        assert!(said[1].contains("above its minSeverityToAutoSuppress"), "{said:?}");
     }
 
     #[test]
@@ -301,7 +543,10 @@ mod tests {
             id: "x".into(),
             algo: "v1".into(),
             fingerprint: Some(FP.into()),
-            active: Some(true),
+            inactive: false,
+            phase: None,
+            related_files: Vec::new(),
+            min_severity: None,
             revoked: false,
             expires_at: Some("soon".into()),
             feedback_type: None,
