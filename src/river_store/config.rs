@@ -9,10 +9,9 @@
 //! - the repository file wins over the user file; only the boolean `false`
 //!   turns suppressions off (River checks `=== false`).
 //!
-//! YAML is read with a small line reader that understands exactly the
-//! shapes this setting is written in (a top-level `memory:` block holding
-//! `suppressionEnabled: <bool>`, or a flow mapping `memory: {...}`), with
-//! YAML's `false`/`False`/`FALSE`; anything it cannot read counts as not set.
+//! YAML is read as River reads it (js-yaml 4, YAML 1.2): any block or flow
+//! form, quoted keys, JSON; the booleans `false`/`False`/`FALSE`; anything
+//! that cannot be read counts as not set.
 //! [`read`] does the file I/O; the parsing is pure.
 
 use std::path::{Path, PathBuf};
@@ -40,8 +39,9 @@ pub fn suppression_enabled(name: &str, text: &str) -> Option<bool> {
     yaml_setting(text)
 }
 
+/// YAML's booleans under js-yaml's default schema (a plain scalar only: a
+/// quoted `"false"` is a string, which River's `=== false` does not match).
 fn yaml_bool(s: &str) -> Option<bool> {
-    let s = s.split(" #").next().unwrap_or(s).trim();
     match s {
         "true" | "True" | "TRUE" => Some(true),
         "false" | "False" | "FALSE" => Some(false),
@@ -49,49 +49,106 @@ fn yaml_bool(s: &str) -> Option<bool> {
     }
 }
 
-fn yaml_setting(text: &str) -> Option<bool> {
-    let mut in_memory = false;
-    let mut found = None;
-    for raw in text.lines() {
-        let line = raw.trim_end();
-        let content = line.trim_start();
-        if content.is_empty() || content.starts_with('#') {
-            continue;
+/// At most this many parser events are read from one file.
+const MAX_EVENTS: usize = 100_000;
+
+/// The events of the first document, without resolving aliases (so an
+/// alias bomb costs no more than its text); `None` on a syntax error or
+/// past [`MAX_EVENTS`].
+struct Events<'a> {
+    parser: yaml_rust2::parser::Parser<std::str::Chars<'a>>,
+    left: usize,
+}
+
+impl Events<'_> {
+    fn next(&mut self) -> Option<Event> {
+        self.left = self.left.checked_sub(1)?;
+        self.parser.next_token().ok().map(|(event, _)| event)
+    }
+
+    /// Skips the node that `first` starts.
+    fn skip(&mut self, first: Event) -> Option<()> {
+        let mut depth = usize::from(matches!(first, Event::MappingStart(..) | Event::SequenceStart(..)));
+        while depth > 0 {
+            match self.next()? {
+                Event::MappingStart(..) | Event::SequenceStart(..) => depth += 1,
+                Event::MappingEnd | Event::SequenceEnd => depth -= 1,
+                Event::StreamEnd => return None,
+                _ => {}
+            }
         }
-        let indented = line.len() != content.len();
-        if !indented {
-            in_memory = false;
-            if let Some(rest) = content.strip_prefix("memory:") {
-                let rest = rest.trim();
-                if let Some(flow) = rest.strip_prefix('{') {
-                    let body = flow.split('}').next().unwrap_or("");
-                    for pair in body.split(',') {
-                        if let Some((k, v)) = pair.split_once(':')
-                            && k.trim().trim_matches(['"', '\'']) == "suppressionEnabled"
-                        {
-                            found = yaml_bool(v);
-                        }
-                    }
-                } else {
-                    in_memory = rest.is_empty() || rest.starts_with('#');
+        Some(())
+    }
+
+    /// The pairs of the mapping just started: `on_key` is given each plain
+    /// key (any scalar style) and reads or skips its value; other keys and
+    /// their values are skipped.
+    fn pairs(&mut self, mut on_key: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+        loop {
+            match self.next()? {
+                Event::MappingEnd => return Some(()),
+                Event::Scalar(key, ..) => on_key(self, &key)?,
+                other => {
+                    self.skip(other)?;
+                    let value = self.next()?;
+                    self.skip(value)?;
                 }
             }
-            continue;
-        }
-        if in_memory
-            && let Some((k, v)) = content.split_once(':')
-            && k.trim().trim_matches(['"', '\'']) == "suppressionEnabled"
-        {
-            found = yaml_bool(v);
         }
     }
+}
+
+use yaml_rust2::parser::Event;
+
+/// `memory.suppressionEnabled` of a YAML document (JSON is YAML too), read
+/// with a YAML parser: block or flow style, quoted keys, the value on its
+/// own line, comments. An alias, a tag or anything else unreadable counts
+/// as not set. The last of repeated keys counts (js-yaml refuses them).
+fn yaml_setting(text: &str) -> Option<bool> {
+    let mut events = Events {
+        parser: yaml_rust2::parser::Parser::new_from_str(text),
+        left: MAX_EVENTS,
+    };
+    loop {
+        match events.next()? {
+            Event::StreamStart | Event::DocumentStart => {}
+            Event::MappingStart(..) => break,
+            _ => return None,
+        }
+    }
+    let mut found = None;
+    events.pairs(|events, key| {
+        let value = events.next()?;
+        match (key, value) {
+            ("memory", Event::MappingStart(..)) => events.pairs(|events, key| match (key, events.next()?) {
+                ("suppressionEnabled", Event::Scalar(v, yaml_rust2::scanner::TScalarStyle::Plain, _, None)) => {
+                    found = yaml_bool(&v);
+                    Some(())
+                }
+                (_, other) => events.skip(other),
+            }),
+            (_, other) => events.skip(other),
+        }
+    })?;
     found
 }
 
-/// The first existing file of `names` in `dir` and its text.
+/// A config file larger than this is not read (counts as not set).
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// The first existing file of `names` in `dir` and its text. The files come
+/// with the repository under review: opened without waiting on a FIFO, and
+/// read only when they are regular files of a sane size.
 fn first_file(dir: &Path, names: &[&str]) -> Option<(PathBuf, String)> {
+    use std::io::Read;
     names.iter().map(|n| dir.join(n)).find(|p| p.is_file()).and_then(|p| {
-        let text = std::fs::read_to_string(&p).ok()?;
+        let file = crate::open_file::open_without_waiting(&p).ok()?;
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() > MAX_CONFIG_BYTES {
+            return None;
+        }
+        let mut text = String::new();
+        file.take(MAX_CONFIG_BYTES).read_to_string(&mut text).ok()?;
         Some((p, text))
     })
 }
@@ -151,6 +208,37 @@ mod tests {
         );
         assert_eq!(
             suppression_enabled("config.yml", "memory:\n  suppressionEnabled: no\n"),
+            None
+        );
+    }
+
+    /// Forms js-yaml 4 reads as `{"memory": {"suppressionEnabled": false}}`.
+    #[test]
+    fn every_yaml_form_of_the_setting_is_read() {
+        for text in [
+            "\"memory\":\n  suppressionEnabled: false\n",
+            "{\"memory\": {\"suppressionEnabled\": false}}",
+            "memory:\n  suppressionEnabled:\n    false\n",
+            "'memory': {'suppressionEnabled': FALSE}\n",
+            "---\nmemory:\n    other: [1, {a: b}]\n    suppressionEnabled: false\n...\n",
+            "memory: {suppressionEnabled: false}\n",
+        ] {
+            assert_eq!(suppression_enabled(".river-review.yaml", text), Some(false), "{text}");
+        }
+        // A quoted "false" is a string, not River's `=== false`.
+        assert_eq!(
+            suppression_enabled("config.yaml", "memory:\n  suppressionEnabled: \"false\"\n"),
+            None
+        );
+        // Not YAML, or not a mapping at the top: not set.
+        assert_eq!(suppression_enabled("config.yaml", "memory: [\n"), None);
+        assert_eq!(suppression_enabled("config.yaml", "- memory\n"), None);
+        // Aliases are not followed (and never expanded: a bomb costs its text).
+        let bomb = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
+                    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nmemory: {suppressionEnabled: false}\n";
+        assert_eq!(suppression_enabled("config.yaml", bomb), Some(false));
+        assert_eq!(
+            suppression_enabled("config.yaml", "m: &m {suppressionEnabled: false}\nmemory: *m\n"),
             None
         );
     }
