@@ -17,6 +17,11 @@ pub const SCHEMA_VERSION: &str = "reviewgate-agent-result/v1";
 pub const MAX_BYTES: usize = 1_048_576;
 
 /// A whole agent result.
+/// An absent transition is written as ReviewGate's default, `unknown`.
+fn unknown_when_absent<S: serde::Serializer>(t: &Option<ThreadTransition>, s: S) -> Result<S::Ok, S::Error> {
+    t.unwrap_or(ThreadTransition::Unknown).serialize(s)
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentResult<'a> {
@@ -51,10 +56,6 @@ fn unknown_status() -> ThreadStatus {
     ThreadStatus::Unknown
 }
 
-fn unknown_transition() -> ThreadTransition {
-    ThreadTransition::Unknown
-}
-
 /// One result finding.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -87,8 +88,10 @@ pub struct ResultFinding<'a> {
     pub thread_id: Option<&'a str>,
     #[serde(default = "unknown_status")]
     pub thread_status: ThreadStatus,
-    #[serde(default = "unknown_transition")]
-    pub thread_transition: ThreadTransition,
+    /// `None` when the member is absent: read, and written (so counted by
+    /// R2), as `unknown`, as ReviewGate's default makes it.
+    #[serde(default, serialize_with = "unknown_when_absent")]
+    pub thread_transition: Option<ThreadTransition>,
     #[serde(default)]
     pub thread_outdated: bool,
     #[serde(borrow, default)]

@@ -207,16 +207,22 @@ fn thread(report: &mut Report, base: &str, f: &ResultFinding<'_>) {
         _ => {}
     }
     let expected = expected_transition(f);
-    if f.thread_transition != expected {
+    let given = f.thread_transition.unwrap_or(ThreadTransition::Unknown);
+    if given != expected {
+        // An absent member is read as `unknown`; the problem then points at
+        // the finding, where the member is missing.
+        let (path, got) = match f.thread_transition {
+            Some(t) => (format!("{base}/thread_transition"), t.as_str().to_owned()),
+            None => (base.to_owned(), "absent (read as unknown)".to_owned()),
+        };
         report.push(
             "R19",
-            format!("{base}/thread_transition"),
+            path,
             format!(
-                "thread_transition must be {} for thread_status {} and disposition {}, not {}",
+                "thread_transition must be {} for thread_status {} and disposition {}, not {got}",
                 expected.as_str(),
                 f.thread_status.as_str(),
                 f.disposition.as_str(),
-                f.thread_transition.as_str()
             ),
         );
     }

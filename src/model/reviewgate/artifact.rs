@@ -35,8 +35,9 @@ pub struct Artifact<'a> {
     pub review_stages: Vec<ReviewStage<'a>>,
     #[serde(borrow, default)]
     pub angle_results: Vec<AngleResult<'a>>,
+    /// `None` when the member is absent (read as no errors).
     #[serde(borrow, default)]
-    pub angle_errors: Vec<AngleError<'a>>,
+    pub angle_errors: Option<Vec<AngleError<'a>>>,
     #[serde(borrow)]
     pub findings: Vec<ArtifactFinding<'a>>,
     #[serde(borrow, default)]
@@ -49,6 +50,13 @@ pub struct Artifact<'a> {
     /// can reject it by name, whatever its value.
     #[serde(default, deserialize_with = "present")]
     pub target_score: Option<IgnoredAny>,
+}
+
+impl<'a> Artifact<'a> {
+    /// The angle errors (none when the member is absent).
+    pub fn angle_errors(&self) -> &[AngleError<'a>] {
+        self.angle_errors.as_deref().unwrap_or_default()
+    }
 }
 
 /// `finding.scope`.

@@ -116,16 +116,22 @@ fn status_rules(report: &mut Report, a: &Artifact<'_>) {
         if a.score.is_some() {
             report.push("A3", "/score", "a review_error output must have a null score");
         }
-        if a.angle_errors.is_empty() {
-            report.push(
+        match &a.angle_errors {
+            Some(errors) if errors.is_empty() => report.push(
                 "A3",
                 "/angle_errors",
                 "a review_error output needs at least one angle error",
-            );
+            ),
+            None => report.push(
+                "A3",
+                "",
+                "a review_error output needs at least one angle error (angle_errors is absent)",
+            ),
+            Some(_) => {}
         }
         return;
     }
-    if !a.angle_errors.is_empty() {
+    if !a.angle_errors().is_empty() {
         report.push(
             "A4",
             "/angle_errors",
@@ -245,9 +251,9 @@ fn angles(report: &mut Report, a: &Artifact<'_>, ids: &HashMap<&str, usize>) {
             Some(_) => {}
         }
     }
-    shared::angle_errors(report, "/angle_errors", &a.angle_errors);
-    let mut error_ids: HashMap<&str, usize> = HashMap::with_capacity(a.angle_errors.len());
-    for (i, e) in a.angle_errors.iter().enumerate() {
+    shared::angle_errors(report, "/angle_errors", a.angle_errors());
+    let mut error_ids: HashMap<&str, usize> = HashMap::with_capacity(a.angle_errors().len());
+    for (i, e) in a.angle_errors().iter().enumerate() {
         let path = format!("/angle_errors/{i}/angle_id");
         if let Some(first) = error_ids.get(e.angle_id) {
             report.push(

@@ -121,10 +121,15 @@ fn status_rules(report: &mut Report, a: &LegacyArtifact<'_>) {
             report.push("A3", "/score", "a review_error output must have a null score");
         }
         if errors.is_empty() {
+            // An absent member points at the document, where it is missing.
+            let (path, absent) = match a.angle_errors {
+                Some(_) => ("/angle_errors", ""),
+                None => ("", " (angle_errors is absent)"),
+            };
             report.push(
                 "A3",
-                "/angle_errors",
-                "a review_error output needs at least one angle error",
+                path,
+                format!("a review_error output needs at least one angle error{absent}"),
             );
         }
         return;

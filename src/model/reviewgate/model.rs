@@ -48,7 +48,7 @@ pub(crate) fn review_set(
 fn finding(index: usize, f: ResultFinding<'_>, extra: Extra) -> Finding {
     let thread = Thread {
         status: f.thread_status,
-        transition: f.thread_transition,
+        transition: f.thread_transition.unwrap_or(model::ThreadTransition::Unknown),
         outdated: f.thread_outdated,
         id: f.thread_id.map(str::to_owned),
         ..Thread::default()

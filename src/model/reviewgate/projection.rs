@@ -82,7 +82,7 @@ pub(crate) fn project_typed<'a>(a: &Artifact<'a>, scope: &Scope, fps: Fingerprin
         status: a.status,
         score: a.score,
         reviewed_sha: a.reviewed_sha,
-        angle_errors: a.angle_errors.clone(),
+        angle_errors: a.angle_errors().to_vec(),
         costs: Costs {
             estimated_total_usd: a.estimated_cost_usd,
             summary: a.cost_summary.clone(),
@@ -123,7 +123,7 @@ fn result_finding<'a>(
         suggested_fix: f.agent_instruction,
         thread_id: None,
         thread_status: ThreadStatus::NotPublished,
-        thread_transition: ThreadTransition::NotPublished,
+        thread_transition: Some(ThreadTransition::NotPublished),
         thread_outdated: false,
         reopening_evidence: g.and_then(|g| g.reopening_evidence).filter(|s| !is_blank(s)),
         prior_dispositions: prior,

@@ -94,9 +94,23 @@ fn a2_to_a4_status_and_score() {
         |v| {
             put(v, "/status", json!("review_error"));
             put(v, "/score", json!(null));
+            put(v, "/angle_errors", json!([]));
         },
         "A3",
         "/angle_errors",
+    );
+    // No angle_errors member at all (the plain base has none): the problem
+    // points at the document, where the member is missing.
+    let mut v = plain_base();
+    put(&mut v, "/status", json!("review_error"));
+    put(&mut v, "/score", json!(null));
+    let c = artifact(&v);
+    assert!(
+        c.problems
+            .iter()
+            .any(|p| p.rule == "A3" && p.path.is_empty() && p.message.contains("absent")),
+        "{:#?}",
+        c.problems
     );
     only(
         plain_base,
