@@ -949,6 +949,28 @@ fn line_numbers_are_read_as_javascript_reads_them() {
         huge.findings[0].river().expect("river").v2_line,
         "100000000000000000000"
     );
+    // A line no file has is shown as no line, and a notice says why.
+    for (line, shown) in [
+        ("4294967296", "4294967296"),
+        ("1e20", "100000000000000000000"),
+        ("1e400", "Infinity"),
+    ] {
+        let set = load_bytes(&artifact_with_line(line), None).set.expect("set");
+        assert_eq!(set.findings[0].line, None, "{line}");
+        let notice = set
+            .notices
+            .iter()
+            .find(|n| n.rule == "river-line")
+            .expect("a line notice");
+        assert_eq!(notice.path, "/findings/0/line");
+        assert!(
+            notice.message.starts_with(&format!("{shown} is a valid line")),
+            "{notice:?}"
+        );
+    }
+    let small = load_bytes(&artifact_with_line("4294967295"), None).set.expect("set");
+    assert_eq!(small.findings[0].line, Some(u32::MAX));
+    assert!(small.notices.iter().all(|n| n.rule != "river-line"));
 
     let negative = load_bytes(&artifact_with_line("-1e400"), None);
     assert!(!negative.is_valid());

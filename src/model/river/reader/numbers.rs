@@ -9,13 +9,17 @@
 use super::{Obj, Reader};
 use serde_json::Value;
 
+/// The rule id of the notice about a line beyond any file.
+pub const LINE_NOTICE: &str = "river-line";
+
 impl Reader {
     /// An optional integer member `>= 1` (`line`, `lineEnd`), judged as
     /// River's validator judges it: Ajv's `integer` is any JavaScript number
     /// without a fraction (`4.0`, 2^32 and `1e20` are integers), and
     /// `minimum: 1` has no upper bound. A valid value beyond `u32` is kept as
-    /// `None` here (no checkout has such a line) without a problem; the v2
-    /// fingerprint reads the raw number itself.
+    /// `None` here (no checkout has such a line), with a notice saying so
+    /// (the finding is then shown without a line, and the file stays valid);
+    /// the v2 fingerprint reads the raw number itself.
     pub fn positive_int(&mut self, obj: Obj<'_>, key: &str) -> Option<u32> {
         let value = obj.get(key)?;
         let path = obj.at(key);
@@ -27,6 +31,8 @@ impl Reader {
             // Valid when positive, and like 2^32 no line of any checkout.
             if negative {
                 self.problem("river-range", path, "-Infinity is below the minimum 1");
+            } else {
+                self.beyond_any_line(path, "Infinity");
             }
             return None;
         }
@@ -47,10 +53,22 @@ impl Reader {
             self.problem("river-range", path, format!("{} is below the minimum 1", js_display(x)));
             return None;
         }
-        u32::try_from(n.as_u64().unwrap_or(u64::MAX)).ok().or_else(|| {
+        let line = u32::try_from(n.as_u64().unwrap_or(u64::MAX)).ok().or_else(|| {
             // A float-written integer within u32 (`4.0`, `1e3`).
             (x <= f64::from(u32::MAX)).then_some(x as u32)
-        })
+        });
+        if line.is_none() {
+            self.beyond_any_line(path, &js_display(x));
+        }
+        line
+    }
+
+    /// The notice of a valid line number no file has (shown as no line).
+    fn beyond_any_line(&mut self, path: String, shown: &str) {
+        let message =
+            format!("{shown} is a valid line to River Review but beyond any file; the finding is shown without a line");
+        self.notices
+            .push(crate::model::problem::Problem::new(LINE_NOTICE, path, message));
     }
 
     /// An optional non-negative integer member (summary counts).
