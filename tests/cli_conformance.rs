@@ -237,3 +237,26 @@ fn list_tsv_matches_jq_on_every_valid_agent_result() {
     }
     assert!(compared >= 10, "only {compared} files compared");
 }
+
+/// Control characters, NUL included, come out of `list --format tsv` to a
+/// pipe exactly as jq's `@tsv` writes them (the seed's pipeline).
+#[test]
+fn list_tsv_matches_jq_byte_for_byte_on_control_characters() {
+    let base = root().join("agent-result/valid-scope-pull-request.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(base).unwrap()).unwrap();
+    doc["findings"][0]["claim"] = Value::String("a\u{0}b\\c\td\ne\rf\u{1}g\u{1b}[31m\u{7f}h é\u{202e}".into());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("controls.json");
+    std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let filter = r#".findings[] | select(.disposition == "still_open" and .blocking_reason != null)
+        | [ .severity, .semantic_fingerprint, (.path // "PR"), (.line // "-"), (.claim // .suggested_fix) ] | @tsv"#;
+    let jq = std::process::Command::new("jq")
+        .args(["-r", filter, file])
+        .output()
+        .expect("jq must be installed for this test (.ci/run installs it)");
+    assert!(jq.status.success());
+    let ours = triage(&["list", file, "--format", "tsv"]);
+    assert!(ours.status.success());
+    assert_eq!(ours.stdout, jq.stdout);
+}

@@ -159,17 +159,24 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(exit::OK))
 }
 
-/// jq's `@tsv` field escaping: only `\`, tab, LF and CR are escaped.
+/// jq's `@tsv` field escaping: `\`, tab, LF, CR and NUL are escaped (NUL
+/// as `\0`). The interop notes name only the first four, but jq 1.6, gojq
+/// and jaq all write NUL as `\0` (checked with each), and the output must be
+/// the pipeline's byte for byte.
 pub fn tsv_escape(s: &str, out: &mut String) {
     let mut rest = s;
-    // Runs without a byte to escape are copied whole (all four are ASCII, so
+    // Runs without a byte to escape are copied whole (all five are ASCII, so
     // every split falls on a character boundary).
-    while let Some(i) = rest.bytes().position(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r')) {
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r' | 0))
+    {
         out.push_str(&rest[..i]);
         out.push_str(match rest.as_bytes()[i] {
             b'\\' => "\\\\",
             b'\t' => "\\t",
             b'\n' => "\\n",
+            0 => "\\0",
             _ => "\\r",
         });
         rest = &rest[i + 1..];
@@ -301,10 +308,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tsv_escapes_exactly_four_characters() {
+    fn tsv_escapes_what_jq_escapes() {
         let mut out = String::new();
-        tsv_escape("a\\b\tc\nd\re\u{1}f\u{1b}g é", &mut out);
-        assert_eq!(out, "a\\\\b\\tc\\nd\\re\u{1}f\u{1b}g é");
+        tsv_escape("a\\b\tc\nd\re\u{1}f\u{1b}g é\0h", &mut out);
+        assert_eq!(out, "a\\\\b\\tc\\nd\\re\u{1}f\u{1b}g é\\0h");
     }
 
     #[test]
