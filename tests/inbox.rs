@@ -489,3 +489,118 @@ async fn a_damaged_kept_result_is_not_trusted_but_downloaded_again() {
     let repaired = std::fs::read_to_string(file).unwrap();
     assert_eq!(repaired, text, "the download that passed is kept in its place");
 }
+
+/// The rate-limit reserve is asked as each read starts, not when the pull
+/// request's task is made: once GitHub says the window is down to the
+/// reserve, the reads still waiting are not sent and their rows say why.
+#[tokio::test]
+async fn reads_stop_at_the_rate_limit_reserve_as_github_reports_it() {
+    use wiremock::matchers::{method, path_regex};
+    let server = MockServer::start().await;
+    let prs: Vec<(u64, Kind)> = (1..=12).map(|n| (n, Kind::Passed)).collect();
+    mount(&server, &prs, Duration::ZERO).await;
+    // Every download says the window is down to 10 requests.
+    let doc = fake_inbox::result_doc(1, &Kind::Passed).unwrap();
+    wiremock::Mock::given(method("GET"))
+        .and(path_regex(r"^/repos/octo/app/actions/artifacts/\d+/zip$"))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .insert_header("x-ratelimit-remaining", "10")
+                .set_body_bytes(fake_inbox::zip_of(&serde_json::to_vec(&doc).unwrap())),
+        )
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 1)).await;
+    let downloads = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path().ends_with("/zip"))
+        .count();
+    assert!(
+        downloads <= 2,
+        "{downloads} downloads after the window fell to the reserve"
+    );
+    let not_read = inbox
+        .rows
+        .iter()
+        .filter(|r| r.state == ReviewState::Unknown && r.reason.as_deref().is_some_and(|w| w.contains("rate limit")))
+        .count();
+    assert!(not_read >= 10, "{:#?}", inbox.rows);
+}
+
+/// A run listing GitHub cut short: a pull request whose run is not among
+/// those listed is unknown (its run may be past the cut), and a note says so.
+#[tokio::test]
+async fn a_cut_run_listing_leaves_unlisted_pull_requests_unknown_not_missing() {
+    use wiremock::matchers::{method, path};
+    let server = MockServer::start().await;
+    let prs: Vec<(u64, Kind)> = (1..=3).map(|n| (n, Kind::Missing)).collect();
+    mount(&server, &prs, Duration::ZERO).await;
+    wiremock::Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs")))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"total_count": 600, "workflow_runs": []})),
+        )
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    for r in &inbox.rows {
+        assert_eq!(r.state, ReviewState::Unknown, "{r:?}");
+        assert!(r.reason.as_deref().is_some_and(|w| w.contains("of 600 runs")), "{r:?}");
+    }
+    assert!(
+        inbox.notes.iter().any(|n| n.contains("of 600 review runs")),
+        "{:?}",
+        inbox.notes
+    );
+}
+
+/// Nodes GitHub lists without a number or head, and a listing that says
+/// more follow without a cursor, are reported as such, not as a bound.
+#[tokio::test]
+async fn unreadable_nodes_and_a_listing_without_a_cursor_are_said() {
+    use wiremock::matchers::{method, path};
+    let server = MockServer::start().await;
+    let prs: Vec<(u64, Kind)> = (1..=3).map(|n| (n, Kind::Missing)).collect();
+    mount(&server, &prs, Duration::ZERO).await;
+    let nodes = vec![
+        fake_inbox::pr_node(1, &Kind::Missing),
+        serde_json::Value::Null,
+        fake_inbox::pr_node(3, &Kind::Missing),
+    ];
+    let body = serde_json::json!({"data": {"repository": {"pullRequests": {"totalCount": 9,
+        "pageInfo": {"hasNextPage": true, "endCursor": null}, "nodes": nodes}}}});
+    wiremock::Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(body))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    assert_eq!(inbox.rows.len(), 2);
+    assert!(
+        inbox
+            .notes
+            .iter()
+            .any(|n| n.starts_with("1 pull request(s) GitHub listed could not be read")),
+        "{:?}",
+        inbox.notes
+    );
+    assert!(
+        inbox
+            .notes
+            .iter()
+            .any(|n| n.contains("gave no page cursor: listed 3 of 9")),
+        "{:?}",
+        inbox.notes
+    );
+    assert!(!inbox.notes.iter().any(|n| n.contains("oldest")), "{:?}", inbox.notes);
+}

@@ -118,6 +118,39 @@ mod tests {
             (GhError::Unauthorized.into(), NETWORK),
             (GhError::Forbidden { message: "x".into() }.into(), REJECTED),
             (GhError::Transport { message: "x".into() }.into(), NETWORK),
+            // GraphQL answers 200 for every error; its type says which refuse.
+            (
+                GhError::GraphQl {
+                    message: "x".into(),
+                    kind: Some("NOT_FOUND".into()),
+                }
+                .into(),
+                REJECTED,
+            ),
+            (
+                GhError::GraphQl {
+                    message: "x".into(),
+                    kind: Some("FORBIDDEN".into()),
+                }
+                .into(),
+                REJECTED,
+            ),
+            (
+                GhError::GraphQl {
+                    message: "x".into(),
+                    kind: Some("RATE_LIMITED".into()),
+                }
+                .into(),
+                NETWORK,
+            ),
+            (
+                GhError::GraphQl {
+                    message: "x".into(),
+                    kind: None,
+                }
+                .into(),
+                NETWORK,
+            ),
             (
                 FetchError::HeadMoved {
                     before: "a".into(),

@@ -67,6 +67,12 @@ impl GhError {
         match self {
             GhError::Forbidden { .. } | GhError::NotFound { .. } => true,
             GhError::Http { status, .. } => (400..500).contains(status) && *status != 408,
+            // GitHub's GraphQL answers 200 for every error; only these types
+            // say the request itself is refused. Others (`RATE_LIMITED`,
+            // `INTERNAL`, none at all: "Something went wrong") may pass later.
+            GhError::GraphQl { kind: Some(kind), .. } => {
+                matches!(kind.as_str(), "FORBIDDEN" | "NOT_FOUND" | "UNPROCESSABLE")
+            }
             _ => false,
         }
     }

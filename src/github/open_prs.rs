@@ -81,6 +81,9 @@ pub struct OpenPrs {
     pub total: u64,
     /// Nodes GitHub returned without a number or a head (skipped).
     pub skipped: usize,
+    /// GitHub said more pages follow but gave no new cursor, so the listing
+    /// stopped before its bound.
+    pub stopped: bool,
     /// GraphQL pages read.
     pub pages: usize,
 }
@@ -121,7 +124,7 @@ pub async fn list_open_prs(client: &Client, repo: &RepoName, max: usize) -> Resu
         out.pages += 1;
         let page = data
             .repository
-            .ok_or_else(|| GhError::Decode {
+            .ok_or_else(|| GhError::NotFound {
                 message: format!("GitHub shows no repository {repo} (or the token cannot see it)"),
             })?
             .pull_requests;
@@ -136,7 +139,10 @@ pub async fn list_open_prs(client: &Client, repo: &RepoName, max: usize) -> Resu
             Some(cursor) if page.page_info.has_next_page && after.as_deref() != Some(cursor.as_str()) => {
                 after = Some(cursor);
             }
-            _ => break,
+            _ => {
+                out.stopped = page.page_info.has_next_page;
+                break;
+            }
         }
     }
     out.prs.truncate(max);

@@ -117,15 +117,8 @@ fn confirm_state(data: &Value, pointer: &str, resolved: bool, verb: &'static str
 /// A mutation's error: GitHub's refusal (GraphQL error, 4xx) or a failure.
 fn mutation(verb: &'static str) -> impl FnOnce(GhError) -> Stop {
     move |e| match e {
-        // GitHub's GraphQL answers 200 for every error; only these types say
-        // the action itself is refused. Others (`RATE_LIMITED`, `INTERNAL`,
-        // none at all: "Something went wrong") may pass on another attempt.
-        GhError::GraphQl {
-            message,
-            kind: Some(kind),
-        } if matches!(kind.as_str(), "FORBIDDEN" | "NOT_FOUND" | "UNPROCESSABLE") => {
-            Stop::Refused(ThreadRefusal::Refused { verb, message })
-        }
+        // A GraphQL error refuses only with a refusing type (see `is_refusal`).
+        GhError::GraphQl { message, .. } if e.is_refusal() => Stop::Refused(ThreadRefusal::Refused { verb, message }),
         e if e.is_refusal() => Stop::Refused(ThreadRefusal::Refused {
             verb,
             message: e.to_string(),

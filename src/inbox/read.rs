@@ -53,14 +53,39 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
         _ => None,
     };
     let mut notes = Vec::new();
-    if (prs.prs.len() as u64) < prs.total {
+    if prs.skipped > 0 {
+        notes.push(format!(
+            "{} pull request(s) GitHub listed could not be read (no number or head) and are not shown",
+            prs.skipped
+        ));
+    }
+    if prs.stopped {
+        notes.push(format!(
+            "GitHub said more pull requests follow but gave no page cursor: listed {} of {} open",
+            prs.prs.len() + prs.skipped,
+            prs.total
+        ));
+    } else if ((prs.prs.len() + prs.skipped) as u64) < prs.total {
         notes.push(format!(
             "listed the {} oldest of {} open pull requests",
-            prs.prs.len(),
+            prs.prs.len() + prs.skipped,
             prs.total
         ));
     }
     let runs = runs.map_err(|e| format!("the review runs could not be listed: {e}"));
+    // A cut run listing: a pull request whose run is not among those listed
+    // is unknown, not missing (its run may be past the cut).
+    let runs_cut = match &runs {
+        Ok(listed) if (listed.items.len() as u64) < listed.total => {
+            notes.push(format!(
+                "listed the {} newest of {} review runs: a pull request whose run is not among them is shown as unknown",
+                listed.items.len(),
+                listed.total
+            ));
+            Some((listed.items.len(), listed.total))
+        }
+        _ => None,
+    };
     let artifacts = artifacts.map(|a| a.items).unwrap_or_else(|e| {
         notes.push(format!(
             "the repository's artifacts could not be listed ({e}); each run is asked instead"
@@ -84,6 +109,7 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
         options: options.clone(),
         artifacts,
         comments,
+        runs_cut,
         permits: Semaphore::new(options.concurrency.max(1)),
         results: options.cache.as_ref().map(|dir| DiskCache::new(dir.join("results"))),
     });
@@ -136,6 +162,8 @@ struct Shared {
     artifacts: Vec<ArtifactInfo>,
     /// The repository's comments since the oldest open pull request (`None`: not listed).
     comments: Option<RepoComments>,
+    /// The runs listed and GitHub's total, when the run listing was cut.
+    runs_cut: Option<(usize, u64)>,
     /// Bounds the reads under way at once (each holder reads in sequence).
     permits: Semaphore,
     /// Validated results by artifact, kept between runs.
@@ -170,13 +198,20 @@ async fn viewer(client: &Client) -> Result<String, GhError> {
     Ok(account.login)
 }
 
+/// Why nothing more may be read: the rate limit is down to the reserve.
+/// Asked as each read starts (after its permit), not when the pull
+/// request's task is made: every task is made before any read answers.
+fn rate_spent(shared: &Shared) -> Option<String> {
+    let left = shared.client.rate_remaining().filter(|l| *l <= RATE_RESERVE)?;
+    Some(format!(
+        "not read: GitHub's rate limit is nearly spent ({left} request(s) left); run again after it resets"
+    ))
+}
+
 /// Reads one pull request's result, threads and ledger into its row.
 async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> Row {
-    let left = shared.client.rate_remaining();
-    if let Some(left) = left.filter(|l| *l <= RATE_RESERVE) {
-        row.fail(format!(
-            "not read: GitHub's rate limit is nearly spent ({left} request(s) left); run again after it resets"
-        ));
+    if let Some(why) = rate_spent(shared) {
+        row.fail(why);
         return row;
     }
     let run = match planned {
@@ -186,7 +221,12 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
             None
         }
         Plan::Missing => {
-            row.reason = Some("no review run for this pull request among the runs listed".to_owned());
+            match shared.runs_cut {
+                Some((listed, total)) => row.fail(format!(
+                    "no review run for this pull request among the {listed} newest of {total} runs listed: its run may be older"
+                )),
+                None => row.reason = Some("no review run for this pull request among the runs listed".to_owned()),
+            }
             None
         }
         Plan::Stale { run_id } => {
@@ -209,8 +249,13 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
         reviewed_sha: pr.head_sha.clone(),
     };
     let listed = shared.comments.as_ref().and_then(|c| c.of(pr.number, &pr.created_at));
+    let spent = std::sync::atomic::AtomicBool::new(false);
     let ledger = async {
         let _permit = shared.permits.acquire().await.ok()?;
+        if rate_spent(shared).is_some() {
+            spent.store(true, std::sync::atomic::Ordering::Relaxed);
+            return None;
+        }
         Some(match listed {
             Some(comments) => match read_with_comments(&shared.client, &target, &[], &comments).await {
                 Ok(ledger) => LedgerState::Known(ledger),
@@ -222,9 +267,17 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
     let result = async {
         let (run, artifact) = run?;
         let _permit = shared.permits.acquire().await.ok()?;
+        if rate_spent(shared).is_some() {
+            spent.store(true, std::sync::atomic::Ordering::Relaxed);
+            return None;
+        }
         Some(read_result(shared, &pr, &run, artifact.map(|a| *a)).await)
     };
     let (ledger, result) = tokio::join!(ledger, result);
+    if spent.load(std::sync::atomic::Ordering::Relaxed) {
+        row.fail(rate_spent(shared).unwrap_or_else(|| "not read: GitHub's rate limit was nearly spent".to_owned()));
+        return row;
+    }
     let ledger = match ledger {
         Some(LedgerState::Known(l)) => Some(l),
         Some(LedgerState::Unknown { reason }) => {

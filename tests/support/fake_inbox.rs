@@ -221,7 +221,7 @@ pub fn title(n: u64) -> String {
     format!("Change {n}\u{1b}[31m red")
 }
 
-fn pr_node(n: u64, kind: &Kind) -> Value {
+pub fn pr_node(n: u64, kind: &Kind) -> Value {
     let more = *kind == Kind::ManyThreads;
     json!({
         "number": n, "title": title(n), "isDraft": false,
