@@ -159,8 +159,11 @@ impl Runner {
                 reviewed_sha,
             } => jobs::refresh::start(&self.context, generation, reviewed_sha, &self.worker),
             Effect::ThreadAction {
-                generation, request, ..
-            } => jobs::thread::start(&self.context, generation, request, &self.worker),
+                generation,
+                request,
+                replaces,
+                ..
+            } => jobs::thread::start(&self.context, generation, request, replaces, &self.worker),
             Effect::WriteFile { name, text } => self.worker.write(move || Some(jobs::files::write_file(&name, &text))),
             Effect::SaveSplit(shift) => self.worker.write(move || super::config::remember_split(shift)),
             Effect::SaveDraft { draft } => self.worker.write(move || jobs::files::save_draft(&draft)),

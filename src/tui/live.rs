@@ -79,14 +79,26 @@ pub fn refreshed(app: &mut App, generation: u64, outcome: RefreshOutcome) {
                 != app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone());
             replace_document(app, *doc);
             app.live.stale_head = None;
+            let threads_unknown = threads_unavailable.is_some();
             app.live.threads_unavailable = threads_unavailable;
             app.live.orphans = orphans;
-            let text = if moved {
-                "Loaded the result for the new head; selection, marks and drafts kept."
-            } else {
-                "Refreshed: result and threads are current."
+            // The line never says threads are current when they could not be read.
+            let (level, text) = match (moved, threads_unknown) {
+                (true, false) => (
+                    Level::Info,
+                    "Loaded the result for the new head; selection, marks and drafts kept.",
+                ),
+                (true, true) => (
+                    Level::Warning,
+                    "Loaded the result for the new head, but its threads could not be read: thread state is unknown.",
+                ),
+                (false, false) => (Level::Info, "Refreshed: result and threads are current."),
+                (false, true) => (
+                    Level::Warning,
+                    "Refreshed the result, but the threads could not be read: thread state is unknown.",
+                ),
             };
-            flash(app, Level::Info, text);
+            flash(app, level, text);
         }
         RefreshOutcome::HeadMoved { head, reason } => {
             let short: String = head.chars().take(12).collect();

@@ -271,6 +271,9 @@ pub enum Effect {
         generation: u64,
         finding: usize,
         request: crate::github::thread_action::ThreadRequest,
+        /// A kept reply on the same thread that failed and that this one
+        /// rewrites: dropped from the outbox once this one is kept.
+        replaces: Option<crate::github::thread_action::ThreadRequest>,
     },
     /// Read the pull request's decision ledger; the answer carries this generation.
     LoadLedger { generation: u64, target: LedgerTarget },

@@ -30,6 +30,11 @@ pub struct ThreadUi {
     pub pending: Option<ThreadRequest>,
     /// The generation of the action being sent, if one is.
     pub sending: Option<u64>,
+    /// The action being sent.
+    pub in_flight: Option<ThreadRequest>,
+    /// The reply whose last attempt failed and is kept in the outbox: a
+    /// reply sent next on the same thread rewrites it and replaces it.
+    pub kept: Option<ThreadRequest>,
 }
 
 /// `t`: the thread menu (or the remedies offer) for the selected finding.
@@ -160,11 +165,24 @@ fn send(app: &mut App, finding: usize) -> Vec<Effect> {
     app.next_generation += 1;
     app.live.thread.sending = Some(generation);
     flash(app, Level::Info, format!("Sending the {}…", request.verb.name()));
+    let replaces = app.live.thread.kept.clone().filter(|kept| rewrites(&request, kept));
+    app.live.thread.in_flight = Some(request.clone());
     vec![Effect::ThreadAction {
         generation,
         finding,
         request,
+        replaces,
     }]
+}
+
+/// True when `new` is another reply on the thread of the failed reply `kept`.
+fn rewrites(new: &ThreadRequest, kept: &ThreadRequest) -> bool {
+    matches!(
+        (&new.verb, &kept.verb),
+        (ThreadVerb::Reply { body: a }, ThreadVerb::Reply { body: b }) if a != b
+    ) && new.repository == kept.repository
+        && new.pull_request == kept.pull_request
+        && new.fingerprint == kept.fingerprint
 }
 
 /// A thread action finished: report it; when something changed on GitHub,
@@ -174,7 +192,23 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
         return Vec::new();
     }
     app.live.thread.sending = None;
+    let sent = app.live.thread.in_flight.take();
     let said = clean_line(&outcome.to_string());
+    // A failed reply stays kept; the next reply on its thread replaces it.
+    // Once an answer came, the kept reply this one rewrote (or was) is gone.
+    if let (ThreadActed::Answered { outcome: answer, .. }, Some(sent)) = (&outcome, sent) {
+        let settled_kept = app
+            .live
+            .thread
+            .kept
+            .as_ref()
+            .is_some_and(|kept| *kept == sent || rewrites(&sent, kept));
+        if matches!(answer, ThreadOutcome::Failed { .. }) && matches!(sent.verb, ThreadVerb::Reply { .. }) {
+            app.live.thread.kept = Some(sent);
+        } else if settled_kept {
+            app.live.thread.kept = None;
+        }
+    }
     match outcome {
         ThreadActed::Answered {
             outcome: ThreadOutcome::Done(_),
@@ -193,6 +227,24 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
             outcome: ThreadOutcome::Refused(_),
             ..
         } => flash(app, Level::Warning, format!("Thread: refused: {said}")),
+        ThreadActed::Answered {
+            outcome: ThreadOutcome::Failed { .. },
+            ..
+        } => {
+            flash(
+                app,
+                Level::Warning,
+                format!("Thread: {said}; kept: try again (t) or run `triage thread retry`"),
+            );
+            // The action may have landed before the failure (a lost answer):
+            // read the threads again so the screen shows what GitHub holds.
+            if app.live.pr {
+                let note = app.ui.flash.clone();
+                let effects = super::live::refresh(app);
+                app.ui.flash = note;
+                return effects;
+            }
+        }
         _ => flash(
             app,
             Level::Warning,

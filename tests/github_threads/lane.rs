@@ -74,9 +74,18 @@ async fn github(fps: &[(&str, bool)]) -> MockServer {
 }
 
 async fn run(store: &ThreadStore, api: &MockServer, request: ThreadRequest) -> triage::tui::thread_act::ThreadActed {
+    run_replacing(store, api, request, None).await
+}
+
+async fn run_replacing(
+    store: &ThreadStore,
+    api: &MockServer,
+    request: ThreadRequest,
+    replaces: Option<ThreadRequest>,
+) -> triage::tui::thread_act::ThreadActed {
     let (store, config) = (store.clone(), config(&api.uri()));
     let net = Net::new(tokio::runtime::Handle::current(), Box::new(move || Ok(config.clone())));
-    tokio::task::spawn_blocking(move || run_with(&store, &net, request))
+    tokio::task::spawn_blocking(move || run_with(&store, &net, request, replaces.as_ref()))
         .await
         .expect("job")
 }
@@ -167,4 +176,77 @@ async fn reopen_resolve_and_reply_from_the_lane_reach_github_in_order() {
         vars[6],
         json!({ "threadId": "PRRT_1", "body": "Resolved after checking the head." })
     );
+}
+
+/// A reply whose post failed stays in the outbox; the rewritten reply the
+/// screen sends next replaces it, so only the new words are ever posted
+/// and nothing is left for `thread retry` to post again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rewritten_reply_replaces_the_failed_one_in_the_outbox() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = ThreadStore::open(dir.path().join("threads")).expect("store");
+    let mut app = fixture::app(fixture::sample_set(), (120, 40));
+    keys(&mut app, "3jj");
+    let pending = app
+        .selected_finding()
+        .map(|f| f.key.as_str().to_owned())
+        .unwrap_or_default();
+    let api = github(&[(&pending, false)]).await;
+    graphql_op("viewer")
+        .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[])))
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(502))
+        .up_to_n_times(1)
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "data": {
+            "addPullRequestReviewThreadReply": { "comment": { "id": "C", "url": null } } } })))
+        .mount(&api)
+        .await;
+
+    keys(&mut app, "tr");
+    keys(&mut app, "old words");
+    update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    let (generation, first) = thread_effect(keys(&mut app, "y")).expect("reply sent");
+    let outcome = run(&store, &api, first.clone()).await;
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    assert_eq!(store.list().expect("list").0.len(), 1, "the failed reply is kept");
+
+    keys(&mut app, "tr");
+    while !app.live.thread.reply.is_empty() {
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+        );
+    }
+    keys(&mut app, "new words");
+    update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    let (generation, replaces, request) = keys(&mut app, "y")
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::ThreadAction {
+                generation,
+                request,
+                replaces,
+                ..
+            } => Some((generation, replaces, request)),
+            _ => None,
+        })
+        .expect("rewritten reply sent");
+    assert_eq!(replaces.as_ref(), Some(&first));
+    let outcome = run_replacing(&store, &api, request, replaces).await;
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    assert!(
+        store.list().expect("list").0.is_empty(),
+        "nothing is left to post again"
+    );
+    let bodies: Vec<serde_json::Value> = graphql_log(&api)
+        .await
+        .into_iter()
+        .filter_map(|(_, v)| v.get("body").cloned())
+        .collect();
+    assert_eq!(bodies, [json!("old words"), json!("new words")]);
 }

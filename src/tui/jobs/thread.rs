@@ -1,22 +1,30 @@
 //! A thread action from the screen: kept on disk (`outbox/threads/`) before
 //! the first request, sent, and removed once done or refused; after a
 //! failure it stays, and the same action sent again looks for its reply
-//! before posting one.
+//! before posting one. A reply that rewrites a failed one (the screen
+//! offers the kept text again) replaces it: the old entry is dropped once
+//! the new one is kept, so `triage thread retry` never posts the old words.
 
 use super::worker::{Net, Worker};
 use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
 use crate::github::thread_send::send_thread_action;
-use crate::outbox::thread_actions::ThreadStore;
+use crate::outbox::thread_actions::{ThreadStore, thread_entry_id};
 use crate::tui::effect::Context;
 use crate::tui::message::failure::Shared;
 use crate::tui::thread_act::ThreadActed;
 use crate::tui::update::Msg;
 
 /// Queues the action on the worker (`Msg::ThreadActed`).
-pub fn start(_ctx: &Context, generation: u64, request: ThreadRequest, worker: &Worker) {
+pub fn start(
+    _ctx: &Context,
+    generation: u64,
+    request: ThreadRequest,
+    replaces: Option<ThreadRequest>,
+    worker: &Worker,
+) {
     worker.job("a thread action", move |net| {
         let outcome = match ThreadStore::open_default() {
-            Ok(store) => run_with(&store, net, request),
+            Ok(store) => run_with(&store, net, request, replaces.as_ref()),
             Err(e) => ThreadActed::NoStore(Shared::new(e)),
         };
         Some(Msg::ThreadActed { generation, outcome })
@@ -25,11 +33,21 @@ pub fn start(_ctx: &Context, generation: u64, request: ThreadRequest, worker: &W
 
 /// Keeps, sends and settles one action with this store and the session's
 /// network access (what the screen's job does, without the environment).
-pub fn run_with(store: &ThreadStore, net: &Net, request: ThreadRequest) -> ThreadActed {
+pub fn run_with(
+    store: &ThreadStore,
+    net: &Net,
+    request: ThreadRequest,
+    replaces: Option<&ThreadRequest>,
+) -> ThreadActed {
     let entry = match store.keep(request) {
         Ok(entry) => entry,
         Err(e) => return ThreadActed::NotKept(Shared::new(e)),
     };
+    if let Some(old) = replaces.map(thread_entry_id).filter(|old| *old != entry.id)
+        && let Err(e) = store.remove(&old)
+    {
+        return ThreadActed::NotKept(Shared::new(e));
+    }
     let outcome = match net.client() {
         Ok(client) => net.block_on(send_thread_action(&client, &entry.request)),
         Err(why) => ThreadOutcome::Failed {

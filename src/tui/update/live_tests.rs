@@ -195,6 +195,11 @@ fn a_refresh_keeps_selection_marks_and_drafts_by_fingerprint() {
         .map(|(f, _)| f.key.clone())
         .collect();
     assert_eq!(marked, vec![marked_key]);
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(
+        flash.contains("threads could not be read") && !flash.contains("current"),
+        "the line never says threads are current when they are unknown: {flash}"
+    );
     let (targets, c) = app.decide.drafts.iter().next().expect("draft kept");
     assert_eq!(Some(c.evidence()), draft_text);
     assert_eq!(app.submit[targets[0]], SubmitState::Draft);

@@ -185,3 +185,69 @@ fn done(done: ThreadDone) -> ThreadActed {
         settle: None,
     }
 }
+
+/// A reply that failed stays kept; rewriting it on the screen and sending
+/// the new words replaces the kept entry (so `thread retry` never posts the
+/// old words too), and a failure reads the threads again with `--pr`.
+#[test]
+fn a_rewritten_failed_reply_replaces_the_kept_one() {
+    let mut app = on_transition(ThreadTransition::ResolutionPending);
+    app.live.pr = true;
+    let send = |app: &mut App, text: &str| {
+        typed(app, "tr");
+        while !app.live.thread.reply.is_empty() {
+            update(app, key(KeyCode::Backspace));
+        }
+        typed(app, text);
+        update(app, key(KeyCode::Enter));
+        typed(app, "y")
+    };
+    let effects = send(&mut app, "first words");
+    let (generation, first) = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::ThreadAction {
+                generation,
+                request,
+                replaces,
+                ..
+            } => {
+                assert!(replaces.is_none());
+                Some((*generation, request.clone()))
+            }
+            _ => None,
+        })
+        .expect("a thread action");
+    let failed = ThreadActed::Answered {
+        outcome: ThreadOutcome::Failed {
+            reason: "GitHub GraphQL error: Something went wrong".into(),
+        },
+        settle: None,
+    };
+    let effects = update(
+        &mut app,
+        Msg::ThreadActed {
+            generation,
+            outcome: failed,
+        },
+    );
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Refresh { .. })),
+        "a failed action may have landed: the threads are read again: {effects:?}"
+    );
+    assert_eq!(app.live.thread.kept.as_ref(), Some(&first));
+    let effects = send(&mut app, "second words");
+    let replaced = effects.iter().find_map(|e| match e {
+        Effect::ThreadAction { request, replaces, .. } => Some((request.verb.clone(), replaces.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        replaced,
+        Some((
+            ThreadVerb::Reply {
+                body: "second words".into()
+            },
+            Some(first)
+        ))
+    );
+}
