@@ -6,7 +6,7 @@ use super::exit;
 use super::submit::{Attempt, Connection, SendErrorOrSetup, report};
 use crate::outbox::{Entry, Outbox};
 use crate::sanitize::clean_line;
-use crate::session::batch::{self, Kept, Summary};
+use crate::session::batch::{self, Kept};
 use std::process::ExitCode;
 
 /// Runs the subcommand.
@@ -147,13 +147,18 @@ fn retry(
             return Ok(ExitCode::from(exit::NETWORK));
         }
     };
+    // The batch exits with the worst code its entries got, each the code
+    // `submit` gives the same attempt (an entry held by another process is
+    // a failure to send, 4, as it is for `submit`).
+    let worst = std::cell::Cell::new(exit::OK);
+    let worst_seen = &worst;
     let result = connection.block_on(|client| async move {
         Ok(batch::submit_many(&client, outbox, &kept, |entry, result| {
             let attempt = match result {
                 Ok(sent) => Attempt::Sent(sent),
                 Err(e) => Attempt::NotSent(e),
             };
-            report(&entry.id, attempt, format);
+            worst_seen.set(worse(worst_seen.get(), report(&entry.id, attempt, format)));
         })
         .await)
     });
@@ -169,21 +174,24 @@ fn retry(
         "triage: {} recorded, {} rejected, {} failed, {} not sent",
         summary.recorded, summary.rejected, summary.failed, summary.not_sent
     );
-    Ok(ExitCode::from(batch_code(&summary)))
+    // Every entry is reported; were one not, the batch did not record it.
+    let code = match worst.get() {
+        exit::OK if !summary.all_recorded() => exit::NETWORK,
+        code => code,
+    };
+    Ok(ExitCode::from(code))
 }
 
-/// 0 when all were recorded; otherwise the worst kind: failed (4) over
-/// rejected (3) over not sent (1).
-fn batch_code(summary: &Summary) -> u8 {
-    if summary.all_recorded() {
-        exit::OK
-    } else if summary.failed > 0 {
-        exit::NETWORK
-    } else if summary.rejected > 0 {
-        exit::REJECTED
-    } else {
-        exit::INVALID
-    }
+/// The worse of two entries' codes: failed (4) over rejected (3) over
+/// invalid (1) over recorded (0).
+fn worse(a: u8, b: u8) -> u8 {
+    let rank = |code: u8| match code {
+        exit::NETWORK => 3,
+        exit::REJECTED => 2,
+        exit::OK => 0,
+        _ => 1,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }
 
 fn drop_entry(outbox: &Outbox, id: &str) -> anyhow::Result<ExitCode> {

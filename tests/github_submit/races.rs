@@ -239,3 +239,21 @@ async fn the_losing_command_says_another_process_holds_the_entry() {
     assert!(!run.stdout.contains("stays in the outbox as"), "{}", run.stdout);
     assert!(sequence(&server).await.is_empty(), "nothing was sent");
 }
+
+/// `outbox retry --all` exits as `submit` does for an entry another process
+/// holds: 4 (a failure to send), with the entry reported busy.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retry_of_a_held_entry_exits_as_submit_does() {
+    let home = tempfile::tempdir().unwrap();
+    let (server, _fake) = fake().await;
+    let outbox = triage::outbox::Outbox::open(home.path().join("state/outbox")).unwrap();
+    let kept = batch::keep(&outbox, draft(), None).unwrap();
+    let _held = outbox.claim(&kept.entry.id).unwrap();
+    let args = ["outbox", "retry", "--all", "--format", "json"]
+        .map(String::from)
+        .to_vec();
+    let run = super::cli::triage(args, &server.uri(), home.path()).await;
+    assert_eq!(run.code, 4, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(r#""outcome":"busy""#), "{}", run.stdout);
+    assert!(sequence(&server).await.is_empty(), "nothing was sent");
+}
