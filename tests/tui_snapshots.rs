@@ -601,6 +601,33 @@ fn outbox_offer_overlay() {
     insta::assert_snapshot!(draw(&app).backend());
 }
 
+/// The overlay also says how many thread actions are kept for this pull
+/// request (the screen lists decisions; `triage thread retry` sends those).
+#[test]
+fn outbox_offer_overlay_with_kept_thread_actions() {
+    let mut app = sample();
+    let entry = kept(&app, 0, None);
+    let (repository, pull_request) = (entry.draft.repository.clone(), entry.draft.pull_request);
+    let resolve = triage::outbox::thread_actions::ThreadEntry::new(triage::github::thread_action::ThreadRequest {
+        repository,
+        pull_request,
+        fingerprint: entry.draft.fingerprint.clone(),
+        expected_head: None,
+        verb: triage::github::thread_action::ThreadVerb::Resolve,
+    });
+    update(&mut app, Msg::ThreadsKept(vec![resolve]));
+    update(
+        &mut app,
+        Msg::OutboxLoaded {
+            entries: vec![entry],
+            unreadable: 0,
+        },
+    );
+    let text = screen(&app);
+    assert!(text.contains("Also kept: 1 thread action(s)"), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
 #[test]
 fn stale_result_banner() {
     let mut app = sample();

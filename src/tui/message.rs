@@ -126,6 +126,8 @@ pub enum Msg {
     EditedEvidence(Result<String, EditError>),
     /// The outbox was read: every entry, and how many files could not be read.
     OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
+    /// The thread actions kept after a failure (read just before the outbox).
+    ThreadsKept(Vec<crate::outbox::thread_actions::ThreadEntry>),
     /// A refresh of result and threads finished; stale generations are ignored.
     Refreshed { generation: u64, outcome: RefreshOutcome },
     /// A River suppression was revoked (what was written), or why not.

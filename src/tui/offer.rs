@@ -77,8 +77,17 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
         armed_drop: None,
         asked: false,
     };
+    let threads = app.live.thread.kept_count;
     if n == 0 {
-        if asked {
+        if threads > 0 {
+            flash(
+                app,
+                Level::Warning,
+                format!(
+                    "The outbox keeps {threads} thread action(s) for this pull request from a failed attempt; `triage thread retry` sends them."
+                ),
+            );
+        } else if asked {
             flash(app, Level::Info, "The outbox holds no decision for this pull request.");
         }
         return;

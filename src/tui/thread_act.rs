@@ -19,6 +19,7 @@ use super::update::flash;
 use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadOutcome, ThreadRequest, ThreadVerb};
 use crate::model::finding::{ThreadStatus, ThreadTransition};
 use crate::model::review::Scope;
+use crate::outbox::thread_actions::ThreadEntry;
 use crate::sanitize::clean_line;
 
 /// The thread action being composed, confirmed or sent.
@@ -35,6 +36,26 @@ pub struct ThreadUi {
     /// The reply whose last attempt failed and is kept in the outbox: a
     /// reply sent next on the same thread rewrites it and replaces it.
     pub kept: Option<ThreadRequest>,
+    /// How many thread actions for this pull request the outbox keeps
+    /// (read with the decisions; shown in the outbox overlay).
+    pub kept_count: usize,
+}
+
+/// The kept thread actions were read: count this pull request's. (An
+/// earlier session's kept reply is not taken as one a new reply rewrites:
+/// the user has not seen its words here, so it is never dropped unseen.)
+pub fn kept_loaded(app: &mut App, entries: Vec<ThreadEntry>) {
+    let Some(Scope::PullRequest {
+        repository,
+        pull_request_number,
+    }) = app.doc.set.as_ref().map(|s| &s.scope)
+    else {
+        return;
+    };
+    app.live.thread.kept_count = entries
+        .iter()
+        .filter(|e| e.request.repository == *repository && e.request.pull_request == *pull_request_number)
+        .count();
 }
 
 /// `t`: the thread menu (or the remedies offer) for the selected finding.

@@ -5,6 +5,7 @@ use super::worker::Worker;
 use crate::atomic_write::{Access, write_atomic};
 use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
+use crate::outbox::thread_actions::ThreadStore;
 use crate::sanitize::clean_line;
 use crate::tui::message::EditError;
 use crate::tui::message::notice::Notice;
@@ -25,6 +26,12 @@ pub fn editor_words() -> Vec<String> {
 pub fn load_outbox(worker: &Worker) {
     let tx = worker.tx();
     worker.job("reading the outbox", move |_| {
+        // Thread actions first, so the decisions' answer can count them;
+        // an unreadable thread store shows as none (`triage thread retry`
+        // names it).
+        if let Ok((threads, _)) = ThreadStore::open_default().and_then(|s| s.list()) {
+            let _ = tx.send(Msg::ThreadsKept(threads));
+        }
         let msg = match Outbox::open_default().and_then(|o| o.list()) {
             Ok(listing) => Msg::OutboxLoaded {
                 entries: listing.entries,

@@ -89,10 +89,18 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
             });
         }
     }
-    let foot = Line::styled(
-        "Kept decisions stay on disk until recorded or dropped; esc keeps them all (keys: status bar).",
-        theme.dim,
-    );
+    let threads = app.live.thread.kept_count;
+    let foot = if threads > 0 {
+        Line::styled(
+            format!("Also kept: {threads} thread action(s); `triage thread retry` sends them. Esc keeps everything."),
+            theme.warning,
+        )
+    } else {
+        Line::styled(
+            "Kept decisions stay on disk until recorded or dropped; esc keeps them all (keys: status bar).",
+            theme.dim,
+        )
+    };
     let n = app.decide.offer.entries.len();
     let title = Span::styled(
         format!(" Outbox: {n} kept decision(s) for this pull request "),
