@@ -29,10 +29,8 @@ pub struct ThreadUi {
     pub reply: String,
     /// The action waiting for its confirmation.
     pub pending: Option<ThreadRequest>,
-    /// The generation of the action being sent, if one is.
-    pub sending: Option<u64>,
-    /// The action being sent.
-    pub in_flight: Option<ThreadRequest>,
+    /// The action being sent, if one is: (its generation, the action).
+    pub sending: Option<(u64, ThreadRequest)>,
     /// The reply whose last attempt failed and is kept in the outbox: a
     /// reply sent next on the same thread rewrites it and replaces it.
     pub kept: Option<ThreadRequest>,
@@ -184,10 +182,9 @@ fn send(app: &mut App, finding: usize) -> Vec<Effect> {
     };
     let generation = app.next_generation;
     app.next_generation += 1;
-    app.live.thread.sending = Some(generation);
     flash(app, Level::Info, format!("Sending the {}…", request.verb.name()));
     let replaces = app.live.thread.kept.clone().filter(|kept| rewrites(&request, kept));
-    app.live.thread.in_flight = Some(request.clone());
+    app.live.thread.sending = Some((generation, request.clone()));
     vec![Effect::ThreadAction {
         generation,
         finding,
@@ -209,70 +206,58 @@ fn rewrites(new: &ThreadRequest, kept: &ThreadRequest) -> bool {
 /// A thread action finished: report it; when something changed on GitHub,
 /// read the threads again (with `--pr`) so the lane shows the new state.
 pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect> {
-    if app.live.thread.sending != Some(generation) {
-        return Vec::new();
-    }
-    app.live.thread.sending = None;
-    let sent = app.live.thread.in_flight.take();
+    let sent = match app.live.thread.sending.take() {
+        Some((sending, sent)) if sending == generation => sent,
+        other => {
+            app.live.thread.sending = other;
+            return Vec::new();
+        }
+    };
     let said = clean_line(&outcome.to_string());
+    let kept_line = || format!("Thread: {said}; kept: try again (t) or run `triage thread retry`");
     // A failed reply stays kept; the next reply on its thread replaces it.
     // Once an answer came, the kept reply this one rewrote (or was) is gone.
-    if let (ThreadActed::Answered { outcome: answer, .. }, Some(sent)) = (&outcome, sent) {
-        let settled_kept = app
-            .live
-            .thread
-            .kept
-            .as_ref()
-            .is_some_and(|kept| *kept == sent || rewrites(&sent, kept));
-        if matches!(answer, ThreadOutcome::Failed { .. }) && matches!(sent.verb, ThreadVerb::Reply { .. }) {
-            app.live.thread.kept = Some(sent);
-        } else if settled_kept {
-            app.live.thread.kept = None;
-        }
-    }
-    match outcome {
+    let (level, line, reread) = match &outcome {
         ThreadActed::Answered {
             outcome: ThreadOutcome::Done(_),
             ..
         } => {
             app.live.thread.reply.clear();
-            flash(app, Level::Info, format!("Thread: {said}."));
-            if app.live.pr {
-                let note = app.ui.flash.clone();
-                let effects = super::live::refresh(app);
-                app.ui.flash = note;
-                return effects;
-            }
+            (Level::Info, format!("Thread: {said}."), true)
         }
         ThreadActed::Answered {
             outcome: ThreadOutcome::Refused(_),
             ..
-        } => flash(app, Level::Warning, format!("Thread: refused: {said}")),
+        } => (Level::Warning, format!("Thread: refused: {said}"), false),
+        // The action may have landed before the failure (a lost answer):
+        // the threads are read again so the screen shows what GitHub holds.
         ThreadActed::Answered {
             outcome: ThreadOutcome::Failed { .. },
             ..
-        } => {
-            flash(
-                app,
-                Level::Warning,
-                format!("Thread: {said}; kept: try again (t) or run `triage thread retry`"),
-            );
-            // The action may have landed before the failure (a lost answer):
-            // read the threads again so the screen shows what GitHub holds.
-            if app.live.pr {
-                let note = app.ui.flash.clone();
-                let effects = super::live::refresh(app);
-                app.ui.flash = note;
-                return effects;
-            }
+        } => (Level::Warning, kept_line(), true),
+        _ => (Level::Warning, kept_line(), false),
+    };
+    if let ThreadActed::Answered { outcome: answer, .. } = &outcome {
+        let thread = &mut app.live.thread;
+        if matches!(answer, ThreadOutcome::Failed { .. }) && matches!(sent.verb, ThreadVerb::Reply { .. }) {
+            thread.kept = Some(sent);
+        } else if thread
+            .kept
+            .as_ref()
+            .is_some_and(|kept| *kept == sent || rewrites(&sent, kept))
+        {
+            thread.kept = None;
         }
-        _ => flash(
-            app,
-            Level::Warning,
-            format!("Thread: {said}; kept: try again (t) or run `triage thread retry`"),
-        ),
     }
-    Vec::new()
+    flash(app, level, line);
+    if !(reread && app.live.pr) {
+        return Vec::new();
+    }
+    // The outcome stays on the status line while the threads are read.
+    let note = app.ui.flash.clone();
+    let effects = super::live::refresh(app);
+    app.ui.flash = note;
+    effects
 }
 
 /// The text of a thread question (everything quoted is sanitised).

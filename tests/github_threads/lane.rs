@@ -90,21 +90,36 @@ async fn run_replacing(
         .expect("job")
 }
 
+/// The fingerprint of the selected finding.
+fn selected_key(app: &App) -> String {
+    app.selected_finding()
+        .map(|f| f.key.as_str().to_owned())
+        .unwrap_or_default()
+}
+
+/// No earlier reply by alice on the thread, and a reply GitHub posts (a
+/// mock mounted before this one answers first).
+async fn mount_replies(api: &MockServer) {
+    graphql_op("viewer")
+        .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[])))
+        .mount(api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "data": {
+            "addPullRequestReviewThreadReply": { "comment": { "id": "C", "url": null } } } })))
+        .mount(api)
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn reopen_resolve_and_reply_from_the_lane_reach_github_in_order() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = ThreadStore::open(dir.path().join("threads")).expect("store");
     let mut app = fixture::app(fixture::sample_set(), (120, 40));
     keys(&mut app, "3");
-    let external = app
-        .selected_finding()
-        .map(|f| f.key.as_str().to_owned())
-        .unwrap_or_default();
+    let external = selected_key(&app);
     keys(&mut app, "jj");
-    let pending = app
-        .selected_finding()
-        .map(|f| f.key.as_str().to_owned())
-        .unwrap_or_default();
+    let pending = selected_key(&app);
     let api = github(&[(&external, true), (&pending, false)]).await;
     graphql_op("unresolveReviewThread")
         .respond_with(ResponseTemplate::new(200).set_body_json(
@@ -118,15 +133,7 @@ async fn reopen_resolve_and_reply_from_the_lane_reach_github_in_order() {
         ))
         .mount(&api)
         .await;
-    graphql_op("viewer")
-        .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[])))
-        .mount(&api)
-        .await;
-    graphql_op("addPullRequestReviewThreadReply")
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "data": {
-            "addPullRequestReviewThreadReply": { "comment": { "id": "C", "url": null } } } })))
-        .mount(&api)
-        .await;
+    mount_replies(&api).await;
 
     // The remedies offer on the resolved-externally finding: reopen.
     keys(&mut app, "kk");
@@ -187,25 +194,14 @@ async fn a_rewritten_reply_replaces_the_failed_one_in_the_outbox() {
     let store = ThreadStore::open(dir.path().join("threads")).expect("store");
     let mut app = fixture::app(fixture::sample_set(), (120, 40));
     keys(&mut app, "3jj");
-    let pending = app
-        .selected_finding()
-        .map(|f| f.key.as_str().to_owned())
-        .unwrap_or_default();
+    let pending = selected_key(&app);
     let api = github(&[(&pending, false)]).await;
-    graphql_op("viewer")
-        .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[])))
-        .mount(&api)
-        .await;
     graphql_op("addPullRequestReviewThreadReply")
         .respond_with(ResponseTemplate::new(502))
         .up_to_n_times(1)
         .mount(&api)
         .await;
-    graphql_op("addPullRequestReviewThreadReply")
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "data": {
-            "addPullRequestReviewThreadReply": { "comment": { "id": "C", "url": null } } } })))
-        .mount(&api)
-        .await;
+    mount_replies(&api).await;
 
     keys(&mut app, "tr");
     keys(&mut app, "old words");
