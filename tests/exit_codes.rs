@@ -264,6 +264,21 @@ fn cases(api: &str, invalid: &str, valid_pr: &str) -> Vec<Case> {
         ("thread: closed", thread("resolve", "6"), api.clone(), Given, 3),
         ("thread: network", reply.clone(), down.clone(), Given, 4),
         ("thread: token", reply, api.clone(), Missing, 4),
+        ("thread list: ok", args(&["thread", "list"]), api.clone(), Given, 0),
+        (
+            "thread drop: unknown id",
+            args(&["thread", "drop", "0123456789abcdef"]),
+            api.clone(),
+            Given,
+            2,
+        ),
+        (
+            "thread retry: unknown id",
+            args(&["thread", "retry", "0123456789abcdef"]),
+            api.clone(),
+            Given,
+            2,
+        ),
         // decisions
         (
             "decisions: usage",

@@ -601,21 +601,36 @@ fn outbox_offer_overlay() {
     insta::assert_snapshot!(draw(&app).backend());
 }
 
-/// The overlay also says how many thread actions are kept for this pull
-/// request (the screen lists decisions; `triage thread retry` sends those).
+/// The overlay lists this pull request's kept thread actions after its
+/// decisions: verb, fingerprint, attempts, last outcome, the reply's words,
+/// and a STALE mark on one bound to another head.
 #[test]
 fn outbox_offer_overlay_with_kept_thread_actions() {
+    use triage::github::thread_action::{ThreadRequest, ThreadVerb};
+    use triage::outbox::thread_actions::ThreadEntry;
     let mut app = sample();
     let entry = kept(&app, 0, None);
-    let (repository, pull_request) = (entry.draft.repository.clone(), entry.draft.pull_request);
-    let resolve = triage::outbox::thread_actions::ThreadEntry::new(triage::github::thread_action::ThreadRequest {
-        repository,
-        pull_request,
-        fingerprint: entry.draft.fingerprint.clone(),
-        expected_head: None,
-        verb: triage::github::thread_action::ThreadVerb::Resolve,
-    });
-    update(&mut app, Msg::ThreadsKept(vec![resolve]));
+    let thread = |verb: ThreadVerb, head: Option<&str>| {
+        let mut kept = ThreadEntry::new(ThreadRequest {
+            repository: entry.draft.repository.clone(),
+            pull_request: entry.draft.pull_request,
+            fingerprint: entry.draft.fingerprint.clone(),
+            expected_head: head.map(str::to_owned),
+            verb,
+        });
+        kept.created_at = "2026-11-30T10:00:00Z".into();
+        kept.attempts = 2;
+        kept.last_outcome = Some("failed: GitHub answered 502 Bad Gateway".into());
+        kept
+    };
+    let reply = thread(
+        ThreadVerb::Reply {
+            body: "Fixed in 4f2c: the retry loop now backs off.\nSecond line.".into(),
+        },
+        Some(entry.draft.reviewed_sha.as_str()),
+    );
+    let stale = thread(ThreadVerb::Resolve, Some("0123456789abcdef0123456789abcdef01234567"));
+    update(&mut app, Msg::ThreadsKept(vec![reply, stale]));
     update(
         &mut app,
         Msg::OutboxLoaded {
@@ -624,7 +639,13 @@ fn outbox_offer_overlay_with_kept_thread_actions() {
         },
     );
     let text = screen(&app);
-    assert!(text.contains("Also kept: 1 thread action(s)"), "{text}");
+    assert!(text.contains("1 kept decision(s), 2 thread action(s)"), "{text}");
+    assert!(
+        text.contains("thread reply") && text.contains("Fixed in 4f2c"),
+        "{text}"
+    );
+    assert!(text.contains("STALE: made for 0123456789ab"), "{text}");
+    assert!(!text.contains("Second line"), "{text}");
     insta::assert_snapshot!(draw(&app).backend());
 }
 

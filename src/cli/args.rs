@@ -389,8 +389,23 @@ pub enum ThreadCommand {
         #[command(flatten)]
         target: ThreadTarget,
     },
-    /// Send every thread action kept after a failure, oldest first.
+    /// Drop a kept thread action without sending it.
+    Drop {
+        /// Kept thread action id (as `thread list` shows it).
+        id: String,
+    },
+    /// List the thread actions kept after a failure, oldest first.
+    List {
+        /// Output: `text` for people, `json` for scripts (one entry object per line).
+        #[arg(long, value_enum, default_value_t)]
+        format: TextOrJson,
+    },
+    /// Send a kept thread action again: the one with this id, or (with no
+    /// id) every one, oldest first.
     Retry {
+        /// Kept thread action id (as `thread list` shows it).
+        id: Option<String>,
+        /// GitHub API base URL (default: $GITHUB_API_URL or https://api.github.com).
         #[arg(long)]
         api_url: Option<String>,
         /// Output: `text` for people, `json` for scripts.

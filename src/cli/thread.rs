@@ -1,5 +1,6 @@
 //! `triage thread reply|resolve|unresolve --pr N --finding FP`: act on the
-//! ReviewGate review thread of a finding, and `triage thread retry`.
+//! ReviewGate review thread of a finding; `triage thread list`, `retry
+//! [ID]` and `drop ID` for the actions kept after a failure.
 //!
 //! Each action is kept on disk (`outbox/threads/`) before the first request
 //! and removed once done or refused; a failed one stays and is sent again by
@@ -14,12 +15,13 @@
 use super::args::{TextOrJson, ThreadArgs, ThreadCommand, ThreadTarget};
 use super::exit;
 use crate::github::thread_action::{ThreadDone, ThreadOutcome, ThreadRequest, ThreadVerb};
-use crate::github::thread_send::send_thread_action;
 use crate::github::{Client, ClientConfig};
 use crate::model::load::read_input;
+use crate::outbox::entry::is_entry_id;
 use crate::outbox::thread_actions::{ThreadEntry, ThreadStore};
 use crate::sanitize::clean_line;
 use crate::session::fetch::resolve_target;
+use crate::session::thread_attempt::{Attempt, attempt};
 use anyhow::Context as _;
 use serde_json::json;
 use std::process::ExitCode;
@@ -41,7 +43,9 @@ pub fn run(args: &ThreadArgs) -> anyhow::Result<ExitCode> {
         }
         ThreadCommand::Resolve { target } => (target, ThreadVerb::Resolve),
         ThreadCommand::Unresolve { target } => (target, ThreadVerb::Unresolve),
-        ThreadCommand::Retry { api_url, format } => return retry(api_url.as_deref(), *format),
+        ThreadCommand::List { format } => return list(*format),
+        ThreadCommand::Drop { id } => return drop_kept(id),
+        ThreadCommand::Retry { id, api_url, format } => return retry(id.as_deref(), api_url.as_deref(), *format),
     };
     act(target, verb)
 }
@@ -78,13 +82,93 @@ fn act(target: &ThreadTarget, verb: ThreadVerb) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(report(&outcomes, target.format)))
 }
 
-/// `triage thread retry`: every kept action, oldest first.
-fn retry(api_url: Option<&str>, format: TextOrJson) -> anyhow::Result<ExitCode> {
-    let store = ThreadStore::open_default()?;
+/// The kept entries, oldest first; a word on stderr about damaged files.
+fn kept(store: &ThreadStore) -> anyhow::Result<Vec<ThreadEntry>> {
     let (entries, unreadable) = store.list()?;
     if unreadable > 0 {
         eprintln!("triage: {unreadable} kept thread action file(s) cannot be read; left in place");
     }
+    Ok(entries)
+}
+
+/// The kept entry `id`, or a usage error naming `thread list`.
+fn kept_one(store: &ThreadStore, id: &str) -> anyhow::Result<ThreadEntry> {
+    let found = if is_entry_id(id) { store.get(id)? } else { None };
+    found.ok_or_else(|| {
+        exit::Usage(format!(
+            "no kept thread action {} (see `triage thread list`)",
+            clean_line(id)
+        ))
+        .into()
+    })
+}
+
+/// `triage thread list`: one line (or JSON object) per kept action.
+fn list(format: TextOrJson) -> anyhow::Result<ExitCode> {
+    let store = ThreadStore::open_default()?;
+    let entries = kept(&store)?;
+    match format {
+        TextOrJson::Json => {
+            for e in &entries {
+                super::out::print_json(serde_json::to_string(e)?);
+            }
+        }
+        TextOrJson::Text if entries.is_empty() => {
+            println!("no thread action is kept ({})", store.dir().display());
+        }
+        TextOrJson::Text => {
+            for e in &entries {
+                println!("{}", entry_line(e));
+            }
+        }
+    }
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// One kept action on one line: id, target, head, verb, fingerprint,
+/// attempts, last outcome (a reply's words are left to `--format json`).
+fn entry_line(e: &ThreadEntry) -> String {
+    let r = &e.request;
+    let head: String = r
+        .expected_head
+        .as_deref()
+        .unwrap_or("any head")
+        .chars()
+        .take(12)
+        .collect();
+    let last = e.last_outcome.as_deref().unwrap_or("not sent yet");
+    clean_line(&format!(
+        "{}  {}#{}@{}  {}  {}  attempts {}  {}",
+        e.id,
+        r.repository,
+        r.pull_request,
+        head,
+        r.verb.name(),
+        r.fingerprint,
+        e.attempts,
+        last
+    ))
+}
+
+/// `triage thread drop ID`.
+fn drop_kept(id: &str) -> anyhow::Result<ExitCode> {
+    let store = ThreadStore::open_default()?;
+    let entry = kept_one(&store, id)?;
+    if store.remove(&entry.id)? {
+        println!("dropped {}", entry.id);
+        Ok(ExitCode::from(exit::OK))
+    } else {
+        Err(exit::Usage(format!("no kept thread action {} (see `triage thread list`)", entry.id)).into())
+    }
+}
+
+/// `triage thread retry [ID]`: that kept action, or every one, oldest first.
+fn retry(id: Option<&str>, api_url: Option<&str>, format: TextOrJson) -> anyhow::Result<ExitCode> {
+    let store = ThreadStore::open_default()?;
+    let entries = match id {
+        Some(id) => vec![kept_one(&store, id)?],
+        None => kept(&store)?,
+    };
     if entries.is_empty() {
         eprintln!("triage: no thread action is kept");
         return Ok(ExitCode::from(exit::OK));
@@ -98,7 +182,7 @@ fn send_all(
     config: ClientConfig,
     store: &ThreadStore,
     entries: Vec<ThreadEntry>,
-) -> anyhow::Result<Vec<(ThreadEntry, ThreadOutcome)>> {
+) -> anyhow::Result<Vec<(ThreadEntry, Attempt)>> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -107,51 +191,79 @@ fn send_all(
         let client = Client::new(config).map_err(|e| exit::Unreachable(e.to_string()))?;
         let mut outcomes = Vec::new();
         for entry in entries {
-            let outcome = send_thread_action(&client, &entry.request).await;
-            if let Err(e) = store.settle(&entry, &outcome) {
-                eprintln!("triage: warning: {}", clean_line(&e.to_string()));
-            }
-            outcomes.push((entry, outcome));
+            let attempt = attempt(store, Ok(&client), &entry).await;
+            outcomes.push((entry, attempt));
         }
         Ok(outcomes)
     })
 }
 
-/// Prints each outcome; the code of the worst (4 over 3 over 0).
-fn report(outcomes: &[(ThreadEntry, ThreadOutcome)], format: TextOrJson) -> u8 {
+/// Prints each attempt; the code of the worst (4 over 3 over 1 over 0).
+fn report(outcomes: &[(ThreadEntry, Attempt)], format: TextOrJson) -> u8 {
     let mut code = exit::OK;
-    for (entry, outcome) in outcomes {
-        let this = outcome_code(outcome);
-        code = code.max(this);
-        let value = outcome_json(entry, outcome);
+    for (entry, attempt) in outcomes {
+        code = code.max(attempt_code(attempt));
+        if let Attempt::Sent { settle: Some(e), .. } = attempt {
+            eprintln!("triage: warning: {}", clean_line(&e.to_string()));
+        }
         match format {
-            TextOrJson::Json => super::out::print_json(&value),
-            TextOrJson::Text => print_text(entry, outcome),
+            TextOrJson::Json => super::out::print_json(attempt_json(entry, attempt)),
+            TextOrJson::Text => print_text(entry, attempt),
         }
     }
     code
 }
 
-fn outcome_code(outcome: &ThreadOutcome) -> u8 {
-    match outcome {
-        ThreadOutcome::Done(_) => exit::OK,
-        ThreadOutcome::Refused(_) => exit::REJECTED,
-        ThreadOutcome::Failed { .. } => exit::NETWORK,
+/// An attempt's exit code: as `submit`, an entry another process is
+/// sending counts as not sent (4).
+fn attempt_code(attempt: &Attempt) -> u8 {
+    match attempt {
+        Attempt::Sent {
+            outcome: ThreadOutcome::Done(_),
+            ..
+        }
+        | Attempt::Gone => exit::OK,
+        Attempt::Sent {
+            outcome: ThreadOutcome::Refused(_),
+            ..
+        } => exit::REJECTED,
+        Attempt::Sent {
+            outcome: ThreadOutcome::Failed { .. },
+            ..
+        }
+        | Attempt::Busy => exit::NETWORK,
+        Attempt::Store(_) => exit::INVALID,
     }
 }
 
+/// The words of an attempt another process was making.
+const BUSY: &str = "another triage process is sending it right now; not sent, left kept";
+/// The words of an attempt another process had just settled.
+const GONE: &str = "another triage process settled it meanwhile; not sent";
+
 /// One JSON object: the action, the fingerprint, the outcome and its words.
-pub fn outcome_json(entry: &ThreadEntry, outcome: &ThreadOutcome) -> serde_json::Value {
-    let (kind, already) = match outcome {
-        ThreadOutcome::Done(
-            ThreadDone::Replied { already, .. } | ThreadDone::Resolved { already } | ThreadDone::Unresolved { already },
-        ) => ("done", Some(*already)),
-        ThreadOutcome::Refused(_) => ("refused", None),
-        ThreadOutcome::Failed { .. } => ("failed", None),
-    };
-    let url = match outcome {
-        ThreadOutcome::Done(ThreadDone::Replied { url, .. }) => url.as_deref().map(clean_line),
-        _ => None,
+fn attempt_json(entry: &ThreadEntry, attempt: &Attempt) -> serde_json::Value {
+    let (kind, already, url, message, kept) = match attempt {
+        Attempt::Sent { outcome, .. } => {
+            let (kind, already) = match outcome {
+                ThreadOutcome::Done(
+                    ThreadDone::Replied { already, .. }
+                    | ThreadDone::Resolved { already }
+                    | ThreadDone::Unresolved { already },
+                ) => ("done", Some(*already)),
+                ThreadOutcome::Refused(_) => ("refused", None),
+                ThreadOutcome::Failed { .. } => ("failed", None),
+            };
+            let url = match outcome {
+                ThreadOutcome::Done(ThreadDone::Replied { url, .. }) => url.as_deref().map(clean_line),
+                _ => None,
+            };
+            let kept = matches!(outcome, ThreadOutcome::Failed { .. });
+            (kind, already, url, outcome.summary(), kept)
+        }
+        Attempt::Busy => ("busy", None, None, BUSY.to_owned(), true),
+        Attempt::Gone => ("gone", None, None, GONE.to_owned(), false),
+        Attempt::Store(e) => ("error", None, None, format!("not sent: {e}"), true),
     };
     json!({
         "outbox_id": entry.id,
@@ -162,22 +274,29 @@ pub fn outcome_json(entry: &ThreadEntry, outcome: &ThreadOutcome) -> serde_json:
         "outcome": kind,
         "already": already,
         "url": url,
-        "message": clean_line(&outcome.summary()),
-        "kept": matches!(outcome, ThreadOutcome::Failed { .. }),
+        "message": clean_line(&message),
+        "kept": kept,
     })
 }
 
-fn print_text(entry: &ThreadEntry, outcome: &ThreadOutcome) {
+fn print_text(entry: &ThreadEntry, attempt: &Attempt) {
     let r = &entry.request;
     let head = format!("{}#{} {}", r.repository, r.pull_request, clean_line(&r.fingerprint));
+    let outcome = match attempt {
+        Attempt::Sent { outcome, .. } => outcome,
+        Attempt::Gone => return println!("{head}: {GONE}"),
+        Attempt::Busy => return eprintln!("triage: {head}: {BUSY}"),
+        Attempt::Store(e) => return eprintln!("triage: {head}: not sent: {}", clean_line(&e.to_string())),
+    };
     match outcome {
         ThreadOutcome::Done(_) => println!("{head}: {}", clean_line(&outcome.summary())),
         ThreadOutcome::Refused(_) => eprintln!("triage: {head}: refused: {}", clean_line(&outcome.summary())),
         ThreadOutcome::Failed { .. } => {
             eprintln!("triage: {head}: {}", clean_line(&outcome.summary()));
             eprintln!(
-                "triage: the {} is kept; run the same command again or `triage thread retry`",
-                r.verb.name()
+                "triage: the {} is kept; run the same command again or `triage thread retry {}`",
+                r.verb.name(),
+                entry.id
             );
         }
     }

@@ -16,6 +16,18 @@ use serde::de::DeserializeOwned;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// How often a held claim lock is tried before it counts as held elsewhere.
+const CLAIM_TRIES: u32 = 25;
+/// The pause between two tries (25 tries: a quarter of a second at most).
+const CLAIM_PAUSE: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// An exclusive claim on one entry while it is being sent (an advisory
+/// lock on `{id}.lock`; released on drop).
+#[derive(Debug)]
+pub struct Claim {
+    _file: fs::File,
+}
+
 /// An opened JSON directory whose ids pass `is_id`.
 #[derive(Debug, Clone)]
 pub struct JsonDir {
@@ -110,6 +122,39 @@ impl JsonDir {
             sync_dir(&self.dir);
         }
         Ok(removed)
+    }
+
+    /// Claims entry `id` for one attempt, so that two processes never send
+    /// it at once. [`OutboxError::Busy`] when already claimed.
+    pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
+        let path = self.path_of(id)?.with_extension("lock");
+        let mut options = fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let file = options.open(&path).map_err(io("lock", &path))?;
+        // A lock released a moment ago can still be held for a few
+        // milliseconds by a child process forked meanwhile by another thread
+        // (it shares the open file until its exec closes it), so a held lock
+        // is tried again for a short while before it counts as claimed
+        // elsewhere.
+        for _ in 0..CLAIM_TRIES {
+            match file.try_lock() {
+                Ok(()) => return Ok(Claim { _file: file }),
+                Err(fs::TryLockError::WouldBlock) => std::thread::sleep(CLAIM_PAUSE),
+                Err(fs::TryLockError::Error(e)) => return Err(io("lock", &path)(e)),
+            }
+        }
+        Err(OutboxError::Busy { id: id.to_owned() })
+    }
+
+    /// Removes the claim file of an entry that is gone (best effort).
+    pub fn remove_claim_file(&self, id: &str) -> Result<(), OutboxError> {
+        let _ = fs::remove_file(self.path_of(id)?.with_extension("lock"));
+        Ok(())
     }
 
     /// Removes the file of `id` without waiting for the disk: a crash soon

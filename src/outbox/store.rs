@@ -1,16 +1,11 @@
 //! The outbox directory: entries in a [`JsonDir`], listing, removal, claims.
 
 use super::entry::{Entry, LastOutcome, is_entry_id};
+pub use super::json_dir::Claim;
 use super::json_dir::JsonDir;
 use crate::decision::outcome::Outcome;
 use crate::time::now_rfc3339;
-use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
-
-/// How often a held claim lock is tried before it counts as held elsewhere.
-const CLAIM_TRIES: u32 = 25;
-/// The pause between two tries (25 tries: a quarter of a second at most).
-const CLAIM_PAUSE: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Errors of the outbox. Paths are the user's own; no secret is ever inside.
 #[derive(Debug, thiserror::Error)]
@@ -51,13 +46,6 @@ pub struct Listing {
 #[derive(Debug, Clone)]
 pub struct Outbox {
     files: JsonDir,
-}
-
-/// An exclusive claim on one entry while it is being submitted (an
-/// advisory lock; released on drop).
-#[derive(Debug)]
-pub struct Claim {
-    _file: File,
 }
 
 impl Outbox {
@@ -126,7 +114,7 @@ impl Outbox {
 
     fn unclaim(&self, id: &str, removed: bool) -> Result<bool, OutboxError> {
         if removed {
-            let _ = fs::remove_file(self.files.path_of(id)?.with_extension("lock"));
+            self.files.remove_claim_file(id)?;
         }
         Ok(removed)
     }
@@ -171,28 +159,7 @@ impl Outbox {
     /// Claims an entry for one submission, so that two processes never send
     /// the same decision at once. [`OutboxError::Busy`] when already claimed.
     pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
-        let path = self.files.path_of(id)?.with_extension("lock");
-        let mut options = OpenOptions::new();
-        options.create(true).truncate(false).write(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let file = options.open(&path).map_err(io("lock", &path))?;
-        // A lock released a moment ago can still be held for a few
-        // milliseconds by a child process forked meanwhile by another thread
-        // (it shares the open file until its exec closes it), so a held lock
-        // is tried again for a short while before it counts as claimed
-        // elsewhere.
-        for _ in 0..CLAIM_TRIES {
-            match file.try_lock() {
-                Ok(()) => return Ok(Claim { _file: file }),
-                Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(CLAIM_PAUSE),
-                Err(std::fs::TryLockError::Error(e)) => return Err(io("lock", &path)(e)),
-            }
-        }
-        Err(OutboxError::Busy { id: id.to_owned() })
+        self.files.claim(id)
     }
 }
 
@@ -212,6 +179,7 @@ mod tests {
     use crate::decision::draft::Draft;
     use crate::github::error::GhError;
     use crate::model::finding::SubmittedDisposition;
+    use std::fs;
 
     fn entry(evidence: &str) -> Entry {
         Entry::new(

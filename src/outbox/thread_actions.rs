@@ -7,7 +7,7 @@
 //! same action (same id) looks for an earlier reply before posting one.
 
 use super::entry::is_entry_id;
-use super::json_dir::JsonDir;
+use super::json_dir::{Claim, JsonDir};
 use super::store::OutboxError;
 use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
 use crate::time::now_rfc3339;
@@ -121,9 +121,21 @@ impl ThreadStore {
         }
     }
 
-    /// Removes an entry; false when there was none.
+    /// Removes an entry (and its claim file); false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
-        self.files.remove(id)
+        let removed = self.files.remove(id)?;
+        if removed {
+            self.files.remove_claim_file(id)?;
+        }
+        Ok(removed)
+    }
+
+    /// Claims an entry for one attempt, so that two processes never send
+    /// the same action at once ([`OutboxError::Busy`] when already claimed).
+    /// Read the entry again under the claim: another process may have
+    /// settled it meanwhile.
+    pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
+        self.files.claim(id)
     }
 }
 

@@ -6,6 +6,7 @@ pub mod batch;
 pub mod fetch;
 pub mod load;
 pub mod rate;
+pub mod thread_attempt;
 
 pub use fetch::{PrTarget, write_atomic};
 pub use load::OpenOptions;

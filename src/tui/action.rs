@@ -268,8 +268,8 @@ impl Action {
             Action::CycleExpiry => "River: suppression expiry (none, 7, 30, 90 days)",
             Action::ToClipboard => "to the clipboard (OSC 52)",
             Action::ToFile => "to a file in the current directory",
-            Action::RetryEntry => "send this kept decision again",
-            Action::DropEntry => "discard this kept decision (press twice)",
+            Action::RetryEntry => "send this kept decision or thread action again",
+            Action::DropEntry => "discard this kept entry (press twice)",
             Action::RebindEntry => "re-confirm a stale decision against the current result",
         }
     }

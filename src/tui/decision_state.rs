@@ -94,10 +94,21 @@ pub struct Offered {
     pub finding: Option<usize>,
 }
 
-/// The outbox overlay's entries.
+/// A kept thread action offered in the outbox overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptThread {
+    pub entry: crate::outbox::thread_actions::ThreadEntry,
+    /// The finding of its thread in the loaded result, if present.
+    pub finding: Option<usize>,
+}
+
+/// The outbox overlay's entries: kept decisions, then kept thread actions.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Offer {
     pub entries: Vec<Offered>,
+    /// This pull request's kept thread actions, as last read from disk
+    /// (oldest first; listed after the decisions).
+    pub threads: Vec<KeptThread>,
     /// The entry a first drop press armed (a second press drops it).
     pub armed_drop: Option<String>,
     /// The user asked for the overlay (`O`): say so when it is empty.

@@ -20,7 +20,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
-pub use super::message::{Effect, RiverDecision, RiverItem, SubmitItem};
+pub use super::message::{Effect, KeptKind, RiverDecision, RiverItem, SubmitItem};
 
 /// What the runner needs to know about how the screen was opened.
 #[derive(Debug, Clone, Default)]
@@ -153,7 +153,7 @@ impl Runner {
                 self.send(jobs::files::edit_text(&text, guard));
             }
             Effect::LoadOutbox => jobs::files::load_outbox(&self.worker),
-            Effect::DropOutbox { id } => self.worker.write(move || Some(jobs::files::drop_entry(&id))),
+            Effect::DropOutbox { id, kind } => self.worker.write(move || Some(jobs::files::drop_entry(&id, kind))),
             Effect::Refresh {
                 generation,
                 reviewed_sha,
@@ -162,8 +162,7 @@ impl Runner {
                 generation,
                 request,
                 replaces,
-                ..
-            } => jobs::thread::start(&self.context, generation, request, replaces, &self.worker),
+            } => jobs::thread::start(generation, request, replaces, &self.worker),
             Effect::WriteFile { name, text } => self.worker.write(move || Some(jobs::files::write_file(&name, &text))),
             Effect::SaveSplit(shift) => self.worker.write(move || super::config::remember_split(shift)),
             Effect::SaveDraft { draft } => self.worker.write(move || jobs::files::save_draft(&draft)),

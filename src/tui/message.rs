@@ -126,7 +126,8 @@ pub enum Msg {
     EditedEvidence(Result<String, EditError>),
     /// The outbox was read: every entry, and how many files could not be read.
     OutboxLoaded { entries: Vec<Entry>, unreadable: usize },
-    /// The thread actions kept after a failure (read just before the outbox).
+    /// Every thread action kept after a failure, as listed on disk (read
+    /// just before the outbox, and again after each thread action).
     ThreadsKept(Vec<crate::outbox::thread_actions::ThreadEntry>),
     /// A refresh of result and threads finished; stale generations are ignored.
     Refreshed { generation: u64, outcome: RefreshOutcome },
@@ -199,6 +200,24 @@ pub struct RiverItem {
     pub decision: RiverDecision,
 }
 
+/// What an outbox entry keeps: a decision (`outbox/`) or a thread action
+/// (`outbox/threads/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptKind {
+    Decision,
+    ThreadAction,
+}
+
+impl KeptKind {
+    /// The words for it in a sentence.
+    pub fn noun(self) -> &'static str {
+        match self {
+            KeptKind::Decision => "decision",
+            KeptKind::ThreadAction => "thread action",
+        }
+    }
+}
+
 /// Work with side effects, requested by `update`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -251,7 +270,7 @@ pub enum Effect {
     /// Read the outbox (entries for this review are offered).
     LoadOutbox,
     /// Remove an outbox entry the user dropped.
-    DropOutbox { id: String },
+    DropOutbox { id: String, kind: KeptKind },
     /// Fetch the pull request's result and threads again.
     Refresh {
         generation: u64,
@@ -271,7 +290,6 @@ pub enum Effect {
     /// tagged with this generation).
     ThreadAction {
         generation: u64,
-        finding: usize,
         request: crate::github::thread_action::ThreadRequest,
         /// A kept reply on the same thread that failed and that this one
         /// rewrites: dropped from the outbox once this one is kept.
@@ -327,6 +345,11 @@ pub enum ThreadActed {
         outcome: ThreadOutcome,
         settle: Option<Shared<OutboxError>>,
     },
+    /// Another triage process is sending this action right now: nothing
+    /// was sent here (it stays kept until that attempt settles it).
+    Busy,
+    /// Another triage process settled it just before: nothing was sent.
+    Gone,
     /// The store of kept thread actions could not be opened: nothing was sent.
     NoStore(Shared<OutboxError>),
     /// The action could not be kept: nothing was sent.

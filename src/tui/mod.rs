@@ -37,6 +37,7 @@ pub mod highlight;
 pub mod inbox;
 pub mod input;
 pub mod jobs;
+pub mod kept_threads;
 pub mod keymap;
 pub mod layout;
 pub mod link;

@@ -2,6 +2,9 @@
 //! start (and with `O`) to retry, drop or keep. A decision made for another
 //! head of the pull request is stale: it can only be re-bound to the current
 //! result after the user reads and confirms it again in the composer.
+//!
+//! The overlay's rows are the kept decisions, then the kept thread actions
+//! ([`super::kept_threads`]); the cursor runs over both.
 
 use super::action::Action;
 use super::app::{App, Level, Mode, SubmitState};
@@ -10,7 +13,8 @@ use super::composer::choice::{Choice, System};
 use super::composer::editor::Editor;
 use super::decide::{self, Items};
 use super::decision_state::{Offer, Offered};
-use super::effect::{Effect, SubmitItem};
+use super::effect::{Effect, KeptKind, SubmitItem};
+use super::kept_threads;
 use super::update::flash;
 use crate::model::finding::FindingKey;
 use crate::outbox::{Entry, Staleness};
@@ -64,6 +68,7 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
         (stale(a), &a.entry.created_at).cmp(&(stale(b), &b.entry.created_at))
     });
     let asked = std::mem::take(&mut app.decide.offer.asked);
+    let threads = std::mem::take(&mut app.decide.offer.threads);
     if unreadable > 0 {
         flash(
             app,
@@ -71,24 +76,20 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
             format!("{unreadable} outbox file(s) could not be read; see `triage outbox list`."),
         );
     }
-    let n = offered.len();
+    let rows = offered.len() + threads.len();
     app.decide.offer = Offer {
         entries: offered,
+        threads,
         armed_drop: None,
         asked: false,
     };
-    let threads = app.live.thread.kept_count;
-    if n == 0 {
-        if threads > 0 {
+    if rows == 0 {
+        if asked {
             flash(
                 app,
-                Level::Warning,
-                format!(
-                    "The outbox keeps {threads} thread action(s) for this pull request from a failed attempt; `triage thread retry` sends them."
-                ),
+                Level::Info,
+                "The outbox holds no decision and no thread action for this pull request.",
             );
-        } else if asked {
-            flash(app, Level::Info, "The outbox holds no decision for this pull request.");
         }
         return;
     }
@@ -97,18 +98,27 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
     }
 }
 
-/// An action in the outbox overlay.
+/// An action in the outbox overlay (rows past the decisions are thread actions).
 pub fn act(app: &mut App, cursor: usize, action: Action) -> Vec<Effect> {
-    let n = app.decide.offer.entries.len();
+    let decisions = app.decide.offer.entries.len();
+    let n = decisions + app.decide.offer.threads.len();
     if action != Action::DropEntry {
         app.decide.offer.armed_drop = None;
     }
-    match action {
-        Action::Back | Action::Accept => app.ui.mode = Mode::Normal,
-        Action::RetryEntry => return retry(app, cursor),
-        Action::DropEntry => return drop(app, cursor),
-        Action::RebindEntry => return rebind(app, cursor),
-        movement => {
+    let thread = cursor.checked_sub(decisions);
+    match (action, thread) {
+        (Action::Back | Action::Accept, _) => app.ui.mode = Mode::Normal,
+        (Action::RetryEntry, Some(index)) => return kept_threads::retry(app, index),
+        (Action::DropEntry, Some(index)) => return kept_threads::drop(app, index),
+        (Action::RebindEntry, Some(_)) => flash(
+            app,
+            Level::Info,
+            "A thread action is not re-bound: drop it (d), or act on the thread again (t).",
+        ),
+        (Action::RetryEntry, None) => return retry(app, cursor),
+        (Action::DropEntry, None) => return drop(app, cursor),
+        (Action::RebindEntry, None) => return rebind(app, cursor),
+        (movement, _) => {
             let cursor = super::nav::step(cursor, n, movement, 10);
             app.ui.mode = Mode::Outbox { cursor };
         }
@@ -122,7 +132,7 @@ fn take(app: &mut App, cursor: usize) -> Option<Offered> {
         return None;
     }
     let taken = app.decide.offer.entries.remove(cursor);
-    let left = app.decide.offer.entries.len();
+    let left = app.decide.offer.entries.len() + app.decide.offer.threads.len();
     app.ui.mode = if left == 0 {
         Mode::Normal
     } else {
@@ -182,7 +192,10 @@ fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
     }
     app.decide.offer.armed_drop = None;
     take(app, cursor);
-    vec![Effect::DropOutbox { id }]
+    vec![Effect::DropOutbox {
+        id,
+        kind: KeptKind::Decision,
+    }]
 }
 
 fn rebind(app: &mut App, cursor: usize) -> Vec<Effect> {

@@ -19,7 +19,6 @@ use super::update::flash;
 use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadOutcome, ThreadRequest, ThreadVerb};
 use crate::model::finding::{ThreadStatus, ThreadTransition};
 use crate::model::review::Scope;
-use crate::outbox::thread_actions::ThreadEntry;
 use crate::sanitize::clean_line;
 
 /// The thread action being composed, confirmed or sent.
@@ -33,27 +32,10 @@ pub struct ThreadUi {
     pub sending: Option<(u64, ThreadRequest)>,
     /// The reply whose last attempt failed and is kept in the outbox: a
     /// reply sent next on the same thread rewrites it and replaces it.
+    /// (Not set from the outbox: an earlier session's kept reply is not
+    /// taken as one a new reply rewrites; the user has not seen its words
+    /// here, so it is never dropped unseen. The outbox overlay lists it.)
     pub kept: Option<ThreadRequest>,
-    /// How many thread actions for this pull request the outbox keeps
-    /// (read with the decisions; shown in the outbox overlay).
-    pub kept_count: usize,
-}
-
-/// The kept thread actions were read: count this pull request's. (An
-/// earlier session's kept reply is not taken as one a new reply rewrites:
-/// the user has not seen its words here, so it is never dropped unseen.)
-pub fn kept_loaded(app: &mut App, entries: Vec<ThreadEntry>) {
-    let Some(Scope::PullRequest {
-        repository,
-        pull_request_number,
-    }) = app.doc.set.as_ref().map(|s| &s.scope)
-    else {
-        return;
-    };
-    app.live.thread.kept_count = entries
-        .iter()
-        .filter(|e| e.request.repository == *repository && e.request.pull_request == *pull_request_number)
-        .count();
 }
 
 /// `t`: the thread menu (or the remedies offer) for the selected finding.
@@ -131,7 +113,7 @@ pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
             app.ui.mode = Mode::Normal;
             return super::composer::flow::open(app);
         }
-        (Question::ThreadConfirm { finding }, Action::AnswerYes) => return send(app, finding),
+        (Question::ThreadConfirm { .. }, Action::AnswerYes) => return send(app),
         (_, Action::AnswerNo | Action::Back | Action::Accept) => {
             app.live.thread.pending = None;
             app.ui.mode = Mode::Normal;
@@ -175,7 +157,7 @@ fn ask_confirm(app: &mut App, finding: usize, verb: ThreadVerb) {
     }
 }
 
-fn send(app: &mut App, finding: usize) -> Vec<Effect> {
+fn send(app: &mut App) -> Vec<Effect> {
     app.ui.mode = Mode::Normal;
     let Some(request) = app.live.thread.pending.take() else {
         return Vec::new();
@@ -187,7 +169,6 @@ fn send(app: &mut App, finding: usize) -> Vec<Effect> {
     app.live.thread.sending = Some((generation, request.clone()));
     vec![Effect::ThreadAction {
         generation,
-        finding,
         request,
         replaces,
     }]
@@ -222,7 +203,11 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
             outcome: ThreadOutcome::Done(_),
             ..
         } => {
-            app.live.thread.reply.clear();
+            // The typed reply is cleared only when it is what was posted
+            // (a resolve, or a kept reply sent again, leaves it be).
+            if matches!(&sent.verb, ThreadVerb::Reply { body } if *body == app.live.thread.reply.trim()) {
+                app.live.thread.reply.clear();
+            }
             (Level::Info, format!("Thread: {said}."), true)
         }
         ThreadActed::Answered {
@@ -235,6 +220,13 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
             outcome: ThreadOutcome::Failed { .. },
             ..
         } => (Level::Warning, kept_line(), true),
+        // Another process settled it: what it did is read from GitHub.
+        ThreadActed::Gone => (Level::Info, format!("Thread: {said}."), true),
+        ThreadActed::Busy => (
+            Level::Warning,
+            format!("Thread: {said}; it stays kept until that attempt ends."),
+            false,
+        ),
         _ => (Level::Warning, kept_line(), false),
     };
     if let ThreadActed::Answered { outcome: answer, .. } = &outcome {

@@ -125,7 +125,7 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RiverTarget(result) => decide::river_target(app, result),
         Msg::EditedEvidence(result) => composer::flow::edited(app, result),
         Msg::OutboxLoaded { entries, unreadable } => offer::loaded(app, entries, unreadable),
-        Msg::ThreadsKept(entries) => super::thread_act::kept_loaded(app, entries),
+        Msg::ThreadsKept(entries) => super::kept_threads::loaded(app, entries),
         Msg::Refreshed { generation, outcome } => {
             let current = app.live.refreshing == Some(generation);
             live::refreshed(app, generation, outcome);
@@ -408,6 +408,8 @@ mod drafts_tests;
 mod exit_tests;
 #[cfg(test)]
 mod huge_tests;
+#[cfg(test)]
+mod kept_threads_tests;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]

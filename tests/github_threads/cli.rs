@@ -125,3 +125,94 @@ async fn a_failed_reply_is_kept_and_retried_without_a_second_post() {
         assert!(!run.stdout.contains(TOKEN) && !run.stderr.contains(TOKEN));
     }
 }
+
+/// `thread list` shows what is kept, `thread drop ID` removes one (an
+/// unknown id is a usage error), `thread retry ID` sends only that one, and
+/// an entry another process holds is not sent (exit 4, as `submit`), so the
+/// two never post the same action twice.
+#[tokio::test(flavor = "multi_thread")]
+async fn kept_actions_are_listed_dropped_and_retried_one_at_a_time_and_a_held_one_waits() {
+    use triage::github::thread_action::{ThreadRequest, ThreadVerb};
+    use triage::outbox::thread_actions::ThreadStore;
+    let api = github(false).await;
+    let home = tempfile::tempdir().expect("tempdir");
+    let store = ThreadStore::open(home.path().join("state/outbox/threads")).expect("store");
+    let request = |verb: ThreadVerb| ThreadRequest {
+        repository: REPO.into(),
+        pull_request: 5,
+        fingerprint: FP.into(),
+        expected_head: None,
+        verb,
+    };
+    let resolve = store.keep(request(ThreadVerb::Resolve)).expect("keep");
+    let reply = store
+        .keep(request(ThreadVerb::Reply {
+            body: "Fixed on the head.".into(),
+        }))
+        .expect("keep");
+    let uri = api.uri();
+    let run = |args: Vec<String>| {
+        let (uri, home) = (uri.clone(), home.path().to_owned());
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            triage(&args, &uri, &home)
+        })
+    };
+    let args = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+
+    let listed = run(args(&["thread", "list"])).await.expect("run");
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert_eq!(listed.stdout.lines().count(), 2, "{}", listed.stdout);
+    assert!(listed.stdout.contains(&resolve.id) && listed.stdout.contains("resolve"));
+    let json = run(args(&["thread", "list", "--format", "json"])).await.expect("run");
+    let ids: Vec<Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or(Value::Null)["id"].clone())
+        .collect();
+    assert_eq!(ids.len(), 2, "{}", json.stdout);
+    assert!(ids.contains(&Value::from(reply.id.as_str())), "{ids:?}");
+
+    let dropped = run(args(&["thread", "drop", &reply.id])).await.expect("run");
+    assert_eq!(
+        (dropped.code, dropped.stdout.trim()),
+        (0, format!("dropped {}", reply.id).as_str())
+    );
+    let again = run(args(&["thread", "drop", &reply.id])).await.expect("run");
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("triage thread list"), "{}", again.stderr);
+    assert_eq!(run(args(&["thread", "drop", "../x"])).await.expect("run").code, 2);
+
+    // Held by another process: nothing is sent, the entry stays as it was.
+    let claim = store.claim(&resolve.id).expect("claim");
+    let busy = run(args(&["thread", "retry", &resolve.id, "--format", "json"]))
+        .await
+        .expect("run");
+    assert_eq!(busy.code, 4, "{}", busy.stderr);
+    let printed: Value = serde_json::from_str(busy.stdout.trim()).unwrap_or(Value::Null);
+    assert_eq!(
+        (&printed["outcome"], &printed["kept"]),
+        (&Value::from("busy"), &Value::from(true))
+    );
+    assert!(sequence(&api).await.is_empty(), "nothing reached GitHub");
+    assert_eq!(store.get(&resolve.id).expect("get"), Some(resolve.clone()));
+    drop(claim);
+
+    graphql_op("resolveReviewThread")
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            serde_json::json!({ "data": { "resolveReviewThread": { "thread": { "id": "PRRT_a", "isResolved": true } } } }),
+        ))
+        .mount(&api)
+        .await;
+    let sent = run(args(&["thread", "retry", &resolve.id])).await.expect("run");
+    assert_eq!(sent.code, 0, "{}", sent.stderr);
+    assert!(store.list().expect("list").0.is_empty());
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads",
+            "graphql resolveReviewThread"
+        ]
+    );
+}

@@ -6,7 +6,7 @@ use super::fixture;
 use super::support::*;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
-use triage::github::thread_action::ThreadRequest;
+use triage::github::thread_action::{ThreadRequest, ThreadVerb};
 use triage::github::{ApiBase, ClientConfig, RetryPolicy, Token};
 use triage::outbox::thread_actions::ThreadStore;
 use triage::tui::app::{App, Mode};
@@ -245,4 +245,64 @@ async fn a_rewritten_reply_replaces_the_failed_one_in_the_outbox() {
         .filter_map(|(_, v)| v.get("body").cloned())
         .collect();
     assert_eq!(bodies, [json!("old words"), json!("new words")]);
+}
+
+/// A reply kept by an earlier session is listed in the outbox overlay and
+/// sent again with `r`: its earlier attempt had landed, so it is found in
+/// the thread and not posted twice; the store is then empty and, once the
+/// screen reads the store again, the overlay closes.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kept_reply_sent_again_from_the_overlay_is_not_posted_twice() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = ThreadStore::open(dir.path().join("threads")).expect("store");
+    let mut app = fixture::app(fixture::sample_set(), (120, 40));
+    keys(&mut app, "3jj");
+    let pending = selected_key(&app);
+    let api = github(&[(&pending, false)]).await;
+    graphql_op("viewer")
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(comments_page("alice", &[("alice", "Landed before the 502.")])),
+        )
+        .mount(&api)
+        .await;
+    let mut kept = store
+        .keep(ThreadRequest {
+            repository: "acme/webhooks".into(),
+            pull_request: 42,
+            fingerprint: pending.clone(),
+            expected_head: Some(fixture::SHA.into()),
+            verb: ThreadVerb::Reply {
+                body: "Landed before the 502.".into(),
+            },
+        })
+        .expect("kept");
+    kept.attempts = 1;
+    store.put(&kept).expect("put");
+
+    update(&mut app, Msg::ThreadsKept(store.list().expect("list").0));
+    update(
+        &mut app,
+        Msg::OutboxLoaded {
+            entries: Vec::new(),
+            unreadable: 0,
+        },
+    );
+    assert_eq!(app.ui.mode, Mode::Outbox { cursor: 0 });
+    let (generation, request) = thread_effect(keys(&mut app, "r")).expect("sent again");
+    assert_eq!(request, kept.request);
+    let outcome = run(&store, &api, request).await;
+    update(&mut app, Msg::ThreadsKept(store.list().expect("list").0));
+    update(&mut app, Msg::ThreadActed { generation, outcome });
+    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("not posted again"), "{flash}");
+    assert!(store.list().expect("list").0.is_empty());
+    assert_eq!(app.ui.mode, Mode::Normal, "nothing is left to offer");
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/acme/webhooks/pulls/42",
+            "graphql reviewThreads",
+            "graphql viewer"
+        ]
+    );
 }

@@ -7,8 +7,8 @@ use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::outbox::thread_actions::ThreadStore;
 use crate::sanitize::clean_line;
-use crate::tui::message::EditError;
 use crate::tui::message::notice::Notice;
+use crate::tui::message::{EditError, KeptKind};
 use crate::tui::terminal::TerminalGuard;
 use crate::tui::update::Msg;
 use std::path::{Path, PathBuf};
@@ -45,12 +45,18 @@ pub fn load_outbox(worker: &Worker) {
 }
 
 /// Removes a dropped entry (a quick local file operation).
-pub fn drop_entry(id: &str) -> Msg {
-    match Outbox::open_default().and_then(|o| o.remove(id)) {
-        Ok(true) => Msg::Notice(Notice::Dropped { id: id.to_owned() }),
-        Ok(false) => Msg::Notice(Notice::NotInOutbox { id: id.to_owned() }),
+pub fn drop_entry(id: &str, kind: KeptKind) -> Msg {
+    let removed = match kind {
+        KeptKind::Decision => Outbox::open_default().and_then(|o| o.remove(id)),
+        KeptKind::ThreadAction => ThreadStore::open_default().and_then(|s| s.remove(id)),
+    };
+    let id = id.to_owned();
+    match removed {
+        Ok(true) => Msg::Notice(Notice::Dropped { id, kind }),
+        Ok(false) => Msg::Notice(Notice::NotInOutbox { id, kind }),
         Err(e) => Msg::Notice(Notice::NotDropped {
-            id: id.to_owned(),
+            id,
+            kind,
             error: e.into(),
         }),
     }

@@ -6,25 +6,27 @@
 //! the new one is kept, so `triage thread retry` never posts the old words.
 
 use super::worker::{Net, Worker};
-use crate::github::thread_action::{ThreadOutcome, ThreadRequest};
-use crate::github::thread_send::send_thread_action;
+use crate::github::thread_action::ThreadRequest;
 use crate::outbox::thread_actions::{ThreadStore, thread_entry_id};
-use crate::tui::effect::Context;
+use crate::session::thread_attempt::{Attempt, attempt};
 use crate::tui::message::failure::Shared;
 use crate::tui::thread_act::ThreadActed;
 use crate::tui::update::Msg;
 
-/// Queues the action on the worker (`Msg::ThreadActed`).
-pub fn start(
-    _ctx: &Context,
-    generation: u64,
-    request: ThreadRequest,
-    replaces: Option<ThreadRequest>,
-    worker: &Worker,
-) {
+/// Queues the action on the worker: once it settled, the store is listed
+/// again (`Msg::ThreadsKept`, so the outbox overlay shows what is kept),
+/// then the outcome comes (`Msg::ThreadActed`).
+pub fn start(generation: u64, request: ThreadRequest, replaces: Option<ThreadRequest>, worker: &Worker) {
+    let tx = worker.tx();
     worker.job("a thread action", move |net| {
         let outcome = match ThreadStore::open_default() {
-            Ok(store) => run_with(&store, net, request, replaces.as_ref()),
+            Ok(store) => {
+                let outcome = run_with(&store, net, request, replaces.as_ref());
+                if let Ok((kept, _)) = store.list() {
+                    let _ = tx.send(Msg::ThreadsKept(kept));
+                }
+                outcome
+            }
             Err(e) => ThreadActed::NoStore(Shared::new(e)),
         };
         Some(Msg::ThreadActed { generation, outcome })
@@ -48,12 +50,14 @@ pub fn run_with(
     {
         return ThreadActed::NotKept(Shared::new(e));
     }
-    let outcome = match net.client() {
-        Ok(client) => net.block_on(send_thread_action(&client, &entry.request)),
-        Err(why) => ThreadOutcome::Failed {
-            reason: why.to_string(),
+    let client = net.client().map_err(|why| why.to_string());
+    match net.block_on(attempt(store, client.as_ref().map_err(Clone::clone), &entry)) {
+        Attempt::Sent { outcome, settle } => ThreadActed::Answered {
+            outcome,
+            settle: settle.map(Shared::new),
         },
-    };
-    let settle = store.settle(&entry, &outcome).err().map(Shared::new);
-    ThreadActed::Answered { outcome, settle }
+        Attempt::Busy => ThreadActed::Busy,
+        Attempt::Gone => ThreadActed::Gone,
+        Attempt::Store(e) => ThreadActed::NotKept(Shared::new(e)),
+    }
 }

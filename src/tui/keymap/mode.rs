@@ -50,7 +50,7 @@ impl KeyMode {
             KeyMode::StatusPicker => "Decide: choose the status",
             KeyMode::Editor => "Decide: evidence editor (other keys edit the text)",
             KeyMode::Confirm => "Decide: preview and confirmation (defaults to No)",
-            KeyMode::Outbox => "Outbox: kept decisions",
+            KeyMode::Outbox => "Outbox: kept decisions and thread actions",
             KeyMode::Ask => "Questions",
         }
     }

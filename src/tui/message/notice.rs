@@ -2,6 +2,7 @@
 //! thing that happened, holding the facts and the typed error. Plain data:
 //! the words and the level are in [`crate::tui::present::notice`].
 
+use super::KeptKind;
 use super::failure::Shared;
 use crate::outbox::OutboxError;
 use std::io;
@@ -12,11 +13,15 @@ pub enum Notice {
     /// The outbox could not be listed.
     OutboxUnreadable(Shared<OutboxError>),
     /// An outbox entry was dropped.
-    Dropped { id: String },
+    Dropped { id: String, kind: KeptKind },
     /// The entry to drop was already gone.
-    NotInOutbox { id: String },
+    NotInOutbox { id: String, kind: KeptKind },
     /// An outbox entry could not be dropped.
-    NotDropped { id: String, error: Shared<OutboxError> },
+    NotDropped {
+        id: String,
+        kind: KeptKind,
+        error: Shared<OutboxError>,
+    },
     /// The kept drafts could not be listed.
     DraftsUnreadable(Shared<OutboxError>),
     /// A draft could not be kept on disk.

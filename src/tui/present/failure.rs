@@ -204,6 +204,8 @@ impl Display for ThreadActed {
                 outcome,
                 settle: Some(e),
             } => write!(f, "{} (warning: {e})", outcome.summary()),
+            ThreadActed::Busy => f.write_str("not sent: another triage process is sending this action right now"),
+            ThreadActed::Gone => f.write_str("not sent: another triage process has just settled this action"),
             ThreadActed::NoStore(e) => e.fmt(f),
             ThreadActed::NotKept(e) => write!(f, "not sent: {e}"),
         }

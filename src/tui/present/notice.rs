@@ -23,9 +23,11 @@ impl Display for Notice {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         match self {
             Notice::OutboxUnreadable(e) => write!(f, "The outbox cannot be read: {e}"),
-            Notice::Dropped { id } => write!(f, "Dropped decision {id} from the outbox."),
-            Notice::NotInOutbox { id } => write!(f, "Decision {id} was no longer in the outbox."),
-            Notice::NotDropped { id, error } => write!(f, "Could not drop {id}: {error}"),
+            Notice::Dropped { id, kind } => write!(f, "Dropped {} {id} from the outbox.", kind.noun()),
+            Notice::NotInOutbox { id, kind } => {
+                write!(f, "The {} {id} was no longer in the outbox.", kind.noun())
+            }
+            Notice::NotDropped { id, kind, error } => write!(f, "Could not drop the {} {id}: {error}", kind.noun()),
             Notice::DraftsUnreadable(e) => write!(f, "Kept drafts cannot be read: {e}"),
             Notice::DraftNotKept(e) => write!(f, "The draft is kept on this screen only: {e}"),
             Notice::DraftNotRemoved(e) => write!(f, "A kept draft could not be removed: {e}"),

@@ -109,7 +109,13 @@ fn dropping_takes_two_presses() {
     assert!(typed(&mut app, "d").is_empty());
     assert_eq!(app.decide.offer.entries.len(), 2);
     let effects = typed(&mut app, "d");
-    assert_eq!(effects, vec![Effect::DropOutbox { id: current.id }]);
+    assert_eq!(
+        effects,
+        vec![Effect::DropOutbox {
+            id: current.id,
+            kind: crate::tui::effect::KeptKind::Decision
+        }]
+    );
     assert_eq!(app.decide.offer.entries.len(), 1);
     update(&mut app, key(KeyCode::Esc));
     assert_eq!(app.ui.mode, Mode::Normal, "esc keeps the rest");
@@ -244,52 +250,4 @@ fn no_run(head: &str) -> crate::tui::message::failure::Shared<crate::github::fet
         workflow: "reviewgate.yml".into(),
         head: head.into(),
     })
-}
-
-/// Thread actions kept after a failure are counted for this pull request
-/// only, and said when no decision is offered (they are sent by
-/// `triage thread retry`, never dropped by the screen).
-#[test]
-fn kept_thread_actions_of_this_pull_request_are_counted_and_said() {
-    use crate::github::thread_action::{ThreadRequest, ThreadVerb};
-    use crate::outbox::thread_actions::ThreadEntry;
-    let mut app = sample();
-    let Some(crate::model::review::Scope::PullRequest {
-        repository,
-        pull_request_number,
-    }) = app.doc.set.as_ref().map(|s| s.scope.clone())
-    else {
-        panic!("the sample is a pull-request result")
-    };
-    let request = |repository: &str, pull_request: u64| {
-        ThreadEntry::new(ThreadRequest {
-            repository: repository.into(),
-            pull_request,
-            fingerprint: "fp".into(),
-            expected_head: None,
-            verb: ThreadVerb::Resolve,
-        })
-    };
-    update(
-        &mut app,
-        Msg::ThreadsKept(vec![
-            request(&repository, pull_request_number),
-            request("other/repo", pull_request_number),
-            request(&repository, pull_request_number + 1),
-        ]),
-    );
-    assert_eq!(app.live.thread.kept_count, 1);
-    assert_eq!(app.live.thread.kept, None, "an unseen reply is never rewritten");
-    update(
-        &mut app,
-        Msg::OutboxLoaded {
-            entries: Vec::new(),
-            unreadable: 0,
-        },
-    );
-    let flash = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
-    assert!(
-        flash.contains("1 thread action(s)") && flash.contains("triage thread retry"),
-        "{flash}"
-    );
 }

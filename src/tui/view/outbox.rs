@@ -1,11 +1,14 @@
 //! The outbox overlay: decisions kept on disk for this pull request, each
 //! with its status, fingerprint, attempts, last outcome and whether it is
-//! stale (made for another head).
+//! stale (made for another head); then the kept thread actions, each with
+//! its verb, fingerprint, attempts, last outcome, binding and reply text.
 
+use crate::github::thread_action::ThreadVerb;
 use crate::outbox::Staleness;
 use crate::sanitize::clean_line;
 use crate::tui::app::App;
-use crate::tui::decision_state::Offered;
+use crate::tui::decision_state::{KeptThread, Offered};
+use crate::tui::kept_threads::{self, Binding};
 use crate::tui::layout::{self, Areas};
 use crate::tui::text::{TextLine, Tone};
 use ratatui::Frame;
@@ -59,6 +62,59 @@ pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
     out
 }
 
+/// The lines of one kept thread action (the first carries the marker).
+pub fn thread_lines(app: &App, kept: &KeptThread, selected: bool) -> Vec<TextLine> {
+    let e = &kept.entry;
+    let marker = if selected { "▶ " } else { "  " };
+    let sending = app
+        .live
+        .thread
+        .sending
+        .as_ref()
+        .is_some_and(|(_, request)| *request == e.request);
+    let state = match (sending, kept_threads::binding(app, e)) {
+        (true, _) => TextLine::one(Tone::Accent, format!("{marker}sending… ")),
+        (false, Binding::Current) => TextLine::one(Tone::Accent, format!("{marker}current ")),
+        (false, Binding::OtherHead { made_for, loaded }) => TextLine::one(
+            Tone::Warning,
+            format!(
+                "{marker}STALE: made for {}, loaded {} ",
+                short(&made_for),
+                short(&loaded)
+            ),
+        ),
+    };
+    let mut first = state
+        .push(Tone::Label, format!(" thread {} ", e.request.verb.name()))
+        .push(Tone::Plain, clean_line(&e.request.fingerprint));
+    if kept.finding.is_none() {
+        first = first.push(Tone::Warning, " (not in this result)");
+    }
+    let last = e
+        .last_outcome
+        .as_ref()
+        .map(|l| format!(" · last: {}", clean_line(l)))
+        .unwrap_or_default();
+    let second = TextLine::one(
+        Tone::Dim,
+        format!(
+            "    id {} · kept {} · {} attempt(s){last}",
+            clean_line(&e.id),
+            clean_line(&e.created_at),
+            e.attempts
+        ),
+    );
+    let third = match &e.request.verb {
+        ThreadVerb::Reply { body } => TextLine::one(
+            Tone::Plain,
+            format!("    {}", clean_line(body.lines().next().unwrap_or(""))),
+        ),
+        ThreadVerb::Resolve => TextLine::one(Tone::Dim, "    resolve the thread on GitHub"),
+        ThreadVerb::Unresolve => TextLine::one(Tone::Dim, "    reopen (unresolve) the thread on GitHub"),
+    };
+    vec![first, second, third]
+}
+
 /// A prepared line as an owned ratatui line.
 fn owned_line(line: TextLine, theme: &crate::tui::theme::Theme) -> Line<'static> {
     Line::from(
@@ -78,9 +134,15 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
     let per = 3;
     let shown = (usize::from(body.height) / per).max(1);
     let offset = cursor.saturating_sub(shown - 1);
+    let offer = &app.decide.offer;
+    let rows = offer.entries.len() + offer.threads.len();
     let mut lines: Vec<Line> = Vec::new();
-    for (n, o) in app.decide.offer.entries.iter().enumerate().skip(offset).take(shown) {
-        for (k, l) in entry_lines(o, n == cursor).into_iter().enumerate() {
+    for n in (offset..rows).take(shown) {
+        let row = match n.checked_sub(offer.entries.len()) {
+            None => entry_lines(&offer.entries[n], n == cursor),
+            Some(t) => thread_lines(app, &offer.threads[t], n == cursor),
+        };
+        for (k, l) in row.into_iter().enumerate() {
             let line = owned_line(l, theme);
             lines.push(if n == cursor && k == 0 {
                 line.style(theme.selected)
@@ -89,21 +151,16 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
             });
         }
     }
-    let threads = app.live.thread.kept_count;
-    let foot = if threads > 0 {
-        Line::styled(
-            format!("Also kept: {threads} thread action(s); `triage thread retry` sends them. Esc keeps everything."),
-            theme.warning,
-        )
-    } else {
-        Line::styled(
-            "Kept decisions stay on disk until recorded or dropped; esc keeps them all (keys: status bar).",
-            theme.dim,
-        )
-    };
-    let n = app.decide.offer.entries.len();
+    let foot = Line::styled(
+        "Kept entries stay on disk until sent or dropped; esc keeps them all (keys: status bar).",
+        theme.dim,
+    );
     let title = Span::styled(
-        format!(" Outbox: {n} kept decision(s) for this pull request "),
+        format!(
+            " Outbox: {} kept decision(s), {} thread action(s) for this pull request ",
+            offer.entries.len(),
+            offer.threads.len()
+        ),
         theme.heading,
     );
     let block = Block::default()
