@@ -493,6 +493,8 @@ async fn a_damaged_kept_result_is_not_trusted_but_downloaded_again() {
 /// The rate-limit reserve is asked as each read starts, not when the pull
 /// request's task is made: once GitHub says the window is down to the
 /// reserve, the reads still waiting are not sent and their rows say why.
+/// The fake's GraphQL answers report their own budget, far from spent,
+/// which does not stand for REST's.
 #[tokio::test]
 async fn reads_stop_at_the_rate_limit_reserve_as_github_reports_it() {
     use wiremock::matchers::{method, path_regex};

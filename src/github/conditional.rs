@@ -3,7 +3,9 @@
 //! again with `If-None-Match`, so an unchanged resource costs a `304`, which
 //! GitHub does not count against the rate limit), the few artifact zips
 //! downloaded (an artifact's id names fixed bytes), and the rate limit left
-//! (`x-ratelimit-remaining` of the newest API answer).
+//! (`x-ratelimit-remaining` of the newest API answer of each budget: REST
+//! and GraphQL are counted apart by GitHub, so one's answer never stands
+//! for the other's).
 //!
 //! Nothing here holds the token; clones of one client share it all. With a
 //! [`DiskCache`] (`Client::with_disk_cache`) the conditional answers are
@@ -24,6 +26,15 @@ const MAX_ZIPS: usize = 4;
 /// No rate-limit header seen yet.
 const UNKNOWN: u64 = u64::MAX;
 
+/// GitHub's rate-limit budgets that `triage` spends.
+#[derive(Debug, Clone, Copy)]
+enum Budget {
+    /// REST (`core`).
+    Core = 0,
+    /// The GraphQL API (thread reads and actions).
+    Graphql = 1,
+}
+
 /// The shared memory of a client and its clones.
 #[derive(Debug, Clone)]
 pub(super) struct Memory(Arc<Inner>);
@@ -32,7 +43,9 @@ pub(super) struct Memory(Arc<Inner>);
 struct Inner {
     answers: Mutex<HashMap<String, (String, Raw)>>,
     zips: Mutex<Vec<(String, Vec<u8>)>>,
-    remaining: AtomicU64,
+    /// Requests left per budget ([`Budget`] as index; [`UNKNOWN`] before
+    /// an answer of that budget carried the header).
+    remaining: [AtomicU64; 2],
     disk: Option<DiskCache>,
     sent: AtomicU64,
     conditional: AtomicU64,
@@ -66,7 +79,7 @@ impl Memory {
         Memory(Arc::new(Inner {
             answers: Mutex::new(HashMap::new()),
             zips: Mutex::new(Vec::new()),
-            remaining: AtomicU64::new(UNKNOWN),
+            remaining: [AtomicU64::new(UNKNOWN), AtomicU64::new(UNKNOWN)],
             disk,
             sent: AtomicU64::new(0),
             conditional: AtomicU64::new(0),
@@ -158,19 +171,63 @@ impl Memory {
         }
     }
 
-    /// Notes `x-ratelimit-remaining` of an API answer.
+    /// Notes `x-ratelimit-remaining` of an API answer, for the budget its
+    /// `x-ratelimit-resource` names (none: REST's `core`, as GitHub
+    /// Enterprise may send; a budget `triage` does not spend is ignored).
     pub(super) fn note_rate(&self, headers: &HeaderMap) {
-        let left = headers
-            .get("x-ratelimit-remaining")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok());
+        let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+        let budget = match text("x-ratelimit-resource") {
+            None | Some("core") => Budget::Core,
+            Some("graphql") => Budget::Graphql,
+            Some(_) => return,
+        };
+        let left = text("x-ratelimit-remaining").and_then(|v| v.parse::<u64>().ok());
         if let Some(left) = left.filter(|l| *l != UNKNOWN) {
-            self.0.remaining.store(left, Ordering::Relaxed);
+            self.0.remaining[budget as usize].store(left, Ordering::Relaxed);
         }
     }
 
-    /// The requests left in the current rate-limit window, once GitHub said.
+    /// The requests left in the current rate-limit window of the budget
+    /// with the fewest (reading a pull request spends both), once GitHub said.
     pub(super) fn remaining(&self) -> Option<u64> {
-        Some(self.0.remaining.load(Ordering::Relaxed)).filter(|l| *l != UNKNOWN)
+        self.0
+            .remaining
+            .iter()
+            .map(|left| left.load(Ordering::Relaxed))
+            .filter(|l| *l != UNKNOWN)
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(resource: Option<&str>, remaining: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(resource) = resource {
+            headers.insert("x-ratelimit-resource", resource.parse().expect("header"));
+        }
+        headers.insert("x-ratelimit-remaining", remaining.parse().expect("header"));
+        headers
+    }
+
+    /// A GraphQL answer with a full budget does not hide a REST budget
+    /// nearly spent (the newest answer used to stand for both), and the
+    /// other way round.
+    #[test]
+    fn rest_and_graphql_budgets_are_kept_apart_and_the_lower_counts() {
+        let memory = Memory::default();
+        assert_eq!(memory.remaining(), None);
+        memory.note_rate(&answer(Some("core"), "40"));
+        memory.note_rate(&answer(Some("graphql"), "4999"));
+        assert_eq!(memory.remaining(), Some(40));
+        memory.note_rate(&answer(None, "4000"));
+        assert_eq!(memory.remaining(), Some(4000), "no resource header: REST");
+        memory.note_rate(&answer(Some("graphql"), "12"));
+        memory.note_rate(&answer(Some("core"), "3999"));
+        assert_eq!(memory.remaining(), Some(12));
+        memory.note_rate(&answer(Some("search"), "1"));
+        assert_eq!(memory.remaining(), Some(12), "a budget not spent here is ignored");
     }
 }

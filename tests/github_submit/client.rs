@@ -115,3 +115,54 @@ async fn client_outside_a_runtime_is_an_error_not_a_panic() {
         .unwrap();
     assert!(matches!(built, Err(GhError::Config { .. })), "{built:?}");
 }
+
+/// GitHub counts REST and GraphQL requests against two budgets: a GraphQL
+/// answer with plenty left does not hide that REST is nearly spent (the
+/// newest answer used to stand for both), in either order.
+#[tokio::test]
+async fn the_rate_left_is_the_lower_of_the_rest_and_graphql_budgets() {
+    use triage::github::Route;
+    let api = MockServer::start().await;
+    on(
+        &api,
+        "GET",
+        "/user",
+        ResponseTemplate::new(200)
+            .insert_header("x-ratelimit-resource", "core")
+            .insert_header("x-ratelimit-remaining", "30")
+            .set_body_json(json!({ "login": "alice" })),
+    )
+    .await;
+    on(
+        &api,
+        "POST",
+        "/graphql",
+        ResponseTemplate::new(200)
+            .insert_header("x-ratelimit-resource", "graphql")
+            .insert_header("x-ratelimit-remaining", "4990")
+            .set_body_json(json!({ "data": { "viewer": { "login": "alice" } } })),
+    )
+    .await;
+    let c = client(&api.uri());
+    assert_eq!(c.rate_remaining(), None);
+    let _: Value = c.get_json(&Route::new(["user"])).await.expect("rest");
+    let _: Value = c
+        .graphql("query { viewer { login } }", json!({}))
+        .await
+        .expect("graphql");
+    assert_eq!(
+        c.rate_remaining(),
+        Some(30),
+        "REST's budget is not refilled by GraphQL's"
+    );
+    let _: Value = c.get_json(&Route::new(["user"])).await.expect("rest");
+    assert_eq!(c.rate_remaining(), Some(30));
+    let methods: Vec<String> = api
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.url.path()))
+        .collect();
+    assert_eq!(methods, ["GET /user", "POST /graphql", "GET /user"]);
+}

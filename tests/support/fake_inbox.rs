@@ -62,6 +62,15 @@ impl Respond for Conditional {
     }
 }
 
+/// A GraphQL answer as GitHub sends it: its own rate-limit budget, far
+/// from spent (REST's is counted apart).
+fn graphql_answer(body: serde_json::Value) -> ResponseTemplate {
+    ResponseTemplate::new(200)
+        .insert_header("x-ratelimit-resource", "graphql")
+        .insert_header("x-ratelimit-remaining", "4900")
+        .set_body_json(body)
+}
+
 /// What the fake holds for one pull request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
@@ -305,7 +314,7 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
             .and(body_partial_json(
                 json!({"variables": {"owner": "octo", "name": "app", "threads": 50, "after": after}}),
             ))
-            .respond_with(ResponseTemplate::new(200).set_body_json(body).set_delay(delay))
+            .respond_with(graphql_answer(body).set_delay(delay))
             .mount(server)
             .await;
     }
@@ -350,7 +359,7 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
             Mock::given(method("POST"))
                 .and(path("/graphql"))
                 .and(body_partial_json(json!({"variables": {"number": n}})))
-                .respond_with(ResponseTemplate::new(200).set_body_json(page).set_delay(delay))
+                .respond_with(graphql_answer(page).set_delay(delay))
                 .mount(server)
                 .await;
         }
