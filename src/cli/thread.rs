@@ -129,16 +129,15 @@ fn list(format: TextOrJson) -> anyhow::Result<ExitCode> {
 /// attempts, last outcome (a reply's words are left to `--format json`).
 fn entry_line(e: &ThreadEntry) -> String {
     let r = &e.request;
+    // Bound to a head (from the screen), or to none (`triage thread`).
     let head: String = r
         .expected_head
         .as_deref()
-        .unwrap_or("any head")
-        .chars()
-        .take(12)
-        .collect();
+        .map(|h| format!("@{}", h.chars().take(12).collect::<String>()))
+        .unwrap_or_default();
     let last = e.last_outcome.as_deref().unwrap_or("not sent yet");
     clean_line(&format!(
-        "{}  {}#{}@{}  {}  {}  attempts {}  {}",
+        "{}  {}#{}{}  {}  {}  attempts {}  {}",
         e.id,
         r.repository,
         r.pull_request,
