@@ -3,9 +3,9 @@
 
 use super::worker::Worker;
 use crate::atomic_write::{Access, write_atomic};
-use crate::outbox::Outbox;
 use crate::outbox::drafts::{DraftStore, StoredDraft};
 use crate::outbox::thread_actions::ThreadStore;
+use crate::outbox::{Outbox, OutboxError};
 use crate::sanitize::clean_line;
 use crate::tui::message::notice::Notice;
 use crate::tui::message::{EditError, KeptKind};
@@ -26,22 +26,36 @@ pub fn editor_words() -> Vec<String> {
 pub fn load_outbox(worker: &Worker) {
     let tx = worker.tx();
     worker.job("reading the outbox", move |_| {
-        // Thread actions first, so the decisions' answer can count them;
-        // an unreadable thread store shows as none (`triage thread retry`
-        // names it).
-        if let Ok((threads, _)) = ThreadStore::open_default().and_then(|s| s.list()) {
-            let _ = tx.send(Msg::ThreadsKept(threads));
+        for msg in outbox_messages(ThreadStore::open_default(), Outbox::open_default()) {
+            let _ = tx.send(msg);
         }
-        let msg = match Outbox::open_default().and_then(|o| o.list()) {
-            Ok(listing) => Msg::OutboxLoaded {
-                entries: listing.entries,
-                unreadable: listing.unreadable.len(),
-            },
-            Err(e) => Msg::Notice(Notice::OutboxUnreadable(e.into())),
-        };
-        let _ = tx.send(msg);
         None
     });
+}
+
+/// What one reading of the outbox tells the screen, in order: the kept
+/// thread actions first (so the decisions' answer offers them too), then
+/// the decisions. Damaged files and an unreadable store are said, never
+/// shown as nothing kept.
+pub fn outbox_messages(threads: Result<ThreadStore, OutboxError>, decisions: Result<Outbox, OutboxError>) -> Vec<Msg> {
+    let mut out = Vec::new();
+    match threads.and_then(|s| s.list()) {
+        Ok((threads, unreadable)) => {
+            out.push(Msg::ThreadsKept(threads));
+            if unreadable > 0 {
+                out.push(Msg::Notice(Notice::ThreadFilesUnreadable(unreadable)));
+            }
+        }
+        Err(e) => out.push(Msg::Notice(Notice::OutboxUnreadable(e.into()))),
+    }
+    out.push(match decisions.and_then(|o| o.list()) {
+        Ok(listing) => Msg::OutboxLoaded {
+            entries: listing.entries,
+            unreadable: listing.unreadable.len(),
+        },
+        Err(e) => Msg::Notice(Notice::OutboxUnreadable(e.into())),
+    });
+    out
 }
 
 /// Removes a dropped entry (a quick local file operation).
@@ -164,4 +178,45 @@ pub fn edit_text(text: &str, guard: &mut TerminalGuard) -> Msg {
     });
     let _ = std::fs::remove_file(&path);
     Msg::EditedEvidence(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::github::thread_action::{ThreadRequest, ThreadVerb};
+
+    #[test]
+    fn damaged_thread_files_are_said_beside_the_readable_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let threads = ThreadStore::open(dir.path().join("threads")).expect("store");
+        let kept = threads
+            .keep(ThreadRequest {
+                repository: "o/r".into(),
+                pull_request: 3,
+                fingerprint: "defect:a".into(),
+                expected_head: None,
+                verb: ThreadVerb::Resolve,
+            })
+            .expect("keep");
+        std::fs::write(threads.dir().join("0123456789abcdef.json"), b"{damaged").expect("write");
+        let outbox = Outbox::open(dir.path().join("outbox")).expect("outbox");
+        let msgs = outbox_messages(Ok(threads), Ok(outbox));
+        assert!(matches!(&msgs[0], Msg::ThreadsKept(t) if *t == vec![kept]), "{msgs:?}");
+        assert!(
+            matches!(msgs[1], Msg::Notice(Notice::ThreadFilesUnreadable(1))),
+            "{msgs:?}"
+        );
+        assert!(matches!(&msgs[2], Msg::OutboxLoaded { entries, unreadable: 0 } if entries.is_empty()));
+        let text = Notice::ThreadFilesUnreadable(1).to_string();
+        assert!(text.contains("triage thread list"), "{text}");
+    }
+
+    #[test]
+    fn an_unreadable_thread_store_is_said_not_shown_as_empty() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outbox = Outbox::open(dir.path().join("outbox")).expect("outbox");
+        let msgs = outbox_messages(Err(OutboxError::NoStateDir), Ok(outbox));
+        assert!(matches!(msgs[0], Msg::Notice(Notice::OutboxUnreadable(_))), "{msgs:?}");
+        assert!(!msgs.iter().any(|m| matches!(m, Msg::ThreadsKept(_))));
+    }
 }

@@ -12,6 +12,8 @@ use std::io;
 pub enum Notice {
     /// The outbox could not be listed.
     OutboxUnreadable(Shared<OutboxError>),
+    /// This many kept thread action files are damaged (left in place).
+    ThreadFilesUnreadable(usize),
     /// An outbox entry was dropped.
     Dropped { id: String, kind: KeptKind },
     /// The entry to drop was already gone.

@@ -23,6 +23,10 @@ impl Display for Notice {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         match self {
             Notice::OutboxUnreadable(e) => write!(f, "The outbox cannot be read: {e}"),
+            Notice::ThreadFilesUnreadable(n) => write!(
+                f,
+                "{n} kept thread action file(s) cannot be read (left in place); see `triage thread list`."
+            ),
             Notice::Dropped { id, kind } => write!(f, "Dropped {} {id} from the outbox.", kind.noun()),
             Notice::NotInOutbox { id, kind } => {
                 write!(f, "The {} {id} was no longer in the outbox.", kind.noun())
