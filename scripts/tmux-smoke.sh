@@ -3,7 +3,7 @@
 # demo (Esc at the top of the list does not quit; ctrl-z suspends to a shell
 # and fg brings the screen back), an invalid file and a pull-request result
 # (the decision composer: type, Esc, the draft stays; `o` runs $BROWSER
-# with the link; typed text survives
+# with the link; typed text, a thread reply too, survives
 # SIGHUP and SIGINT; SIGTERM, SIGINT and SIGQUIT leave a restored terminal),
 # types keys, checks what the
 # screen shows and the exit status. Every wait polls the screen with a bounded loop; nothing
@@ -198,6 +198,26 @@ tmx kill-session -t smoke 2>/dev/null || true
 launch "$work/pr.json"
 wait_for "Restored 1 draft(s) from disk"
 press "hup-typed" d
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 4b. A hang-up keeps a thread reply being typed too (16 KiB can be typed
+#     there): it comes back in the reply input on the next start.
+rm -rf "$work/state/drafts"
+cp "$root/tests/fixtures/conformance/agent-result/valid-thread-resolved-fixed.json" "$work/thread.json"
+launch "$work/thread.json"
+wait_for "of 1"
+press "r reply" 2 t
+press "(0/16384 bytes)" r
+press "reply-typed" -l "reply-typed"
+pid=$(program_pid)
+[ -n "$pid" ] || fail "no program in the pane"
+kill -HUP "$pid"
+expect_exit 129 "hang-up in the reply input"
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/thread.json"
+wait_for "Restored a thread reply"
+press "r reply" 2 t
+press "reply-typed" r
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 5. SIGTERM restores the terminal: out of the alternate screen, cursor

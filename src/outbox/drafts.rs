@@ -1,5 +1,6 @@
-//! Composer drafts kept on disk, so that text typed into the decision
-//! composer survives a crash or a kill before it is confirmed.
+//! Drafts kept on disk, so that text typed into the decision composer, or
+//! a reply typed for a finding's GitHub thread, survives a crash, a kill or
+//! a hang-up before it is confirmed or sent.
 //!
 //! Location: the `drafts/` directory of the state directory (see
 //! [`super::state_dir`]). One JSON file per draft, named by [`draft_id`]:
@@ -37,11 +38,26 @@ impl DraftOrigin {
     }
 }
 
-/// One composer draft as kept on disk.
+/// What a draft is the text of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftKind {
+    /// A decision's evidence in the composer (files kept before kinds
+    /// existed are these).
+    #[default]
+    Decision,
+    /// A reply for the GitHub thread of its one finding (`evidence` holds
+    /// the reply; `status` is none).
+    ThreadReply,
+}
+
+/// One draft as kept on disk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredDraft {
     /// The file name without `.json` ([`draft_id`] of the fields below).
     pub id: String,
+    #[serde(default, skip_serializing_if = "is_decision")]
+    pub kind: DraftKind,
     pub origin: DraftOrigin,
     /// The head the draft was written against, when the result names one.
     pub reviewed_sha: Option<String>,
@@ -55,10 +71,28 @@ pub struct StoredDraft {
     pub updated_at: Option<String>,
 }
 
-/// The id of the draft of `fingerprints` on `origin` at `reviewed_sha`:
-/// 32 lowercase hex digits of a SHA-256 over the three.
+fn is_decision(kind: &DraftKind) -> bool {
+    *kind == DraftKind::Decision
+}
+
+/// The id of the decision draft of `fingerprints` on `origin` at
+/// `reviewed_sha`: 32 lowercase hex digits of a SHA-256 over the three.
 pub fn draft_id(origin: &DraftOrigin, reviewed_sha: Option<&str>, fingerprints: &[String]) -> String {
+    draft_id_of(DraftKind::Decision, origin, reviewed_sha, fingerprints)
+}
+
+/// [`draft_id`] for a draft of `kind` (a reply's id never equals the
+/// decision draft's of the same finding; a decision's is as it always was).
+pub fn draft_id_of(
+    kind: DraftKind,
+    origin: &DraftOrigin,
+    reviewed_sha: Option<&str>,
+    fingerprints: &[String],
+) -> String {
     let mut hash = Sha256::new();
+    if kind == DraftKind::ThreadReply {
+        hash.update(b"thread-reply\0");
+    }
     hash.update(origin.identity().as_bytes());
     hash.update(b"\0@");
     hash.update(reviewed_sha.unwrap_or("").as_bytes());
@@ -146,6 +180,7 @@ mod tests {
         let fingerprints = vec!["defect:a:b".to_string()];
         StoredDraft {
             id: draft_id(&origin, Some("abc"), &fingerprints),
+            kind: DraftKind::Decision,
             origin,
             reviewed_sha: Some("abc".into()),
             fingerprints,

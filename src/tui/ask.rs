@@ -12,13 +12,15 @@ use super::update::flash;
 use crate::sanitize::clean_line;
 
 /// Quit: at once when nothing would be lost, else ask (a second quit key
-/// quits). An open composer is put aside (and kept on disk) first.
+/// quits). An open composer is put aside (and kept on disk) first, and a
+/// typed thread reply is kept on disk.
 pub fn quit(app: &mut App) -> Vec<Effect> {
-    let effects = if matches!(app.ui.mode, Mode::Compose(_)) {
+    let mut effects = if matches!(app.ui.mode, Mode::Compose(_)) {
         super::composer::flow::put_aside(app)
     } else {
         Vec::new()
     };
+    effects.extend(super::reply_draft::save(app));
     let drafts = app.decide.unsent_drafts();
     let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
     if drafts + sending == 0 || app.ui.mode == Mode::Ask(Question::Quit) {

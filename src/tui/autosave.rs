@@ -29,12 +29,20 @@ pub fn mark(app: &App) -> Option<u64> {
     Some(h.finish())
 }
 
-/// After a message: when the open composer's content changed since
-/// `before`, a new edit generation and its timer (opening a composer is not
-/// an edit).
-pub fn after(app: &mut App, before: Option<u64>) -> Option<Effect> {
+/// What the autosave compares before and after a message: the open
+/// composer's digest and the thread reply's.
+pub fn marks(app: &App) -> (Option<u64>, u64) {
+    (mark(app), super::reply_draft::mark(app))
+}
+
+/// After a message: when the open composer's content or the thread reply
+/// changed since `before`, a new edit generation and its timer (opening a
+/// composer is not an edit).
+pub fn after(app: &mut App, before: (Option<u64>, u64)) -> Option<Effect> {
+    let (composer, reply) = before;
     let now = mark(app);
-    if before.is_none() || now.is_none() || now == before {
+    let composer_edited = composer.is_some() && now.is_some() && now != composer;
+    if !composer_edited && super::reply_draft::mark(app) == reply {
         return None;
     }
     app.decide.edits += 1;
@@ -49,18 +57,18 @@ pub fn idle(app: &mut App, generation: u64) -> Vec<Effect> {
     if generation != app.decide.edits {
         return Vec::new();
     }
-    let Some(mut c) = app.decide.composer.take() else {
-        return Vec::new();
-    };
-    let effects = super::drafts::save(app, &mut c);
-    app.decide.composer = Some(c);
+    let mut effects = super::reply_draft::save(app);
+    if let Some(mut c) = app.decide.composer.take() {
+        effects.extend(super::drafts::save(app, &mut c));
+        app.decide.composer = Some(c);
+    }
     effects
 }
 
-/// The process was told to end: saves the open composer and every draft
-/// put aside, then quits (the runtime restores the terminal on the way out).
+/// The process was told to end: saves the thread reply, the open composer
+/// and every draft put aside, then quits (the runtime restores the terminal on the way out).
 pub fn terminate(app: &mut App) -> Vec<Effect> {
-    let mut effects = Vec::new();
+    let mut effects = super::reply_draft::save(app);
     if let Some(mut c) = app.decide.composer.take() {
         effects.extend(super::drafts::save(app, &mut c));
         app.decide.composer = Some(c);

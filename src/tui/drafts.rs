@@ -15,7 +15,7 @@ use super::decide;
 use super::effect::Effect;
 use super::update::flash;
 use crate::model::review::Scope;
-use crate::outbox::drafts::{DraftOrigin, StoredDraft, draft_id};
+use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id};
 use crate::sanitize::clean_line;
 
 /// Where this review's drafts belong: its pull request, else its result
@@ -57,6 +57,7 @@ fn stored(app: &App, c: &Composer) -> Option<StoredDraft> {
     let reviewed_sha = c.stale_sha.clone().or_else(|| loaded_sha(app));
     Some(StoredDraft {
         id: draft_id(&origin, reviewed_sha.as_deref(), &fingerprints),
+        kind: DraftKind::Decision,
         origin,
         reviewed_sha,
         fingerprints,
@@ -137,8 +138,13 @@ fn restore_one(app: &App, system: System, d: StoredDraft) -> Option<Composer> {
 pub fn loaded(app: &mut App, drafts: Vec<StoredDraft>, unreadable: usize) {
     let Some(origin) = origin(app) else { return };
     let system = decide::system_of(app);
-    let (mut restored, mut missing) = (0, 0);
-    for d in drafts.into_iter().filter(|d| d.origin == origin) {
+    let (replies, decisions): (Vec<StoredDraft>, Vec<StoredDraft>) = drafts
+        .into_iter()
+        .filter(|d| d.origin == origin)
+        .partition(|d| d.kind == DraftKind::ThreadReply);
+    let (reply, mut missing) = super::reply_draft::restore(app, replies);
+    let mut restored = 0;
+    for d in decisions {
         let Some(c) = restore_one(app, system, d) else {
             missing += 1;
             continue;
@@ -158,7 +164,7 @@ pub fn loaded(app: &mut App, drafts: Vec<StoredDraft>, unreadable: usize) {
         restored += 1;
     }
     app.detail.key = None;
-    let mut parts = Vec::new();
+    let mut parts: Vec<String> = reply.into_iter().collect();
     if restored > 0 {
         parts.push(format!("Restored {restored} draft(s) from disk (press d to continue)."));
     }

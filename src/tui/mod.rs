@@ -52,6 +52,7 @@ pub mod present;
 pub mod progress;
 pub mod reader;
 pub mod recorded;
+pub mod reply_draft;
 pub mod river_evidence;
 pub mod runtime;
 pub mod search;

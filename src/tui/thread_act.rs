@@ -24,8 +24,13 @@ use crate::sanitize::clean_line;
 /// The thread action being composed, confirmed or sent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ThreadUi {
-    /// The reply as typed (one line; kept until it is sent, so Esc and `t r` resume it).
+    /// The reply as typed (one line; kept until it is sent, so Esc and `t r`
+    /// resume it, and on disk: [`super::reply_draft`]).
     pub reply: String,
+    /// The fingerprint of the finding whose reply input it was last typed in.
+    pub reply_for: Option<String>,
+    /// The id of the draft file the reply is kept in, once written.
+    pub reply_saved_as: Option<String>,
     /// The action waiting for its confirmation.
     pub pending: Option<ThreadRequest>,
     /// The action being sent, if one is: (its generation, the action).
@@ -103,6 +108,7 @@ fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<Stri
 pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
     match (q, action) {
         (Question::ThreadMenu { finding }, Action::ThreadReply) => {
+            app.live.thread.reply_for = app.doc.findings().get(finding).map(|f| f.key.as_str().to_owned());
             app.ui.mode = Mode::ThreadReply { finding };
         }
         (Question::ThreadMenu { finding }, Action::ThreadResolve) => ask_confirm(app, finding, ThreadVerb::Resolve),
@@ -195,6 +201,7 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
         }
     };
     let said = clean_line(&outcome.to_string());
+    let mut forgotten = Vec::new();
     let kept_line = || format!("Thread: {said}; kept: try again (t) or run `triage thread retry`");
     // A failed reply stays kept; the next reply on its thread replaces it.
     // Once an answer came, the kept reply this one rewrote (or was) is gone.
@@ -207,6 +214,7 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
             // (a resolve, or a kept reply sent again, leaves it be).
             if matches!(&sent.verb, ThreadVerb::Reply { body } if *body == app.live.thread.reply.trim()) {
                 app.live.thread.reply.clear();
+                forgotten = super::reply_draft::forget(app);
             }
             (Level::Info, format!("Thread: {said}."), true)
         }
@@ -243,13 +251,13 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
     }
     flash(app, level, line);
     if !(reread && app.live.pr) {
-        return Vec::new();
+        return forgotten;
     }
     // The outcome stays on the status line while the threads are read.
     let note = app.ui.flash.clone();
     let effects = super::live::refresh(app);
     app.ui.flash = note;
-    effects
+    forgotten.into_iter().chain(effects).collect()
 }
 
 /// The text of a thread question (everything quoted is sanitised).

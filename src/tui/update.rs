@@ -17,7 +17,7 @@ pub use super::message::{Msg, SubmitOutcome};
 
 /// Applies one message; returns the effects the runtime must run.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
-    let before = super::autosave::mark(app);
+    let before = super::autosave::marks(app);
     let effects = match msg {
         Msg::Key(key) => on_key(app, key),
         Msg::Action(action) => act(app, action),
@@ -414,6 +414,8 @@ mod kept_threads_tests;
 mod live_tests;
 #[cfg(test)]
 mod progress_tests;
+#[cfg(test)]
+mod reply_draft_tests;
 #[cfg(test)]
 mod script;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::script::*;
 use super::*;
 use crate::model::finding::SubmittedDisposition as S;
-use crate::outbox::drafts::{DraftOrigin, StoredDraft, draft_id};
+use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id};
 use crate::tui::app::SubmitState;
 use crate::tui::composer::choice::Choice;
 use crate::tui::fixture;
@@ -108,6 +108,7 @@ fn stored(app: &App, row: usize, sha: &str, evidence: &str) -> (usize, StoredDra
     let fingerprints = vec![app.doc.findings()[i].key.as_str().to_string()];
     let draft = StoredDraft {
         id: draft_id(&origin(), Some(sha), &fingerprints),
+        kind: DraftKind::Decision,
         origin: origin(),
         reviewed_sha: Some(sha.into()),
         fingerprints,

@@ -1,0 +1,148 @@
+//! Message scripts for the thread reply kept on disk: saved a moment after
+//! typing stops, on a hang-up and on quit; removed once posted or emptied;
+//! restored into the input when the pull request is opened again.
+
+use super::script::*;
+use super::*;
+use crate::github::thread_action::{ThreadDone, ThreadOutcome};
+use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id};
+use crate::tui::thread_act::ThreadActed;
+
+fn saved(effects: &[Effect]) -> Vec<StoredDraft> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveDraft { draft } => Some(draft.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn deleted(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::DeleteDraft { id } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn timer(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|e| match e {
+        Effect::DraftTimer { generation } => Some(*generation),
+        _ => None,
+    })
+}
+
+/// The drift lane on a finding whose thread waits for resolution, the
+/// reply input open on it; returns the finding's fingerprint.
+fn replying(app: &mut App) -> String {
+    typed(app, "3jj");
+    typed(app, "tr");
+    assert!(matches!(app.ui.mode, Mode::ThreadReply { .. }), "{:?}", app.ui.mode);
+    app.live.thread.reply_for.clone().expect("the reply's finding")
+}
+
+#[test]
+fn a_typed_reply_is_kept_once_typing_stops_and_on_a_hang_up() {
+    let mut app = sample();
+    let fp = replying(&mut app);
+    typed(&mut app, "Checked on the head");
+    let generation = timer(&typed(&mut app, ".")).expect("each character arms the timer");
+    let [draft] = saved(&update(&mut app, Msg::DraftIdle(generation)))
+        .try_into()
+        .expect("one reply draft");
+    assert_eq!(draft.kind, DraftKind::ThreadReply);
+    assert_eq!(draft.evidence, "Checked on the head.");
+    assert_eq!(draft.fingerprints, vec![fp.clone()]);
+    assert_ne!(
+        draft.id,
+        draft_id(&draft.origin, draft.reviewed_sha.as_deref(), &[fp]),
+        "never the file of the finding's decision draft"
+    );
+    typed(&mut app, " More");
+    let kept = saved(&update(&mut app, Msg::Terminate));
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].evidence, "Checked on the head. More");
+    assert!(app.ui.quit);
+}
+
+#[test]
+fn an_emptied_reply_and_a_posted_one_leave_no_file() {
+    let mut app = sample();
+    replying(&mut app);
+    typed(&mut app, "ok");
+    let generation = timer(&typed(&mut app, "!")).expect("timer");
+    let [draft] = saved(&update(&mut app, Msg::DraftIdle(generation)))
+        .try_into()
+        .expect("kept");
+    let cleared = update(&mut app, ctrl('u'));
+    let generation = timer(&cleared).expect("clearing is an edit");
+    let effects = update(&mut app, Msg::DraftIdle(generation));
+    assert!(saved(&effects).is_empty());
+    assert_eq!(deleted(&effects), vec![draft.id.clone()]);
+
+    typed(&mut app, "Fixed on the head.");
+    let generation = timer(&typed(&mut app, " ")).expect("timer");
+    update(&mut app, Msg::DraftIdle(generation));
+    update(&mut app, key(KeyCode::Enter));
+    let effects = typed(&mut app, "y");
+    let sent = effects.iter().find_map(|e| match e {
+        Effect::ThreadAction { generation, .. } => Some(*generation),
+        _ => None,
+    });
+    let effects = update(
+        &mut app,
+        Msg::ThreadActed {
+            generation: sent.expect("sent"),
+            outcome: ThreadActed::Answered {
+                outcome: ThreadOutcome::Done(ThreadDone::Replied {
+                    url: None,
+                    already: false,
+                }),
+                settle: None,
+            },
+        },
+    );
+    assert_eq!(deleted(&effects), vec![draft.id], "the posted reply's file goes");
+    assert!(app.live.thread.reply.is_empty());
+}
+
+#[test]
+fn a_kept_reply_comes_back_into_the_input_and_never_over_typed_text() {
+    let mut app = sample();
+    let fp = replying(&mut app);
+    update(&mut app, key(KeyCode::Esc));
+    let origin = DraftOrigin::PullRequest {
+        repository: "acme/webhooks".into(),
+        pull_request: 42,
+    };
+    let draft = StoredDraft {
+        id: crate::outbox::drafts::draft_id_of(DraftKind::ThreadReply, &origin, None, std::slice::from_ref(&fp)),
+        kind: DraftKind::ThreadReply,
+        origin,
+        reviewed_sha: None,
+        fingerprints: vec![fp.clone()],
+        status: None,
+        evidence: "Typed before the hang-up.".into(),
+        updated_at: None,
+    };
+    let mut gone = draft.clone();
+    gone.fingerprints = vec!["defect:not.in.this.result".into()];
+    gone.id = "0".repeat(32);
+    let loaded = |drafts: Vec<StoredDraft>| Msg::DraftsLoaded { drafts, unreadable: 0 };
+    update(&mut app, loaded(vec![draft.clone(), gone]));
+    assert_eq!(app.live.thread.reply, "Typed before the hang-up.");
+    assert_eq!(app.live.thread.reply_for.as_deref(), Some(fp.as_str()));
+    let said = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(
+        said.contains("Restored a thread reply") && said.contains("not in this result"),
+        "{said}"
+    );
+    assert!(app.decide.drafts.is_empty(), "a reply is not a decision draft");
+
+    app.live.thread.reply = "typed here since".into();
+    update(&mut app, loaded(vec![draft]));
+    assert_eq!(app.live.thread.reply, "typed here since");
+}
