@@ -673,6 +673,17 @@ fn stale_result_banner() {
     insta::assert_snapshot!(draw(&app).backend());
 }
 
+/// A second screen on the same pull request says so under the header:
+/// both keep drafts in the same files.
+#[test]
+fn banner_of_a_review_open_in_another_screen() {
+    let mut app = sample();
+    app.decide.open_elsewhere = true;
+    let text = screen(&app);
+    assert!(text.contains("Open in another triage screen too."), "{text}");
+    insta::assert_snapshot!(draw(&app).backend());
+}
+
 #[test]
 fn river_composer_with_the_major_note() {
     let mut app = fixture::app(fixture::river_set(), (120, 30));

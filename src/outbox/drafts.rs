@@ -9,7 +9,7 @@
 //! readable by the owner only. A draft holds no credential of any kind.
 
 use super::OutboxError;
-use super::json_dir::JsonDir;
+use super::json_dir::{Claim, JsonDir};
 use crate::time::now_rfc3339;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -149,6 +149,18 @@ impl DraftStore {
         self.files.put(&draft.id, &stamped)
     }
 
+    /// Claims `origin` for this screen, held as long as the screen is open
+    /// (one try: [`OutboxError::Busy`] means another screen has the review
+    /// open and may write the same drafts). The lock file is named by a
+    /// hash of the review, so it never names a draft's file.
+    pub fn claim_review(&self, origin: &DraftOrigin) -> Result<Claim, OutboxError> {
+        let mut hash = Sha256::new();
+        hash.update(b"open review\0");
+        hash.update(origin.identity().as_bytes());
+        let id: String = hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+        self.files.claim_within(&id, 1)
+    }
+
     /// Removes a draft; false when there was none.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
         self.files.remove(id)
@@ -284,5 +296,22 @@ mod tests {
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&store.dir().join(format!("{}.json", d.id))), 0o600);
         assert_eq!(mode(store.dir()), 0o700);
+    }
+
+    #[test]
+    fn one_screen_claims_a_review_and_the_claim_is_no_draft() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DraftStore::open(dir.path().join("drafts")).unwrap();
+        let origin = draft("x").origin;
+        let other = DraftOrigin::File {
+            path: "/tmp/r.json".into(),
+        };
+        let first = store.claim_review(&origin).unwrap();
+        assert!(matches!(store.claim_review(&origin), Err(OutboxError::Busy { .. })));
+        drop(store.claim_review(&other).unwrap());
+        let listing = store.list().unwrap();
+        assert!(listing.drafts.is_empty() && listing.unreadable == 0, "{listing:?}");
+        drop(first);
+        drop(store.claim_review(&origin).unwrap());
     }
 }

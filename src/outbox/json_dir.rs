@@ -127,6 +127,11 @@ impl JsonDir {
     /// Claims entry `id` for one attempt, so that two processes never send
     /// it at once. [`OutboxError::Busy`] when already claimed.
     pub fn claim(&self, id: &str) -> Result<Claim, OutboxError> {
+        self.claim_within(id, CLAIM_TRIES)
+    }
+
+    /// [`JsonDir::claim`] trying `tries` times (at least once).
+    pub fn claim_within(&self, id: &str, tries: u32) -> Result<Claim, OutboxError> {
         let path = self.path_of(id)?.with_extension("lock");
         let mut options = fs::OpenOptions::new();
         options.create(true).truncate(false).write(true);
@@ -141,7 +146,7 @@ impl JsonDir {
         // (it shares the open file until its exec closes it), so a held lock
         // is tried again for a short while before it counts as claimed
         // elsewhere.
-        for _ in 0..CLAIM_TRIES {
+        for _ in 0..tries.max(1) {
             match file.try_lock() {
                 Ok(()) => return Ok(Claim { _file: file }),
                 Err(fs::TryLockError::WouldBlock) => std::thread::sleep(CLAIM_PAUSE),

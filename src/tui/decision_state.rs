@@ -168,6 +168,9 @@ pub struct Decisions {
     pub result_path: Option<String>,
     /// Edits of the open composer so far (the generation of its save timer).
     pub edits: u64,
+    /// Another triage screen had this review open when this one started:
+    /// both keep drafts in the same files (said in the banner).
+    pub open_elsewhere: bool,
 }
 
 impl Decisions {

@@ -303,6 +303,15 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
             text: w,
         });
     }
+    // One screen per review keeps its drafts; a second one says so. The
+    // claim is held until this screen closes.
+    let _review = drafts::origin(&app).and_then(|origin| match jobs::files::claim_review(&origin) {
+        Ok(claim) => Some(claim),
+        Err(busy) => {
+            app.decide.open_elsewhere = busy;
+            None
+        }
+    });
     let ledger = recorded::load(&mut app);
     for effect in offer::startup(&app)
         .into_iter()

@@ -65,6 +65,14 @@ fn live_lines(app: &App, out: &mut Vec<TextLine>) {
             " Submission is off until a result for the current head is loaded: press R to refresh.",
         ));
     }
+    if app.decide.open_elsewhere {
+        out.push(
+            TextLine::one(Tone::Warning, " Open in another triage screen too. ").push(
+                Tone::Plain,
+                " A draft typed in both for one finding keeps only the text saved last; close one of them.",
+            ),
+        );
+    }
     if let Some(why) = &app.live.threads_unavailable {
         out.push(
             TextLine::one(
