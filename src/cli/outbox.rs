@@ -71,6 +71,13 @@ fn list(outbox: &Outbox, format: TextOrJson) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    // Thread actions are kept beside the decisions: say they are there.
+    let threads = crate::outbox::thread_actions::ThreadStore::open(outbox.dir().join("threads"))
+        .and_then(|s| s.list())
+        .map_or(0, |(kept, _)| kept.len());
+    if threads > 0 {
+        eprintln!("triage: also kept: {threads} thread action(s); see `triage thread list`");
+    }
     Ok(ExitCode::from(exit::OK))
 }
 

@@ -172,6 +172,13 @@ async fn kept_actions_are_listed_dropped_and_retried_one_at_a_time_and_a_held_on
         .collect();
     assert_eq!(ids.len(), 2, "{}", json.stdout);
     assert!(ids.contains(&Value::from(reply.id.as_str())), "{ids:?}");
+    let decisions = run(args(&["outbox", "list"])).await.expect("run");
+    assert_eq!(decisions.code, 0, "{}", decisions.stderr);
+    assert!(
+        decisions.stderr.contains("also kept: 2 thread action(s)"),
+        "{}",
+        decisions.stderr
+    );
 
     let dropped = run(args(&["thread", "drop", &reply.id])).await.expect("run");
     assert_eq!(
