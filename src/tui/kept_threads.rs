@@ -67,30 +67,25 @@ pub fn loaded(app: &mut App, entries: Vec<ThreadEntry>) {
         .collect();
     app.decide.offer.threads = ours;
     if let Mode::Outbox { cursor } = app.ui.mode {
-        let rows = app.decide.offer.entries.len() + app.decide.offer.threads.len();
-        app.ui.mode = match rows {
-            0 => Mode::Normal,
-            n => Mode::Outbox {
-                cursor: cursor.min(n - 1),
-            },
-        };
+        keep_in_rows(app, cursor);
     }
+}
+
+/// The overlay on row `cursor`, or its last row, or closed when it has none.
+fn keep_in_rows(app: &mut App, cursor: usize) {
+    let rows = app.decide.offer.entries.len() + app.decide.offer.threads.len();
+    app.ui.mode = match rows {
+        0 => Mode::Normal,
+        n => Mode::Outbox {
+            cursor: cursor.min(n - 1),
+        },
+    };
 }
 
 /// Why the kept action `entry` cannot be sent from the screen now, if so.
 fn retry_blocked(app: &App, entry: &ThreadEntry) -> Option<String> {
-    if let Some(why) = app.doc.read_only_reason() {
-        return Some(why.to_owned());
-    }
-    if app.live.thread.sending.is_some() {
-        return Some("a thread action is being sent; wait for its outcome".into());
-    }
-    if let Some(head) = &app.live.stale_head {
-        let short: String = head.chars().take(12).collect();
-        return Some(format!(
-            "the head moved to {}; load the current result (R)",
-            clean_line(&short)
-        ));
+    if let Some(why) = super::thread_act::send_blocked(app) {
+        return Some(why);
     }
     match binding(app, entry) {
         Binding::OtherHead { made_for, .. } => {
@@ -161,13 +156,7 @@ pub fn drop(app: &mut App, index: usize) -> Vec<Effect> {
     }
     app.decide.offer.armed_drop = None;
     app.decide.offer.threads.remove(index);
-    let rows = app.decide.offer.entries.len() + app.decide.offer.threads.len();
-    app.ui.mode = match rows {
-        0 => Mode::Normal,
-        n => Mode::Outbox {
-            cursor: (app.decide.offer.entries.len() + index).min(n - 1),
-        },
-    };
+    keep_in_rows(app, app.decide.offer.entries.len() + index);
     vec![Effect::DropOutbox {
         id,
         kind: KeptKind::ThreadAction,

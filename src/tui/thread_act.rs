@@ -67,13 +67,27 @@ fn thread_of(app: &App, finding: usize) -> Option<(ThreadStatus, ThreadTransitio
     Some((rg.thread.status, rg.thread.transition))
 }
 
-/// The repository, pull request and fingerprint an action on `finding` targets.
-fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<String>), String> {
+/// Why no thread action may be sent now, whatever its thread: a
+/// read-only result, an action on its way, a head that moved on.
+pub fn send_blocked(app: &App) -> Option<String> {
     if let Some(why) = app.doc.read_only_reason() {
-        return Err(why.to_owned());
+        return Some(why.to_owned());
     }
     if app.live.thread.sending.is_some() {
-        return Err("a thread action is being sent; wait for its outcome".into());
+        return Some("a thread action is being sent; wait for its outcome".into());
+    }
+    let head = app.live.stale_head.as_ref()?;
+    let short: String = head.chars().take(12).collect();
+    Some(format!(
+        "the head moved to {}; load the current result (R)",
+        clean_line(&short)
+    ))
+}
+
+/// The repository, pull request and fingerprint an action on `finding` targets.
+fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<String>), String> {
+    if let Some(why) = send_blocked(app) {
+        return Err(why);
     }
     let set = app.doc.set.as_ref().ok_or("no review is loaded")?;
     let Scope::PullRequest {
@@ -87,13 +101,6 @@ fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<Stri
         None => return Err("River findings have no GitHub thread".into()),
         Some((ThreadStatus::NotPublished, _)) => return Err("ReviewGate posted no thread for this finding".into()),
         Some(_) => {}
-    }
-    if let Some(head) = &app.live.stale_head {
-        let short: String = head.chars().take(12).collect();
-        return Err(format!(
-            "the head moved to {}; load the current result (R)",
-            clean_line(&short)
-        ));
     }
     let fingerprint = app.doc.findings()[finding].key.as_str().to_owned();
     Ok((
