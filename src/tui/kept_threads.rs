@@ -125,19 +125,22 @@ pub fn retry(app: &mut App, index: usize) -> Vec<Effect> {
     }]
 }
 
+/// True while `entry` is the thread action on its way to GitHub.
+pub fn is_sending(app: &App, entry: &ThreadEntry) -> bool {
+    app.live
+        .thread
+        .sending
+        .as_ref()
+        .is_some_and(|(_, request)| *request == entry.request)
+}
+
 /// `d` on thread row `index`: the first press arms, the second drops.
 pub fn drop(app: &mut App, index: usize) -> Vec<Effect> {
     let Some(KeptThread { entry, .. }) = app.decide.offer.threads.get(index) else {
         return Vec::new();
     };
     let id = entry.id.clone();
-    let sending = app
-        .live
-        .thread
-        .sending
-        .as_ref()
-        .is_some_and(|(_, request)| *request == entry.request);
-    if sending {
+    if is_sending(app, entry) {
         flash(
             app,
             Level::Warning,
@@ -145,16 +148,13 @@ pub fn drop(app: &mut App, index: usize) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    if app.decide.offer.armed_drop.as_deref() != Some(id.as_str()) {
-        app.decide.offer.armed_drop = Some(id);
-        flash(
-            app,
-            Level::Warning,
-            "Press d again to drop this thread action for good (it is not sent).",
-        );
+    if !super::offer::second_press(
+        app,
+        &id,
+        "Press d again to drop this thread action for good (it is not sent).",
+    ) {
         return Vec::new();
     }
-    app.decide.offer.armed_drop = None;
     app.decide.offer.threads.remove(index);
     keep_in_rows(app, app.decide.offer.entries.len() + index);
     vec![Effect::DropOutbox {

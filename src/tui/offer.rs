@@ -181,21 +181,30 @@ fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
     let Some(id) = app.decide.offer.entries.get(cursor).map(|o| o.entry.id.clone()) else {
         return Vec::new();
     };
-    if app.decide.offer.armed_drop.as_deref() != Some(id.as_str()) {
-        app.decide.offer.armed_drop = Some(id);
-        flash(
-            app,
-            Level::Warning,
-            "Press d again to drop this decision for good (it is recorded nowhere).",
-        );
+    if !second_press(
+        app,
+        &id,
+        "Press d again to drop this decision for good (it is recorded nowhere).",
+    ) {
         return Vec::new();
     }
-    app.decide.offer.armed_drop = None;
     take(app, cursor);
     vec![Effect::DropOutbox {
         id,
         kind: KeptKind::Decision,
     }]
+}
+
+/// A drop press on entry `id`: true when it is the second in a row (the
+/// drop goes ahead), else the press arms it and `warning` says so.
+pub fn second_press(app: &mut App, id: &str, warning: &str) -> bool {
+    if app.decide.offer.armed_drop.as_deref() == Some(id) {
+        app.decide.offer.armed_drop = None;
+        return true;
+    }
+    app.decide.offer.armed_drop = Some(id.to_owned());
+    flash(app, Level::Warning, warning);
+    false
 }
 
 fn rebind(app: &mut App, cursor: usize) -> Vec<Effect> {

@@ -9,26 +9,6 @@ use crate::tui::app::SubmitState;
 use crate::tui::composer::choice::Choice;
 use crate::tui::fixture;
 
-fn saved(effects: &[Effect]) -> Vec<StoredDraft> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::SaveDraft { draft } => Some(draft.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn deleted(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::DeleteDraft { id } => Some(id.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn origin() -> DraftOrigin {
     DraftOrigin::PullRequest {
         repository: "acme/webhooks".into(),

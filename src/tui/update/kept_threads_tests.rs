@@ -211,20 +211,9 @@ fn the_cursor_runs_over_decisions_then_thread_actions() {
 /// another thread: only the posted words are cleared.
 #[test]
 fn a_done_resolve_keeps_the_reply_typed_elsewhere() {
-    let mut app = sample();
+    let kept = entry(request(&sample(), ThreadVerb::Resolve, None));
+    let mut app = offered(vec![kept]);
     app.live.thread.reply = "half-written answer".into();
-    let kept = entry(request(&app, ThreadVerb::Resolve, None));
-    let mut app = {
-        update(&mut app, Msg::ThreadsKept(vec![kept]));
-        update(
-            &mut app,
-            Msg::OutboxLoaded {
-                entries: Vec::new(),
-                unreadable: 0,
-            },
-        );
-        app
-    };
     let (generation, _, _) = thread_action(&typed(&mut app, "r")).expect("sent");
     update(
         &mut app,

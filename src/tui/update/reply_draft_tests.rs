@@ -8,26 +8,6 @@ use crate::github::thread_action::{ThreadDone, ThreadOutcome};
 use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id};
 use crate::tui::thread_act::ThreadActed;
 
-fn saved(effects: &[Effect]) -> Vec<StoredDraft> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::SaveDraft { draft } => Some(draft.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn deleted(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::DeleteDraft { id } => Some(id.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn timer(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
         Effect::DraftTimer { generation } => Some(*generation),

@@ -74,3 +74,25 @@ pub fn failure(words: &str) -> crate::tui::message::failure::SendFailure {
         crate::river_store::StoreError::RepoRoot(words.into()),
     ))
 }
+
+/// The drafts a message asked to keep on disk.
+pub fn saved(effects: &[Effect]) -> Vec<crate::outbox::drafts::StoredDraft> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveDraft { draft } => Some(draft.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The draft files a message asked to remove.
+pub fn deleted(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::DeleteDraft { id } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}

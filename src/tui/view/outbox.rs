@@ -20,6 +20,20 @@ fn short(sha: &str) -> String {
     clean_line(&sha.chars().take(12).collect::<String>())
 }
 
+/// The second line of a kept entry: id, when it was kept, attempts, and
+/// how the last one ended.
+fn kept_line(id: &str, created_at: &str, attempts: u32, last: Option<&str>) -> TextLine {
+    let last = last.map(|l| format!(" · last: {}", clean_line(l))).unwrap_or_default();
+    TextLine::one(
+        Tone::Dim,
+        format!(
+            "    id {} · kept {} · {attempts} attempt(s){last}",
+            clean_line(id),
+            clean_line(created_at),
+        ),
+    )
+}
+
 /// The lines of one entry (the first carries the selection marker).
 pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
     let e = &o.entry;
@@ -43,20 +57,8 @@ pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
         first = first.push(Tone::Warning, " (not in this result)");
     }
     let mut out = vec![first];
-    let last = e
-        .last_outcome
-        .as_ref()
-        .map(|l| format!(" · last: {}", clean_line(&l.message)))
-        .unwrap_or_default();
-    out.push(TextLine::one(
-        Tone::Dim,
-        format!(
-            "    id {} · kept {} · {} attempt(s){last}",
-            clean_line(&e.id),
-            clean_line(&e.created_at),
-            e.attempts
-        ),
-    ));
+    let last = e.last_outcome.as_ref().map(|l| l.message.as_str());
+    out.push(kept_line(&e.id, &e.created_at, e.attempts, last));
     let evidence = e.draft.evidence.lines().next().unwrap_or("");
     out.push(TextLine::one(Tone::Plain, format!("    {}", clean_line(evidence))));
     out
@@ -66,13 +68,7 @@ pub fn entry_lines(o: &Offered, selected: bool) -> Vec<TextLine> {
 pub fn thread_lines(app: &App, kept: &KeptThread, selected: bool) -> Vec<TextLine> {
     let e = &kept.entry;
     let marker = if selected { "▶ " } else { "  " };
-    let sending = app
-        .live
-        .thread
-        .sending
-        .as_ref()
-        .is_some_and(|(_, request)| *request == e.request);
-    let state = match (sending, kept_threads::binding(app, e)) {
+    let state = match (kept_threads::is_sending(app, e), kept_threads::binding(app, e)) {
         (true, _) => TextLine::one(Tone::Accent, format!("{marker}sending… ")),
         (false, Binding::Current) => TextLine::one(Tone::Accent, format!("{marker}current ")),
         (false, Binding::OtherHead { made_for, loaded }) => TextLine::one(
@@ -90,20 +86,7 @@ pub fn thread_lines(app: &App, kept: &KeptThread, selected: bool) -> Vec<TextLin
     if kept.finding.is_none() {
         first = first.push(Tone::Warning, " (not in this result)");
     }
-    let last = e
-        .last_outcome
-        .as_ref()
-        .map(|l| format!(" · last: {}", clean_line(l)))
-        .unwrap_or_default();
-    let second = TextLine::one(
-        Tone::Dim,
-        format!(
-            "    id {} · kept {} · {} attempt(s){last}",
-            clean_line(&e.id),
-            clean_line(&e.created_at),
-            e.attempts
-        ),
-    );
+    let second = kept_line(&e.id, &e.created_at, e.attempts, e.last_outcome.as_deref());
     let third = match &e.request.verb {
         ThreadVerb::Reply { body } => TextLine::one(
             Tone::Plain,
