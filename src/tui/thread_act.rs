@@ -115,7 +115,17 @@ fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<Stri
 pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
     match (q, action) {
         (Question::ThreadMenu { finding }, Action::ThreadReply) => {
-            app.live.thread.reply_for = app.doc.findings().get(finding).map(|f| f.key.as_str().to_owned());
+            let here = app.doc.findings().get(finding).map(|f| f.key.as_str().to_owned());
+            let thread = &mut app.live.thread;
+            let moved = !thread.reply.trim().is_empty() && thread.reply_for != here;
+            let before = std::mem::replace(&mut thread.reply_for, here);
+            if let (true, Some(before)) = (moved, before) {
+                let line = format!(
+                    "The reply in the input was typed for {}: it now goes to this thread if sent (ctrl-u clears it).",
+                    clean_line(&before)
+                );
+                flash(app, Level::Warning, line);
+            }
             app.ui.mode = Mode::ThreadReply { finding };
         }
         (Question::ThreadMenu { finding }, Action::ThreadResolve) => ask_confirm(app, finding, ThreadVerb::Resolve),

@@ -126,3 +126,25 @@ fn a_kept_reply_comes_back_into_the_input_and_never_over_typed_text() {
     update(&mut app, loaded(vec![draft]));
     assert_eq!(app.live.thread.reply, "typed here since");
 }
+
+/// Words typed for one thread and offered in another's reply input are
+/// said to be so before they can be sent there.
+#[test]
+fn a_reply_typed_for_another_thread_is_said_when_it_moves() {
+    let mut app = sample();
+    app.live.thread.reply = "meant for the other thread".into();
+    app.live.thread.reply_for = Some("defect:some.other.finding".into());
+    let fp = replying(&mut app);
+    assert_eq!(app.live.thread.reply_for.as_deref(), Some(fp.as_str()));
+    let said = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(said.contains("was typed for defect:some.other.finding"), "{said}");
+    update(&mut app, key(KeyCode::Esc));
+    app.ui.flash = None;
+    replying_again(&mut app);
+    assert!(app.ui.flash.is_none(), "the same thread again says nothing");
+}
+
+fn replying_again(app: &mut App) {
+    typed(app, "tr");
+    assert!(matches!(app.ui.mode, Mode::ThreadReply { .. }), "{:?}", app.ui.mode);
+}
