@@ -72,7 +72,7 @@ fn list(outbox: &Outbox, format: TextOrJson) -> anyhow::Result<ExitCode> {
         }
     }
     // Thread actions are kept beside the decisions: say they are there.
-    let threads = crate::outbox::thread_actions::ThreadStore::open(outbox.dir().join("threads"))
+    let threads = crate::outbox::thread_actions::ThreadStore::open_default()
         .and_then(|s| s.list())
         .map_or(0, |(kept, _)| kept.len());
     if threads > 0 {

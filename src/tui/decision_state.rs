@@ -115,6 +115,13 @@ pub struct Offer {
     pub asked: bool,
 }
 
+impl Offer {
+    /// The overlay's rows: the decisions, then the thread actions.
+    pub fn rows(&self) -> usize {
+        self.entries.len() + self.threads.len()
+    }
+}
+
 /// An escalation packet waiting for its destination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packet {

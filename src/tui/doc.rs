@@ -50,6 +50,12 @@ impl Document {
         self.set.as_ref().map_or(&[], |s| &s.findings)
     }
 
+    /// The index of the finding whose key is `fingerprint`, if loaded (a
+    /// linear search: for outbox entries and drafts, not the render path).
+    pub fn position_of(&self, fingerprint: &str) -> Option<usize> {
+        self.findings().iter().position(|f| f.key.as_str() == fingerprint)
+    }
+
     /// The display row of finding `i` (built the first time it is asked for).
     pub fn row(&self, i: usize) -> Option<&super::prepared::Row> {
         self.prepared.rows.get(self.findings(), i)

@@ -110,7 +110,7 @@ fn restore_one(app: &App, system: System, d: StoredDraft) -> Option<Composer> {
     let targets: Vec<usize> = d
         .fingerprints
         .iter()
-        .map(|fp| app.doc.findings().iter().position(|f| f.key.as_str() == fp))
+        .map(|fp| app.doc.position_of(fp))
         .collect::<Option<_>>()?;
     if targets.is_empty() {
         return None;

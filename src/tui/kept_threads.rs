@@ -11,9 +11,9 @@
 use super::app::{App, Level, Mode};
 use super::decision_state::KeptThread;
 use super::effect::{Effect, KeptKind};
+use super::offer::keep_in_rows;
 use super::update::flash;
 use crate::github::thread_action::ThreadRequest;
-use crate::model::finding::FindingKey;
 use crate::model::review::Scope;
 use crate::outbox::thread_actions::ThreadEntry;
 use crate::sanitize::clean_line;
@@ -48,12 +48,6 @@ fn ours(app: &App, request: &ThreadRequest) -> bool {
     )
 }
 
-/// The finding whose semantic fingerprint is `fingerprint`, if loaded.
-fn finding_of(app: &App, fingerprint: &str) -> Option<usize> {
-    let key = FindingKey::Semantic(fingerprint.to_owned());
-    app.doc.findings().iter().position(|f| f.key == key)
-}
-
 /// The kept thread actions were read from disk: keep this pull request's
 /// (an open overlay keeps its place, and closes when nothing is left).
 pub fn loaded(app: &mut App, entries: Vec<ThreadEntry>) {
@@ -61,7 +55,7 @@ pub fn loaded(app: &mut App, entries: Vec<ThreadEntry>) {
         .into_iter()
         .filter(|e| ours(app, &e.request))
         .map(|entry| KeptThread {
-            finding: finding_of(app, &entry.request.fingerprint),
+            finding: app.doc.position_of(&entry.request.fingerprint),
             entry,
         })
         .collect();
@@ -69,17 +63,6 @@ pub fn loaded(app: &mut App, entries: Vec<ThreadEntry>) {
     if let Mode::Outbox { cursor } = app.ui.mode {
         keep_in_rows(app, cursor);
     }
-}
-
-/// The overlay on row `cursor`, or its last row, or closed when it has none.
-fn keep_in_rows(app: &mut App, cursor: usize) {
-    let rows = app.decide.offer.entries.len() + app.decide.offer.threads.len();
-    app.ui.mode = match rows {
-        0 => Mode::Normal,
-        n => Mode::Outbox {
-            cursor: cursor.min(n - 1),
-        },
-    };
 }
 
 /// Why the kept action `entry` cannot be sent from the screen now, if so.

@@ -305,10 +305,11 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     }
     // One screen per review keeps its drafts; a second one says so. The
     // claim is held until this screen closes.
+    // Without a state directory no claim is made; the drafts say why.
     let _review = drafts::origin(&app).and_then(|origin| match jobs::files::claim_review(&origin) {
         Ok(claim) => Some(claim),
-        Err(busy) => {
-            app.decide.open_elsewhere = busy;
+        Err(e) => {
+            app.decide.open_elsewhere = matches!(e, crate::outbox::OutboxError::Busy { .. });
             None
         }
     });

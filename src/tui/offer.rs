@@ -16,7 +16,6 @@ use super::decision_state::{Offer, Offered};
 use super::effect::{Effect, KeptKind, SubmitItem};
 use super::kept_threads;
 use super::update::flash;
-use crate::model::finding::FindingKey;
 use crate::outbox::{Entry, Staleness};
 use crate::sanitize::clean_line;
 
@@ -41,11 +40,6 @@ pub fn show(app: &mut App) -> Vec<Effect> {
     vec![Effect::LoadOutbox]
 }
 
-fn finding_of(app: &App, entry: &Entry) -> Option<usize> {
-    let key = FindingKey::Semantic(entry.draft.fingerprint.clone());
-    app.doc.findings().iter().position(|f| f.key == key)
-}
-
 /// The outbox was read: keeps the entries about this pull request and offers them.
 pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
     let Some(set) = app.doc.set.as_ref() else {
@@ -58,7 +52,7 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
             (staleness != Staleness::Unrelated).then_some((entry, staleness))
         })
         .map(|(entry, staleness)| Offered {
-            finding: finding_of(app, &entry),
+            finding: app.doc.position_of(&entry.draft.fingerprint),
             entry,
             staleness,
         })
@@ -76,14 +70,13 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
             format!("{unreadable} outbox file(s) could not be read; see `triage outbox list`."),
         );
     }
-    let rows = offered.len() + threads.len();
     app.decide.offer = Offer {
         entries: offered,
         threads,
         armed_drop: None,
         asked: false,
     };
-    if rows == 0 {
+    if app.decide.offer.rows() == 0 {
         if asked {
             flash(
                 app,
@@ -101,7 +94,7 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
 /// An action in the outbox overlay (rows past the decisions are thread actions).
 pub fn act(app: &mut App, cursor: usize, action: Action) -> Vec<Effect> {
     let decisions = app.decide.offer.entries.len();
-    let n = decisions + app.decide.offer.threads.len();
+    let n = app.decide.offer.rows();
     if action != Action::DropEntry {
         app.decide.offer.armed_drop = None;
     }
@@ -132,15 +125,18 @@ fn take(app: &mut App, cursor: usize) -> Option<Offered> {
         return None;
     }
     let taken = app.decide.offer.entries.remove(cursor);
-    let left = app.decide.offer.entries.len() + app.decide.offer.threads.len();
-    app.ui.mode = if left == 0 {
-        Mode::Normal
-    } else {
-        Mode::Outbox {
-            cursor: cursor.min(left - 1),
-        }
-    };
+    keep_in_rows(app, cursor);
     Some(taken)
+}
+
+/// The overlay on row `cursor`, or its last row, or closed when it has none.
+pub fn keep_in_rows(app: &mut App, cursor: usize) {
+    app.ui.mode = match app.decide.offer.rows() {
+        0 => Mode::Normal,
+        n => Mode::Outbox {
+            cursor: cursor.min(n - 1),
+        },
+    };
 }
 
 fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {

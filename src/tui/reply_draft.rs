@@ -81,7 +81,7 @@ pub fn restore(app: &mut App, drafts: Vec<StoredDraft>) -> (Option<String>, usiz
     let (mut said, mut missing) = (None, 0);
     for d in drafts {
         let Some(fp) = d.fingerprints.first() else { continue };
-        if !app.doc.findings().iter().any(|f| f.key.as_str() == fp) {
+        if app.doc.position_of(fp).is_none() {
             missing += 1;
             continue;
         }

@@ -58,15 +58,10 @@ pub fn outbox_messages(threads: Result<ThreadStore, OutboxError>, decisions: Res
     out
 }
 
-/// Claims the review for this screen (one try, no waiting); `Err(true)`
-/// when another screen holds it, `Err(false)` when no claim could be made
-/// (no state directory: the drafts say so themselves).
-pub fn claim_review(origin: &crate::outbox::drafts::DraftOrigin) -> Result<crate::outbox::Claim, bool> {
-    match DraftStore::open_default().and_then(|s| s.claim_review(origin)) {
-        Ok(claim) => Ok(claim),
-        Err(OutboxError::Busy { .. }) => Err(true),
-        Err(_) => Err(false),
-    }
+/// Claims the review for this screen (one try, no waiting):
+/// [`OutboxError::Busy`] when another screen holds it.
+pub fn claim_review(origin: &crate::outbox::drafts::DraftOrigin) -> Result<crate::outbox::Claim, OutboxError> {
+    DraftStore::open_default().and_then(|s| s.claim_review(origin))
 }
 
 /// Removes a dropped entry (a quick local file operation).

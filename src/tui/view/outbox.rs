@@ -118,7 +118,7 @@ pub fn render(frame: &mut Frame, app: &App, cursor: usize) {
     let shown = (usize::from(body.height) / per).max(1);
     let offset = cursor.saturating_sub(shown - 1);
     let offer = &app.decide.offer;
-    let rows = offer.entries.len() + offer.threads.len();
+    let rows = offer.rows();
     let mut lines: Vec<Line> = Vec::new();
     for n in (offset..rows).take(shown) {
         let row = match n.checked_sub(offer.entries.len()) {
