@@ -25,7 +25,7 @@ pub fn insert(app: &mut App, c: char) {
             app.browse.filters.path.push(c);
             app.refilter();
         }
-        Mode::ThreadReply { .. } => super::thread_act::insert(app, c),
+        Mode::ThreadReply { finding } => super::thread_act::insert(app, finding, c),
         _ => {}
     }
 }
@@ -52,8 +52,8 @@ pub fn delete_back(app: &mut App) {
         Mode::PathInput(_) => {
             app.browse.filters.path.pop();
         }
-        Mode::ThreadReply { .. } => {
-            app.live.thread.reply.pop();
+        Mode::ThreadReply { finding } => {
+            super::thread_act::reply_mut(app, finding).and_then(String::pop);
             return;
         }
         _ => return,
@@ -66,7 +66,7 @@ pub fn clear_input(app: &mut App) {
     match app.ui.mode {
         Mode::Search => app.browse.query.clear(),
         Mode::PathInput(_) => app.browse.filters.path.clear(),
-        Mode::ThreadReply { .. } => return app.live.thread.reply.clear(),
+        Mode::ThreadReply { finding } => return super::thread_act::reply_mut(app, finding).map_or((), String::clear),
         _ => return,
     }
     app.refilter();

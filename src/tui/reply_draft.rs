@@ -6,96 +6,115 @@
 //! emptied, and put back in the input when the same pull request is opened
 //! again (`t r` on its finding resumes it).
 //!
-//! A reply belongs to the finding whose reply input it was last typed in;
-//! its id depends on the pull request and that finding only (not the head:
-//! the reply is bound to a head when it is sent, not while it is typed).
+//! Each thread has its own reply and its own file: the id depends on the
+//! pull request and the finding only (not the head: the reply is bound to
+//! a head when it is sent, not while it is typed).
 
 use super::app::App;
 use super::drafts::origin;
 use super::effect::Effect;
-use crate::outbox::drafts::{DraftKind, StoredDraft, draft_id_of};
+use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id_of};
 use crate::sanitize::clean_line;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-/// A digest of what would be kept (the text and its finding).
+/// A digest of what would be kept (every thread's typed reply).
 pub fn mark(app: &App) -> u64 {
     let mut h = DefaultHasher::new();
-    app.live.thread.reply.hash(&mut h);
-    app.live.thread.reply_for.hash(&mut h);
+    app.live.thread.replies.hash(&mut h);
     h.finish()
 }
 
-/// The draft the reply is kept in, as it is now (`None`: nothing is typed,
-/// or this review keeps no drafts).
-fn stored(app: &App) -> Option<StoredDraft> {
-    let thread = &app.live.thread;
-    let fingerprint = thread.reply_for.clone()?;
-    if thread.reply.trim().is_empty() {
-        return None;
-    }
-    let origin = origin(app)?;
-    let fingerprints = vec![fingerprint];
-    Some(StoredDraft {
-        id: draft_id_of(DraftKind::ThreadReply, &origin, None, &fingerprints),
-        kind: DraftKind::ThreadReply,
-        origin,
-        reviewed_sha: app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone()),
-        fingerprints,
-        status: None,
-        evidence: thread.reply.clone(),
-        updated_at: None,
-    })
+fn id_of(origin: &DraftOrigin, fingerprint: &str) -> String {
+    draft_id_of(DraftKind::ThreadReply, origin, None, &[fingerprint.to_owned()])
 }
 
-/// Keeps the reply on disk as it is now; an emptied reply's file (and one
-/// kept under another finding before) is removed.
+/// Keeps every typed reply on disk as it is now, writing only the ones
+/// that changed since they were last written; an emptied reply's file is
+/// removed.
 pub fn save(app: &mut App) -> Vec<Effect> {
-    let draft = stored(app);
-    let id = draft.as_ref().map(|d| d.id.clone());
-    let old = std::mem::replace(&mut app.live.thread.reply_saved_as, id.clone());
-    let mut effects: Vec<Effect> = draft.map(|draft| Effect::SaveDraft { draft }).into_iter().collect();
-    effects.extend(
-        old.filter(|o| Some(o) != id.as_ref())
-            .map(|id| Effect::DeleteDraft { id }),
-    );
+    let Some(origin) = origin(app) else {
+        return Vec::new();
+    };
+    let reviewed_sha = app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone());
+    let thread = &mut app.live.thread;
+    thread.replies.retain(|_, text| !text.trim().is_empty());
+    let mut effects = Vec::new();
+    for (fingerprint, text) in &thread.replies {
+        if thread.replies_saved.get(fingerprint) == Some(text) {
+            continue;
+        }
+        thread.replies_saved.insert(fingerprint.clone(), text.clone());
+        effects.push(Effect::SaveDraft {
+            draft: StoredDraft {
+                id: id_of(&origin, fingerprint),
+                kind: DraftKind::ThreadReply,
+                origin: origin.clone(),
+                reviewed_sha: reviewed_sha.clone(),
+                fingerprints: vec![fingerprint.clone()],
+                status: None,
+                evidence: text.clone(),
+                updated_at: None,
+            },
+        });
+    }
+    let emptied: Vec<String> = (thread.replies_saved.keys())
+        .filter(|fp| !thread.replies.contains_key(*fp))
+        .cloned()
+        .collect();
+    for fingerprint in emptied {
+        thread.replies_saved.remove(&fingerprint);
+        effects.push(Effect::DeleteDraft {
+            id: id_of(&origin, &fingerprint),
+        });
+    }
     effects
 }
 
-/// The reply was posted: its kept file goes.
-pub fn forget(app: &mut App) -> Vec<Effect> {
-    app.live
-        .thread
-        .reply_saved_as
-        .take()
-        .map(|id| Effect::DeleteDraft { id })
+/// The reply on `fingerprint`'s thread was posted: it leaves the input,
+/// and its kept file goes.
+pub fn forget(app: &mut App, fingerprint: &str) -> Vec<Effect> {
+    app.live.thread.replies.remove(fingerprint);
+    let written = app.live.thread.replies_saved.remove(fingerprint).is_some();
+    origin(app)
+        .filter(|_| written)
+        .map(|origin| Effect::DeleteDraft {
+            id: id_of(&origin, fingerprint),
+        })
         .into_iter()
         .collect()
 }
 
-/// Kept reply drafts were read: the first whose finding is in the result is
-/// put back in the (empty) input. Returns the line that says so, and how
-/// many were for findings not in the result (their files stay). A reply
-/// typed meanwhile is never replaced.
+/// Kept reply drafts were read: each whose finding is in the result is put
+/// back in its thread's input, unless a reply was typed there meanwhile
+/// (that one is never replaced). Returns the line that says so, and how
+/// many were for findings not in the result (their files stay).
 pub fn restore(app: &mut App, drafts: Vec<StoredDraft>) -> (Option<String>, usize) {
-    let (mut said, mut missing) = (None, 0);
+    let (mut restored, mut missing) = (Vec::new(), 0);
     for d in drafts {
         let Some(fp) = d.fingerprints.first() else { continue };
         if app.doc.position_of(fp).is_none() {
             missing += 1;
             continue;
         }
-        if !app.live.thread.reply.is_empty() {
+        let thread = &mut app.live.thread;
+        if thread.replies.get(fp).is_some_and(|t| !t.trim().is_empty()) {
             continue;
         }
-        let thread = &mut app.live.thread;
-        thread.reply = d.evidence;
-        thread.reply_for = Some(fp.clone());
-        thread.reply_saved_as = Some(d.id);
-        said = Some(format!(
-            "Restored a thread reply you typed for {} (t r on that finding resumes it).",
-            clean_line(fp)
-        ));
+        thread.replies.insert(fp.clone(), d.evidence.clone());
+        thread.replies_saved.insert(fp.clone(), d.evidence);
+        restored.push(fp.clone());
     }
+    let said = match restored.as_slice() {
+        [] => None,
+        [one] => Some(format!(
+            "Restored a thread reply you typed for {} (t r on that finding resumes it).",
+            clean_line(one)
+        )),
+        many => Some(format!(
+            "Restored {} thread replies you typed (t r on each finding resumes its own).",
+            many.len()
+        )),
+    };
     (said, missing)
 }

@@ -20,17 +20,20 @@ use crate::github::thread_action::{MAX_REPLY_BYTES, ThreadOutcome, ThreadRequest
 use crate::model::finding::{ThreadStatus, ThreadTransition};
 use crate::model::review::Scope;
 use crate::sanitize::clean_line;
+use std::collections::BTreeMap;
 
 /// The thread action being composed, confirmed or sent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ThreadUi {
-    /// The reply as typed (one line; kept until it is sent, so Esc and `t r`
-    /// resume it, and on disk: [`super::reply_draft`]).
-    pub reply: String,
-    /// The fingerprint of the finding whose reply input it was last typed in.
-    pub reply_for: Option<String>,
-    /// The id of the draft file the reply is kept in, once written.
-    pub reply_saved_as: Option<String>,
+    /// The replies typed, one per thread, by the fingerprint of the finding
+    /// whose reply input they were typed in (one line each; kept until
+    /// sent, so Esc and `t r` resume them, and on disk:
+    /// [`super::reply_draft`]). Words typed for one thread never show up
+    /// in another's input.
+    pub replies: BTreeMap<String, String>,
+    /// The replies as last written to disk, by fingerprint (what
+    /// [`super::reply_draft::save`] compares with to write only changes).
+    pub replies_saved: BTreeMap<String, String>,
     /// The action waiting for its confirmation.
     pub pending: Option<ThreadRequest>,
     /// The action being sent, if one is: (its generation, the action).
@@ -114,20 +117,7 @@ fn target(app: &App, finding: usize) -> Result<(String, u64, String, Option<Stri
 /// An answer to a thread question.
 pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
     match (q, action) {
-        (Question::ThreadMenu { finding }, Action::ThreadReply) => {
-            let here = app.doc.findings().get(finding).map(|f| f.key.as_str().to_owned());
-            let thread = &mut app.live.thread;
-            let moved = !thread.reply.trim().is_empty() && thread.reply_for != here;
-            let before = std::mem::replace(&mut thread.reply_for, here);
-            if let (true, Some(before)) = (moved, before) {
-                let line = format!(
-                    "The reply in the input was typed for {}: it now goes to this thread if sent (ctrl-u clears it).",
-                    clean_line(&before)
-                );
-                flash(app, Level::Warning, line);
-            }
-            app.ui.mode = Mode::ThreadReply { finding };
-        }
+        (Question::ThreadMenu { finding }, Action::ThreadReply) => app.ui.mode = Mode::ThreadReply { finding },
         (Question::ThreadMenu { finding }, Action::ThreadResolve) => ask_confirm(app, finding, ThreadVerb::Resolve),
         (Question::ThreadMenu { finding } | Question::ThreadRemedies { finding }, Action::ThreadReopen) => {
             ask_confirm(app, finding, ThreadVerb::Unresolve);
@@ -148,7 +138,7 @@ pub fn answer(app: &mut App, q: Question, action: Action) -> Vec<Effect> {
 
 /// Enter in the reply input: the reply is checked and confirmed.
 pub fn reply_entered(app: &mut App, finding: usize) {
-    let body = app.live.thread.reply.trim().to_owned();
+    let body = reply_of(app, finding).trim().to_owned();
     if body.is_empty() {
         flash(app, Level::Warning, "The reply is empty; type it, or Esc to cancel.");
         return;
@@ -227,11 +217,11 @@ pub fn acted(app: &mut App, generation: u64, outcome: ThreadActed) -> Vec<Effect
             outcome: ThreadOutcome::Done(_),
             ..
         } => {
-            // The typed reply is cleared only when it is what was posted
-            // (a resolve, or a kept reply sent again, leaves it be).
-            if matches!(&sent.verb, ThreadVerb::Reply { body } if *body == app.live.thread.reply.trim()) {
-                app.live.thread.reply.clear();
-                forgotten = super::reply_draft::forget(app);
+            // The thread's typed reply is cleared only when it is what was
+            // posted (a resolve, or a kept reply sent again, leaves it be).
+            let typed = app.live.thread.replies.get(&sent.fingerprint).map(|t| t.trim());
+            if matches!(&sent.verb, ThreadVerb::Reply { body } if Some(body.as_str()) == typed) {
+                forgotten = super::reply_draft::forget(app, &sent.fingerprint);
             }
             (Level::Info, format!("Thread: {said}."), true)
         }
@@ -293,10 +283,12 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
                 Some(ThreadStatus::Open) => "open",
                 _ => "in an unknown state",
             };
-            vec![
-                format!("The GitHub thread of {} is {state}.", fp(finding)),
-                "r = reply · s = resolve · o = reopen (unresolve) · esc = cancel".into(),
-            ]
+            let mut lines = vec![format!("The GitHub thread of {} is {state}.", fp(finding))];
+            if !reply_of(app, finding).trim().is_empty() {
+                lines.push("A reply you typed for this thread waits in its input (r resumes it).".into());
+            }
+            lines.push("r = reply · s = resolve · o = reopen (unresolve) · esc = cancel".into());
+            lines
         }
         Question::ThreadRemedies { finding } => vec![
             format!(
@@ -328,15 +320,33 @@ fn confirm_text(app: &App, fp: &str) -> Vec<String> {
     lines
 }
 
+/// The reply typed for `finding`'s thread ("" when none is).
+pub fn reply_of(app: &App, finding: usize) -> &str {
+    app.doc
+        .findings()
+        .get(finding)
+        .and_then(|f| app.live.thread.replies.get(f.key.as_str()))
+        .map_or("", String::as_str)
+}
+
+/// The reply being typed for `finding`'s thread, to edit.
+pub fn reply_mut(app: &mut App, finding: usize) -> Option<&mut String> {
+    let fingerprint = app.doc.findings().get(finding)?.key.as_str();
+    Some(app.live.thread.replies.entry(fingerprint.to_owned()).or_default())
+}
+
 /// The reply input's line: the text typed so far, sanitised, with its size.
-pub fn reply_line(app: &App) -> String {
-    let text = &app.live.thread.reply;
+pub fn reply_line(app: &App, finding: usize) -> String {
+    let text = reply_of(app, finding);
     format!("{}▏  ({}/{MAX_REPLY_BYTES} bytes)", clean_line(text), text.len())
 }
 
-/// Types into the reply (bounded: characters past the limit are not taken).
-pub fn insert(app: &mut App, c: char) {
-    if app.live.thread.reply.len() + c.len_utf8() <= MAX_REPLY_BYTES && !c.is_control() {
-        app.live.thread.reply.push(c);
+/// Types into `finding`'s reply (bounded: characters past the limit are not taken).
+pub fn insert(app: &mut App, finding: usize, c: char) {
+    if let Some(reply) = reply_mut(app, finding)
+        && reply.len() + c.len_utf8() <= MAX_REPLY_BYTES
+        && !c.is_control()
+    {
+        reply.push(c);
     }
 }

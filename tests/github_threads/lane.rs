@@ -212,12 +212,10 @@ async fn a_rewritten_reply_replaces_the_failed_one_in_the_outbox() {
     assert_eq!(store.list().expect("list").0.len(), 1, "the failed reply is kept");
 
     keys(&mut app, "tr");
-    while !app.live.thread.reply.is_empty() {
-        update(
-            &mut app,
-            Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
-        );
-    }
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+    );
     keys(&mut app, "new words");
     update(&mut app, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
     let (generation, replaces, request) = keys(&mut app, "y")

@@ -213,7 +213,11 @@ fn the_cursor_runs_over_decisions_then_thread_actions() {
 fn a_done_resolve_keeps_the_reply_typed_elsewhere() {
     let kept = entry(request(&sample(), ThreadVerb::Resolve, None));
     let mut app = offered(vec![kept]);
-    app.live.thread.reply = "half-written answer".into();
+    let elsewhere = "defect:another.thread".to_owned();
+    app.live
+        .thread
+        .replies
+        .insert(elsewhere.clone(), "half-written answer".into());
     let (generation, _, _) = thread_action(&typed(&mut app, "r")).expect("sent");
     update(
         &mut app,
@@ -225,5 +229,8 @@ fn a_done_resolve_keeps_the_reply_typed_elsewhere() {
             },
         },
     );
-    assert_eq!(app.live.thread.reply, "half-written answer");
+    assert_eq!(
+        app.live.thread.replies.get(&elsewhere).map(String::as_str),
+        Some("half-written answer")
+    );
 }

@@ -21,7 +21,12 @@ fn replying(app: &mut App) -> String {
     typed(app, "3jj");
     typed(app, "tr");
     assert!(matches!(app.ui.mode, Mode::ThreadReply { .. }), "{:?}", app.ui.mode);
-    app.live.thread.reply_for.clone().expect("the reply's finding")
+    app.selected_finding().expect("a finding").key.as_str().to_owned()
+}
+
+/// The reply typed for the thread of `fp` ("" when none is).
+fn reply<'a>(app: &'a App, fp: &str) -> &'a str {
+    app.live.thread.replies.get(fp).map_or("", String::as_str)
 }
 
 #[test]
@@ -51,7 +56,7 @@ fn a_typed_reply_is_kept_once_typing_stops_and_on_a_hang_up() {
 #[test]
 fn an_emptied_reply_and_a_posted_one_leave_no_file() {
     let mut app = sample();
-    replying(&mut app);
+    let fp = replying(&mut app);
     typed(&mut app, "ok");
     let generation = timer(&typed(&mut app, "!")).expect("timer");
     let [draft] = saved(&update(&mut app, Msg::DraftIdle(generation)))
@@ -86,7 +91,8 @@ fn an_emptied_reply_and_a_posted_one_leave_no_file() {
         },
     );
     assert_eq!(deleted(&effects), vec![draft.id], "the posted reply's file goes");
-    assert!(app.live.thread.reply.is_empty());
+    assert_eq!(reply(&app, &fp), "");
+    assert!(app.live.thread.replies_saved.is_empty());
 }
 
 #[test]
@@ -113,8 +119,7 @@ fn a_kept_reply_comes_back_into_the_input_and_never_over_typed_text() {
     gone.id = "0".repeat(32);
     let loaded = |drafts: Vec<StoredDraft>| Msg::DraftsLoaded { drafts, unreadable: 0 };
     update(&mut app, loaded(vec![draft.clone(), gone]));
-    assert_eq!(app.live.thread.reply, "Typed before the hang-up.");
-    assert_eq!(app.live.thread.reply_for.as_deref(), Some(fp.as_str()));
+    assert_eq!(reply(&app, &fp), "Typed before the hang-up.");
     let said = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(
         said.contains("Restored a thread reply") && said.contains("not in this result"),
@@ -122,29 +127,62 @@ fn a_kept_reply_comes_back_into_the_input_and_never_over_typed_text() {
     );
     assert!(app.decide.drafts.is_empty(), "a reply is not a decision draft");
 
-    app.live.thread.reply = "typed here since".into();
+    app.live.thread.replies.insert(fp.clone(), "typed here since".into());
     update(&mut app, loaded(vec![draft]));
-    assert_eq!(app.live.thread.reply, "typed here since");
+    assert_eq!(reply(&app, &fp), "typed here since");
 }
 
-/// Words typed for one thread and offered in another's reply input are
-/// said to be so before they can be sent there.
+/// Each thread keeps its own reply: words typed in one thread's input are
+/// not offered in another's, both are kept on disk in their own files, and
+/// posting one leaves the other.
 #[test]
-fn a_reply_typed_for_another_thread_is_said_when_it_moves() {
+fn each_thread_keeps_its_own_reply() {
     let mut app = sample();
-    app.live.thread.reply = "meant for the other thread".into();
-    app.live.thread.reply_for = Some("defect:some.other.finding".into());
-    let fp = replying(&mut app);
-    assert_eq!(app.live.thread.reply_for.as_deref(), Some(fp.as_str()));
-    let said = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
-    assert!(said.contains("was typed for defect:some.other.finding"), "{said}");
+    let first = replying(&mut app);
+    typed(&mut app, "for the first");
     update(&mut app, key(KeyCode::Esc));
-    app.ui.flash = None;
-    replying_again(&mut app);
-    assert!(app.ui.flash.is_none(), "the same thread again says nothing");
+    typed(&mut app, "j");
+    typed(&mut app, "tr");
+    assert!(matches!(app.ui.mode, Mode::ThreadReply { .. }), "{:?}", app.ui.mode);
+    let second = app.selected_finding().expect("a finding").key.as_str().to_owned();
+    assert_ne!(first, second, "the lane has two findings with threads");
+    assert_eq!(
+        reply(&app, &second),
+        "",
+        "the first thread's words are not offered here"
+    );
+    typed(&mut app, "for the second");
+    let mut kept = saved(&update(&mut app, Msg::Terminate));
+    kept.sort_by(|a, b| a.evidence.cmp(&b.evidence));
+    let kept: Vec<(&str, &[String])> = kept
+        .iter()
+        .map(|d| (d.evidence.as_str(), d.fingerprints.as_slice()))
+        .collect();
+    assert_eq!(
+        kept,
+        vec![
+            ("for the first", std::slice::from_ref(&first)),
+            ("for the second", std::slice::from_ref(&second)),
+        ]
+    );
+    assert_eq!(reply(&app, &first), "for the first");
+    assert!(
+        saved(&update(&mut app, Msg::Terminate)).is_empty(),
+        "unchanged replies are not written again"
+    );
 }
 
-fn replying_again(app: &mut App) {
-    typed(app, "tr");
-    assert!(matches!(app.ui.mode, Mode::ThreadReply { .. }), "{:?}", app.ui.mode);
+/// The thread menu says when a reply typed for its thread waits.
+#[test]
+fn the_thread_menu_says_a_reply_waits() {
+    let mut app = sample();
+    replying(&mut app);
+    typed(&mut app, "half");
+    update(&mut app, key(KeyCode::Esc));
+    typed(&mut app, "t");
+    let Mode::Ask(q) = app.ui.mode else {
+        panic!("{:?}", app.ui.mode)
+    };
+    let text = crate::tui::thread_act::text(&app, q).join("\n");
+    assert!(text.contains("A reply you typed for this thread waits"), "{text}");
 }

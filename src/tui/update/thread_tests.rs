@@ -195,9 +195,7 @@ fn a_rewritten_failed_reply_replaces_the_kept_one() {
     app.live.pr = true;
     let send = |app: &mut App, text: &str| {
         typed(app, "tr");
-        while !app.live.thread.reply.is_empty() {
-            update(app, key(KeyCode::Backspace));
-        }
+        update(app, ctrl('u'));
         typed(app, text);
         update(app, key(KeyCode::Enter));
         typed(app, "y")

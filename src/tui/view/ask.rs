@@ -40,12 +40,12 @@ pub fn render(frame: &mut Frame, app: &App, q: Question) {
 }
 
 /// Draws the thread reply input in the same place as a question.
-pub fn render_reply(frame: &mut Frame, app: &App) {
+pub fn render_reply(frame: &mut Frame, app: &App, finding: usize) {
     let theme = &app.settings.theme;
     let (w, h) = app.ui.size;
     let lines = vec![
         Line::raw(ask::reply_prompt()),
-        Line::styled(crate::tui::thread_act::reply_line(app), theme.accent),
+        Line::styled(crate::tui::thread_act::reply_line(app, finding), theme.accent),
     ];
     let width = w.saturating_sub(4).clamp(w.min(20), 110);
     let height = 4u16.min(h);

@@ -52,7 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Compose(stage) => super::composer::view::render(frame, app, stage),
         Mode::Outbox { cursor } => outbox::render(frame, app, cursor),
         Mode::Ask(q) => ask::render(frame, app, q),
-        Mode::ThreadReply { .. } => ask::render_reply(frame, app),
+        Mode::ThreadReply { finding } => ask::render_reply(frame, app, finding),
         Mode::Diff { scroll } => diff::render(frame, app, scroll),
         Mode::Normal | Mode::Search => {}
     }
