@@ -28,8 +28,8 @@ fn fixtures() -> PathBuf {
 /// reports as notices (the schema lets them through).
 fn river_notices(format: Format, value: &Value) -> Vec<String> {
     let checked = match format {
-        Format::RiverRun => triage::model::river::check_run_output(value),
-        _ => triage::model::river::check_artifact(value),
+        Format::RiverRun => triage::model::river::check_run_output(value, &[]),
+        _ => triage::model::river::check_artifact(value, &[]),
     };
     let mut paths: Vec<String> = checked
         .set

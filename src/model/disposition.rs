@@ -7,6 +7,7 @@ use super::fingerprint::hex;
 use super::json::{ReadLimits, read_strict, to_canonical_vec};
 use super::problem::{Problem, push_pointer};
 use super::text::is_blank;
+use crate::model::json::type_name;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
@@ -292,15 +293,11 @@ fn string_member<'v>(
 }
 
 fn type_problem(path: &str, expected: &str, found: &Value) -> Problem {
-    let kind = match found {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
-    Problem::new("schema", path, format!("expected {expected}, found {kind}"))
+    Problem::new(
+        "schema",
+        path,
+        format!("expected {expected}, found {}", type_name(found)),
+    )
 }
 
 /// D8: the exact comment body (no trailing newline) that records `payload`.

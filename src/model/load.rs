@@ -313,8 +313,8 @@ fn check_format(format: Format, root: DocNode<'_>, raw_len: usize, infinite: &[I
             Ok(_) => Checked::default(),
             Err(problems) => Checked { set: None, problems },
         },
-        Format::RiverArtifact => river::check_artifact_read(&root.to_value(), infinite),
-        Format::RiverRun => river::check_run_output_read(&root.to_value(), infinite),
+        Format::RiverArtifact => river::check_artifact(&root.to_value(), infinite),
+        Format::RiverRun => river::check_run_output(&root.to_value(), infinite),
     }
 }
 

@@ -61,6 +61,18 @@ impl Default for ReadLimits {
     }
 }
 
+/// A value's JSON type as messages name it ("a string", "null", ...).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Reads one strict JSON document into a `serde_json::Value`.
 ///
 /// Numbers become exactly the value serde_json's default parser gives (no

@@ -43,14 +43,10 @@ pub use artifact::read_artifact;
 pub use reader::{ADDITIVE_RULE, DateTimeParts, days_from_civil, is_rfc3339_date_time, parse_date, parse_date_time};
 pub use run_output::read_run_output;
 
-/// Checks a River review artifact and builds its model.
-pub fn check_artifact(value: &Value) -> Checked {
-    check_artifact_read(value, &[])
-}
-
-/// [`check_artifact`] on a value read in JavaScript-number mode: the numbers
-/// at `infinite` are the infinities `JSON.parse` made of their literals.
-pub fn check_artifact_read(value: &Value, infinite: &[Infinite]) -> Checked {
+/// Checks a River review artifact and builds its model. The value was read
+/// in JavaScript-number mode: the numbers at `infinite` are the infinities
+/// `JSON.parse` made of their literals.
+pub fn check_artifact(value: &Value, infinite: &[Infinite]) -> Checked {
     let mut reader = Reader::with_infinities(infinite);
     let set = read_artifact(&mut reader, value).map(|a| artifact_set(&a, reader.notices.clone()));
     Checked {
@@ -59,13 +55,8 @@ pub fn check_artifact_read(value: &Value, infinite: &[Infinite]) -> Checked {
     }
 }
 
-/// Checks `river run --output json` output and builds its model.
-pub fn check_run_output(value: &Value) -> Checked {
-    check_run_output_read(value, &[])
-}
-
-/// [`check_run_output`] on a value read in JavaScript-number mode.
-pub fn check_run_output_read(value: &Value, infinite: &[Infinite]) -> Checked {
+/// Checks `river run --output json` output (read as [`check_artifact`]'s) and builds its model.
+pub fn check_run_output(value: &Value, infinite: &[Infinite]) -> Checked {
     let mut reader = Reader::with_infinities(infinite);
     let set = read_run_output(&mut reader, value).map(|r| run_set(&r, reader.notices.clone()));
     Checked {

@@ -11,6 +11,7 @@
 //! for notices only, `river-additive` (an unknown member, kept).
 
 use crate::model::json::Infinite;
+use crate::model::json::type_name;
 use crate::model::problem::{Problem, push_pointer};
 use serde_json::{Map, Value};
 
@@ -55,18 +56,6 @@ pub struct Reader {
     /// Pointers of the numbers that are infinities (see
     /// [`crate::model::json::read_javascript_numbers`]), with their sign.
     infinite: Vec<(String, bool)>,
-}
-
-/// The JSON type name used in messages.
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 impl Reader {

@@ -27,7 +27,7 @@ fn info(set: &ReviewSet) -> &RiverRunInfo {
 
 #[test]
 fn exec_two_findings_opens() {
-    let checked = check_artifact(&parse(example!("exec-two-findings.json")));
+    let checked = check_artifact(&parse(example!("exec-two-findings.json")), &[]);
     assert_eq!(checked.problems, []);
     let set = checked.set.unwrap();
     assert_eq!(
@@ -63,7 +63,7 @@ fn exec_two_findings_opens() {
 
 #[test]
 fn dry_run_without_findings_opens() {
-    let set = check_artifact(&parse(example!("exec-dry-run-no-findings.json")))
+    let set = check_artifact(&parse(example!("exec-dry-run-no-findings.json")), &[])
         .set
         .unwrap();
     assert!(set.findings.is_empty());
@@ -75,7 +75,7 @@ fn dry_run_without_findings_opens() {
 
 #[test]
 fn full_artifact_fills_every_run_fact_and_derives_the_decision() {
-    let checked = check_artifact(&parse(example!("full-artifact-from-schema-test.json")));
+    let checked = check_artifact(&parse(example!("full-artifact-from-schema-test.json")), &[]);
     assert_eq!(checked.problems, []);
     let set = checked.set.unwrap();
     assert_eq!(keys(&set), ["5ce65cc6e4d52959"]);
@@ -106,7 +106,7 @@ fn full_artifact_fills_every_run_fact_and_derives_the_decision() {
 
 #[test]
 fn run_output_opens() {
-    let checked = check_run_output(&parse(example!("river-run-output.json")));
+    let checked = check_run_output(&parse(example!("river-run-output.json")), &[]);
     assert_eq!(checked.problems, []);
     let set = checked.set.unwrap();
     assert_eq!((set.format, set.status), (Format::RiverRun, ReviewStatus::Ok));
@@ -146,7 +146,7 @@ fn fingerprint_vectors_through_an_artifact() {
             finding(Some("r-emoji"), "a.js", Some(&emoji), "t"),
         ]
     });
-    let checked = check_artifact(&doc);
+    let checked = check_artifact(&doc, &[]);
     let set = checked.set.unwrap();
     assert_eq!(
         keys(&set),
@@ -189,7 +189,7 @@ fn unknown_members_are_notices_and_known_newer_ones_are_shown() {
             "agreement": ["a", "b"], "mystery": 1
         }]
     });
-    let checked = check_artifact(&doc);
+    let checked = check_artifact(&doc, &[]);
     assert_eq!(checked.problems, []);
     let set = checked.set.unwrap();
     let notices: Vec<_> = set.notices.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
@@ -240,7 +240,7 @@ fn known_members_are_checked_strictly() {
             "file": "f", "line": 0, "evidence": "e", "agreement": ["a", "a"], "status": "closed"
         }, 7]
     });
-    let checked = check_artifact(&doc);
+    let checked = check_artifact(&doc, &[]);
     let got: Vec<_> = checked
         .problems
         .iter()
@@ -286,7 +286,7 @@ fn known_members_are_checked_strictly() {
 #[test]
 fn failed_run_keeps_a_stated_decision_but_derives_none() {
     let base = json!({"version": "1", "timestamp": "2026-01-01T00:00:00Z", "phase": "upstream", "status": "error"});
-    let set = check_artifact(&base).set.unwrap();
+    let set = check_artifact(&base, &[]).set.unwrap();
     assert_eq!(set.status, ReviewStatus::Error);
     assert_eq!(
         (info(&set).decision.clone(), info(&set).loop_signal.clone()),
@@ -294,7 +294,7 @@ fn failed_run_keeps_a_stated_decision_but_derives_none() {
     );
     let mut stated = base.clone();
     stated["decision"] = json!("human-review-required");
-    let set = check_artifact(&stated).set.unwrap();
+    let set = check_artifact(&stated, &[]).set.unwrap();
     assert_eq!(
         info(&set).decision,
         Some(Stated::Stated("human-review-required".into()))
@@ -310,7 +310,7 @@ fn statuses_map_to_review_statuses() {
         ("ok", ReviewStatus::Ok),
     ] {
         let doc = json!({"version": "1", "timestamp": "2026-01-01T00:00:00Z", "phase": "upstream", "status": s});
-        assert_eq!(check_artifact(&doc).set.unwrap().status, want);
+        assert_eq!(check_artifact(&doc, &[]).set.unwrap().status, want);
     }
 }
 
@@ -323,7 +323,7 @@ fn run_output_is_checked_strictly() {
                     "prioritySummary": {"counts": {"P1": 0, "P2": 0, "P3": 0, "P4": 1}, "requiresImmediateAttention": "no"}},
         "decision": "auto-approve"
     });
-    let checked = check_run_output(&doc);
+    let checked = check_run_output(&doc, &[]);
     let got: Vec<_> = checked
         .problems
         .iter()
@@ -347,7 +347,7 @@ fn run_output_is_checked_strictly() {
 
 #[test]
 fn not_an_object_is_one_problem_and_no_set() {
-    let checked = check_artifact(&json!([1]));
+    let checked = check_artifact(&json!([1]), &[]);
     assert!(checked.set.is_none());
     assert_eq!(checked.problems.len(), 1);
     assert_eq!(checked.problems[0].rule, "river-type");

@@ -212,7 +212,7 @@ fn river_unknown_members_are_accepted_and_listed_as_notices() {
     });
     assert!(check(Format::RiverArtifact, &doc).is_empty());
     // The schema lets them through; the River reader keeps them as notices.
-    let set = crate::model::river::check_artifact(&doc).set.expect("readable");
+    let set = crate::model::river::check_artifact(&doc, &[]).set.expect("readable");
     let mut got: Vec<(&str, &str)> = set.notices.iter().map(|p| (p.rule.as_str(), p.path.as_str())).collect();
     got.sort();
     assert_eq!(

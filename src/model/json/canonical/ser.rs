@@ -298,57 +298,30 @@ impl<'a, S: Sink> Compound<'a, S> {
     }
 }
 
-impl<S: Sink> ser::SerializeSeq for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
+/// The compound impls that only write elements (`[a,b]`).
+macro_rules! elements {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl<S: Sink> ser::$trait for Compound<'_, S> {
+            type Ok = ();
+            type Error = CanonicalError;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+                self.element(value)
+            }
 
-    fn end(self) -> Result {
-        self.close()
-    }
+            fn end(self) -> Result {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl<S: Sink> ser::SerializeTuple for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.close()
-    }
-}
-
-impl<S: Sink> ser::SerializeTupleStruct for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.close()
-    }
-}
-
-impl<S: Sink> ser::SerializeTupleVariant for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-
-    fn end(self) -> Result {
-        self.close()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl<S: Sink> ser::SerializeMap for Compound<'_, S> {
     type Ok = ();
@@ -369,31 +342,25 @@ impl<S: Sink> ser::SerializeMap for Compound<'_, S> {
     }
 }
 
-impl<S: Sink> ser::SerializeStruct for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
+/// The compound impls that write named members (`{"a":1}`).
+macro_rules! members {
+    ($($trait:ident),*) => {$(
+        impl<S: Sink> ser::$trait for Compound<'_, S> {
+            type Ok = ();
+            type Error = CanonicalError;
 
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result {
-        self.member(name, value)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result {
+                self.member(name, value)
+            }
 
-    fn end(self) -> Result {
-        self.close()
-    }
+            fn end(self) -> Result {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl<S: Sink> ser::SerializeStructVariant for Compound<'_, S> {
-    type Ok = ();
-    type Error = CanonicalError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result {
-        self.member(name, value)
-    }
-
-    fn end(self) -> Result {
-        self.close()
-    }
-}
+members!(SerializeStruct, SerializeStructVariant);
 
 /// Writes a map key: a string as it is, a number or boolean inside quotes
 /// (the keys serde_json accepts); anything else is an error.
