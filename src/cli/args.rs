@@ -422,6 +422,11 @@ pub struct ThreadTarget {
     /// The finding's semantic fingerprint (as in the thread's marker).
     #[arg(long)]
     pub finding: String,
+    /// The head commit the action is bound to (the one you reviewed): when
+    /// the pull request's head is another, the action is refused (exit 3),
+    /// now and on every retry. Without it, the action applies to any head.
+    #[arg(long, value_name = "SHA")]
+    pub head: Option<String>,
     /// Output: `text` for people, `json` for scripts.
     #[arg(long, value_enum, default_value_t)]
     pub format: TextOrJson,

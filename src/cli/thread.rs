@@ -61,7 +61,7 @@ fn act(target: &ThreadTarget, verb: ThreadVerb) -> anyhow::Result<ExitCode> {
         repository: request.repo.to_string(),
         pull_request: request.pr,
         fingerprint: target.finding.clone(),
-        expected_head: None,
+        expected_head: target.head.clone(),
         verb,
     };
     if let Err(problem) = request.check() {
@@ -129,7 +129,7 @@ fn list(format: TextOrJson) -> anyhow::Result<ExitCode> {
 /// attempts, last outcome (a reply's words are left to `--format json`).
 fn entry_line(e: &ThreadEntry) -> String {
     let r = &e.request;
-    // Bound to a head (from the screen), or to none (`triage thread`).
+    // Bound to a head (from the screen or `--head`), or to none.
     let head: String = r
         .expected_head
         .as_deref()

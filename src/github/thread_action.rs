@@ -68,13 +68,24 @@ pub enum ThreadInputError {
     /// `--pr 0`.
     #[error("the pull request number must be 1 or more")]
     ZeroPr,
+    /// The head the action is bound to is not a full commit SHA.
+    #[error("the head must be a full commit SHA (40 or 64 lowercase hex digits)")]
+    BadHead,
 }
 
 impl ThreadRequest {
-    /// The local checks: a reply is non-blank, NUL-free and bounded.
+    /// The local checks: a reply is non-blank, NUL-free and bounded; a
+    /// bound head is a full commit SHA.
     pub fn check(&self) -> Result<(), ThreadInputError> {
         if self.pull_request == 0 {
             return Err(ThreadInputError::ZeroPr);
+        }
+        if self
+            .expected_head
+            .as_deref()
+            .is_some_and(|h| !super::fetch::is_commit_sha(h))
+        {
+            return Err(ThreadInputError::BadHead);
         }
         if let ThreadVerb::Reply { body } = &self.verb {
             if body.trim().is_empty() {

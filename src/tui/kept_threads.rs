@@ -21,7 +21,7 @@ use crate::sanitize::clean_line;
 /// Whether a kept thread action is bound to the loaded head.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Binding {
-    /// Bound to the loaded head, or to no head (kept by `triage thread`).
+    /// Bound to the loaded head, or to no head (kept by `triage thread` without `--head`).
     Current,
     /// Bound to another head of the pull request: (its head, the loaded one).
     OtherHead { made_for: String, loaded: String },

@@ -223,3 +223,64 @@ async fn kept_actions_are_listed_dropped_and_retried_one_at_a_time_and_a_held_on
         ]
     );
 }
+
+/// `--head SHA` binds the action to the head that was reviewed: with the
+/// pull request's head elsewhere it is refused (exit 3) before any
+/// mutation and not kept; a malformed SHA is refused before any request;
+/// the head GitHub shows lets it through.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_action_bound_to_a_head_is_refused_once_the_head_moved() {
+    let api = github(false).await;
+    graphql_op("resolveReviewThread")
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            serde_json::json!({ "data": { "resolveReviewThread": { "thread": { "id": "PRRT_a", "isResolved": true } } } }),
+        ))
+        .mount(&api)
+        .await;
+    let home = tempfile::tempdir().expect("tempdir");
+    let uri = api.uri();
+    let run = |head: String| {
+        let (uri, home) = (uri.clone(), home.path().to_owned());
+        tokio::task::spawn_blocking(move || {
+            let args = [
+                "thread",
+                "resolve",
+                "--pr",
+                "5",
+                "--repo",
+                REPO,
+                "--finding",
+                FP,
+                "--head",
+                &head,
+            ];
+            triage(&args, &uri, &home)
+        })
+    };
+    let malformed = run("HEAD".into()).await.expect("run");
+    assert_eq!(malformed.code, 1, "{}", malformed.stderr);
+    assert!(malformed.stderr.contains("full commit SHA"), "{}", malformed.stderr);
+    assert!(sequence(&api).await.is_empty(), "nothing reached GitHub");
+
+    let moved = run("e".repeat(40)).await.expect("run");
+    assert_eq!(moved.code, 3, "{}", moved.stderr);
+    assert!(
+        moved.stderr.contains("eeeeeeeeeeee"),
+        "the refusal names the bound head: {}",
+        moved.stderr
+    );
+    assert!(kept(home.path()).is_empty(), "a refusal is not kept");
+    assert_eq!(sequence(&api).await, ["GET /repos/octo/app/pulls/5"]);
+
+    let current = run(HEAD.into()).await.expect("run");
+    assert_eq!(current.code, 0, "{}", current.stderr);
+    assert_eq!(
+        sequence(&api).await,
+        [
+            "GET /repos/octo/app/pulls/5",
+            "GET /repos/octo/app/pulls/5",
+            "graphql reviewThreads",
+            "graphql resolveReviewThread"
+        ]
+    );
+}
