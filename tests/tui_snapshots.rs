@@ -678,7 +678,7 @@ fn stale_result_banner() {
 #[test]
 fn banner_of_a_review_open_in_another_screen() {
     let mut app = sample();
-    app.decide.open_elsewhere = true;
+    app.decide.open_elsewhere = Some("1234-5678".into());
     let text = screen(&app);
     assert!(text.contains("Open in another triage screen too."), "{text}");
     insta::assert_snapshot!(draw(&app).backend());

@@ -103,6 +103,20 @@ pub fn draft_id_of(
     hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
+/// The id a draft of `id` is kept under by a screen that does not hold its
+/// review ([`DraftStore::claim_review`] said another screen does):
+/// `screen` names that screen, so its files never replace the other
+/// screen's. `None`: the screen holds the review, and `id` is the id.
+pub fn screen_id(id: String, screen: Option<&str>) -> String {
+    let Some(screen) = screen else { return id };
+    let mut hash = Sha256::new();
+    hash.update(b"screen\0");
+    hash.update(screen.as_bytes());
+    hash.update(b"\0");
+    hash.update(id.as_bytes());
+    hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
 /// True for a string shaped like a [`draft_id`] (so an id never names another file).
 pub fn is_draft_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))

@@ -175,9 +175,13 @@ pub struct Decisions {
     pub result_path: Option<String>,
     /// Edits of the open composer so far (the generation of its save timer).
     pub edits: u64,
-    /// Another triage screen had this review open when this one started:
-    /// both keep drafts in the same files (said in the banner).
-    pub open_elsewhere: bool,
+    /// Another triage screen had this review open when this one started
+    /// (said in the banner): this screen then keeps its drafts in files of
+    /// its own, named with this token ([`crate::outbox::drafts::screen_id`]),
+    /// and removes none it did not write but those of a confirmed decision.
+    /// Drafts of one finding kept by both are joined when the review is
+    /// opened next ([`crate::tui::drafts::loaded`]).
+    pub open_elsewhere: Option<String>,
 }
 
 impl Decisions {

@@ -198,6 +198,16 @@ fn open_all(args: &OpenOptions, net: &jobs::worker::Net, step: &(dyn Fn(&str) + 
 }
 
 /// The exit code of a screen that ended (by the user, or by a signal).
+/// A name for this screen's own draft files when its review is open in
+/// another screen: the process id and the time it started, so two screens
+/// (or one started again) never share one.
+fn screen_token() -> String {
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{started}", std::process::id())
+}
+
 fn exit_code(ended_by: runtime::EndedBy) -> ExitCode {
     match ended_by {
         // As a shell reports a process ended by a signal.
@@ -309,7 +319,8 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     let _review = drafts::origin(&app).and_then(|origin| match jobs::files::claim_review(&origin) {
         Ok(claim) => Some(claim),
         Err(e) => {
-            app.decide.open_elsewhere = matches!(e, crate::outbox::OutboxError::Busy { .. });
+            let busy = matches!(e, crate::outbox::OutboxError::Busy { .. });
+            app.decide.open_elsewhere = busy.then(screen_token);
             None
         }
     });

@@ -13,7 +13,7 @@
 use super::app::App;
 use super::drafts::origin;
 use super::effect::Effect;
-use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id_of};
+use crate::outbox::drafts::{DraftKind, DraftOrigin, StoredDraft, draft_id_of, screen_id};
 use crate::sanitize::clean_line;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -25,9 +25,15 @@ pub fn mark(app: &App) -> u64 {
     h.finish()
 }
 
-fn id_of(origin: &DraftOrigin, fingerprint: &str) -> String {
-    draft_id_of(DraftKind::ThreadReply, origin, None, &[fingerprint.to_owned()])
+/// The file of `fingerprint`'s reply, as a screen named `screen` keeps it
+/// (see [`super::drafts::screen`]).
+fn id_of(origin: &DraftOrigin, fingerprint: &str, screen: Option<&str>) -> String {
+    let id = draft_id_of(DraftKind::ThreadReply, origin, None, &[fingerprint.to_owned()]);
+    screen_id(id, screen)
 }
+
+/// What joins the replies of one thread typed in two screens (a reply is one line).
+const JOINED: &str = "  // also typed in another screen: ";
 
 /// Keeps every typed reply on disk as it is now, writing only the ones
 /// that changed since they were last written; an emptied reply's file is
@@ -37,6 +43,8 @@ pub fn save(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let reviewed_sha = app.doc.set.as_ref().and_then(|s| s.reviewed_sha.clone());
+    let screen = app.decide.open_elsewhere.as_deref();
+    let id = |fp: &str| id_of(&origin, fp, screen);
     let thread = &mut app.live.thread;
     thread.replies.retain(|_, text| !text.trim().is_empty());
     let mut effects = Vec::new();
@@ -47,7 +55,7 @@ pub fn save(app: &mut App) -> Vec<Effect> {
         thread.replies_saved.insert(fingerprint.clone(), text.clone());
         effects.push(Effect::SaveDraft {
             draft: StoredDraft {
-                id: id_of(&origin, fingerprint),
+                id: id(fingerprint),
                 kind: DraftKind::ThreadReply,
                 origin: origin.clone(),
                 reviewed_sha: reviewed_sha.clone(),
@@ -64,9 +72,7 @@ pub fn save(app: &mut App) -> Vec<Effect> {
         .collect();
     for fingerprint in emptied {
         thread.replies_saved.remove(&fingerprint);
-        effects.push(Effect::DeleteDraft {
-            id: id_of(&origin, &fingerprint),
-        });
+        effects.push(Effect::DeleteDraft { id: id(&fingerprint) });
     }
     effects
 }
@@ -79,31 +85,53 @@ pub fn forget(app: &mut App, fingerprint: &str) -> Vec<Effect> {
     origin(app)
         .filter(|_| written)
         .map(|origin| Effect::DeleteDraft {
-            id: id_of(&origin, fingerprint),
+            id: id_of(&origin, fingerprint, super::drafts::screen(app)),
         })
         .into_iter()
         .collect()
 }
 
-/// Kept reply drafts were read: each whose finding is in the result is put
-/// back in its thread's input, unless a reply was typed there meanwhile
-/// (that one is never replaced). Returns the line that says so, and how
-/// many were for findings not in the result (their files stay).
-pub fn restore(app: &mut App, drafts: Vec<StoredDraft>) -> (Option<String>, usize) {
-    let (mut restored, mut missing) = (Vec::new(), 0);
+/// Kept reply drafts were read (newest first): each whose finding is in
+/// the result is put back in its thread's input, unless a reply was typed
+/// there meanwhile (that one is never replaced); replies of one thread kept
+/// by two screens are joined. Returns the line that says so, how many were
+/// for findings not in the result (their files stay), and, for a screen
+/// that holds the review, the effects that keep what was restored from
+/// another screen's files in this screen's own and remove those.
+pub fn restore(app: &mut App, drafts: Vec<StoredDraft>) -> (Option<String>, usize, Vec<Effect>) {
+    let (mut restored, mut missing, mut others) = (Vec::<String>::new(), 0, Vec::new());
+    let origin = origin(app);
     for d in drafts {
-        let Some(fp) = d.fingerprints.first() else { continue };
-        if app.doc.position_of(fp).is_none() {
+        let Some(fp) = d.fingerprints.first().cloned() else {
+            continue;
+        };
+        if app.doc.position_of(&fp).is_none() {
             missing += 1;
             continue;
         }
+        let own = origin.as_ref().map(|o| id_of(o, &fp, super::drafts::screen(app)));
         let thread = &mut app.live.thread;
-        if thread.replies.get(fp).is_some_and(|t| !t.trim().is_empty()) {
-            continue;
+        let text = match thread.replies.get(&fp) {
+            Some(_) if restored.contains(&fp) => super::drafts::joined(&thread.replies[&fp], &d.evidence, JOINED),
+            Some(typed) if !typed.trim().is_empty() => continue,
+            _ => d.evidence,
+        };
+        if own.as_ref() != Some(&d.id) {
+            others.push((fp.clone(), d.id));
         }
-        thread.replies.insert(fp.clone(), d.evidence.clone());
-        thread.replies_saved.insert(fp.clone(), d.evidence);
-        restored.push(fp.clone());
+        thread.replies.insert(fp.clone(), text.clone());
+        thread.replies_saved.insert(fp.clone(), text);
+        if !restored.contains(&fp) {
+            restored.push(fp);
+        }
+    }
+    let mut effects = Vec::new();
+    if super::drafts::screen(app).is_none() && !others.is_empty() {
+        for (fp, _) in &others {
+            app.live.thread.replies_saved.remove(fp);
+        }
+        effects = save(app);
+        effects.extend(others.into_iter().map(|(_, id)| Effect::DeleteDraft { id }));
     }
     let said = match restored.as_slice() {
         [] => None,
@@ -116,5 +144,5 @@ pub fn restore(app: &mut App, drafts: Vec<StoredDraft>) -> (Option<String>, usiz
             many.len()
         )),
     };
-    (said, missing)
+    (said, missing, effects)
 }

@@ -135,7 +135,7 @@ fn background(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Undone { finding, result } => ask::undone(app, finding, result),
-        Msg::DraftsLoaded { drafts, unreadable } => super::drafts::loaded(app, drafts, unreadable),
+        Msg::DraftsLoaded { drafts, unreadable } => return super::drafts::loaded(app, drafts, unreadable),
         Msg::ThreadActed { generation, outcome } => return super::thread_act::acted(app, generation, outcome),
         Msg::LedgerLoaded { generation, state } => super::recorded::loaded(app, generation, state),
         _ => {}
@@ -424,3 +424,5 @@ mod send_tests;
 mod tests;
 #[cfg(test)]
 mod thread_tests;
+#[cfg(test)]
+mod two_screens_tests;

@@ -53,6 +53,11 @@ pub struct Composer {
     pub note: Option<String>,
     /// The id of the draft file on disk this composer was last kept in.
     pub saved_as: Option<String>,
+    /// Other draft files that hold (part of) this draft's text: ones it was
+    /// kept in before and drafts of the same findings joined into it when
+    /// restored. Removed with it once its decision is confirmed, and once
+    /// it is kept, by a screen that holds the review.
+    pub also_in: Vec<String>,
     /// Restored from a draft written for another head (this one, as written):
     /// it is kept under that head until confirmed against the loaded result.
     pub stale_sha: Option<String>,
@@ -99,6 +104,7 @@ impl Composer {
             replaces: None,
             note: None,
             saved_as: None,
+            also_in: Vec::new(),
             stale_sha: None,
             river: river_options::RiverOptions::default(),
         }

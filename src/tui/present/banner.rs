@@ -65,11 +65,11 @@ fn live_lines(app: &App, out: &mut Vec<TextLine>) {
             " Submission is off until a result for the current head is loaded: press R to refresh.",
         ));
     }
-    if app.decide.open_elsewhere {
+    if app.decide.open_elsewhere.is_some() {
         out.push(
             TextLine::one(Tone::Warning, " Open in another triage screen too. ").push(
                 Tone::Plain,
-                " A draft typed in both for one finding keeps only the text saved last; close one of them.",
+                " Drafts here are kept apart from that screen's; a finding drafted in both gets both texts, joined, next time.",
             ),
         );
     }
