@@ -4,7 +4,8 @@
 # and fg brings the screen back), an invalid file and a pull-request result
 # (the decision composer: type, Esc, the draft stays; `o` runs $BROWSER
 # with the link; typed text, a thread reply too, survives
-# SIGHUP and SIGINT; SIGTERM, SIGINT and SIGQUIT leave a restored terminal),
+# SIGHUP and SIGINT; a review open in two screens keeps both screens' drafts;
+# SIGTERM, SIGINT and SIGQUIT leave a restored terminal),
 # types keys, checks what the
 # screen shows and the exit status. Every wait polls the screen with a bounded loop; nothing
 # sleeps blindly. Exits non-zero (and prints the screen) on the first failure.
@@ -42,8 +43,9 @@ poll() {
   return 1
 }
 
-# Whether the screen contains / lacks $1 (fixed string).
-on_screen() { tmx capture-pane -p -t smoke 2>/dev/null | grep -qF -- "$1"; }
+# Whether the screen contains / lacks $1 (fixed string). The screen is the
+# tmux session $S (default: smoke, the one `launch` starts).
+on_screen() { tmx capture-pane -p -t "${S:-smoke}" 2>/dev/null | grep -qF -- "$1"; }
 off_screen() { ! on_screen "$1"; }
 
 # Waits until the screen shows $1, or until it no longer does.
@@ -60,7 +62,7 @@ wait_exit() {
 press() {
   local want=$1
   shift
-  tmx send-keys -t smoke "$@"
+  tmx send-keys -t "${S:-smoke}" "$@"
   wait_for "$want"
 }
 
@@ -218,6 +220,37 @@ launch "$work/thread.json"
 wait_for "Restored a thread reply"
 press "r reply" 2 t
 press "reply-typed" r
+tmx kill-session -t smoke 2>/dev/null || true
+
+# 4c. One review in two screens: the second says so and keeps its drafts in
+#     files of its own, so a finding drafted in both comes back with both
+#     texts joined when the review is opened again. (The screens of 4b
+#     save on the hang-up kill-session sends them: wait until they are gone.)
+gone() { ! pgrep -f -- "$work/" >/dev/null; }
+poll gone || fail "an earlier screen is still running"
+rm -rf "$work/state/drafts"
+launch "$work/pr.json"
+wait_for "Repair set 1/1 of 2"
+tmx new-session -d -s other -x 120 -y 40 \
+  "env XDG_CONFIG_HOME=$(printf '%q' "$work/config") TRIAGE_STATE_DIR=$(printf '%q' "$work/state") LANG=C.UTF-8 TERM=xterm-256color $(printf '%q' "$bin") $(printf '%q' "$work/pr.json"); sleep 5"
+S=other wait_for "Open in another triage screen too"
+S=other press "Choose the status:" d
+S=other press "Fixed on the reviewed head" j Enter
+S=other press "second-typed" -l " second-typed"
+S=other press "Draft kept" Escape
+off_screen "Open in another triage screen too" || fail "the first screen shows the second-screen banner"
+press "Choose the status:" d
+press "Fixed on the reviewed head" j Enter
+press "first-typed" -l " first-typed"
+press "Draft kept" Escape
+[ "$(ls "$work/state/drafts/"*.json | wc -l)" = 2 ] || fail "two screens did not keep two draft files"
+tmx kill-session -t other 2>/dev/null || true
+tmx kill-session -t smoke 2>/dev/null || true
+launch "$work/pr.json"
+wait_for "kept by two screens"
+press "also drafted in another screen" d
+wait_for "first-typed"
+wait_for "second-typed"
 tmx kill-session -t smoke 2>/dev/null || true
 
 # 5. SIGTERM restores the terminal: out of the alternate screen, cursor
