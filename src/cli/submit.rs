@@ -348,6 +348,10 @@ pub(super) fn report(id: &str, attempt: Attempt<'_>, format: TextOrJson) -> u8 {
             json!({"outbox_id": id, "outcome": "settled_elsewhere", "error": e.to_string()}),
             exit::NETWORK,
         ),
+        Attempt::NotSent(e @ SendError::OtherApi { .. }) => (
+            json!({"outbox_id": id, "outcome": "other_api", "error": e.to_string()}),
+            exit::NETWORK,
+        ),
     };
     match format {
         TextOrJson::Json => super::out::print_json(&value),

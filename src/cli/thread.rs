@@ -230,7 +230,8 @@ fn attempt_code(attempt: &Attempt) -> u8 {
             outcome: ThreadOutcome::Failed { .. },
             ..
         }
-        | Attempt::Busy => exit::NETWORK,
+        | Attempt::Busy
+        | Attempt::OtherApi(_) => exit::NETWORK,
         Attempt::Store(_) => exit::INVALID,
     }
 }
@@ -262,6 +263,7 @@ fn attempt_json(entry: &ThreadEntry, attempt: &Attempt) -> serde_json::Value {
         }
         Attempt::Busy => ("busy", None, None, BUSY.to_owned(), true),
         Attempt::Gone => ("gone", None, None, GONE.to_owned(), false),
+        Attempt::OtherApi(why) => ("other_api", None, None, why.clone(), true),
         Attempt::Store(e) => ("error", None, None, format!("not sent: {e}"), true),
     };
     json!({
@@ -285,6 +287,7 @@ fn print_text(entry: &ThreadEntry, attempt: &Attempt) {
         Attempt::Sent { outcome, .. } => outcome,
         Attempt::Gone => return println!("{head}: {GONE}"),
         Attempt::Busy => return eprintln!("triage: {head}: {BUSY}"),
+        Attempt::OtherApi(why) => return eprintln!("triage: {head}: {}", clean_line(why)),
         Attempt::Store(e) => return eprintln!("triage: {head}: not sent: {}", clean_line(&e.to_string())),
     };
     match outcome {

@@ -32,6 +32,13 @@ pub struct Entry {
     /// How the last attempt ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_outcome: Option<LastOutcome>,
+    /// The GitHub API the decision is sent to (its base URL, as
+    /// [`crate::github::endpoint::ApiBase::url`] writes it), written before
+    /// the first request: a retry that talks to another API (another
+    /// `--api-url` or `$GITHUB_API_URL`) does not send it there. `None` in
+    /// an entry never sent (and in entries kept before this was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<String>,
     /// Comments a clean-up DELETE was (or is about to be) sent for, written
     /// before the DELETE goes out. The next attempt deletes them first and
     /// never reuses them; the entry cannot leave the outbox while any is here.
@@ -121,6 +128,7 @@ impl Entry {
             attempts: 0,
             last_attempt_at: None,
             last_outcome: None,
+            api: None,
             pending_deletes: Vec::new(),
         }
     }

@@ -31,6 +31,11 @@ pub struct ThreadEntry {
     /// How the last attempt ended (one line; may quote GitHub: sanitise before display).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_outcome: Option<String>,
+    /// The GitHub API the action is sent to (its base URL), written before
+    /// the first request; an attempt that talks to another API does not
+    /// send it (see [`crate::outbox::Entry::api`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<String>,
 }
 
 impl ThreadEntry {
@@ -42,6 +47,7 @@ impl ThreadEntry {
             request,
             attempts: 0,
             last_outcome: None,
+            api: None,
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::github::cleanup::Journal;
 use crate::github::client::Client;
 use crate::github::protocol::{self, Known, Started, SubmitOptions};
 use crate::outbox::{Claim, Entry, Outbox, OutboxError};
+use crate::sanitize::clean_line;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -93,6 +94,12 @@ pub enum SendError {
         "outbox entry {id} was settled by another triage process (recorded or dropped) before this one could send it; `triage decisions` shows what the pull request holds"
     )]
     Gone { id: String },
+    /// The entry was sent to another GitHub API before: it is not sent to
+    /// this one (it stays kept, its attempts as they were).
+    #[error(
+        "outbox entry {id} is for the GitHub API at {kept_for}, and this run talks to {here}: not sent; run it with --api-url {kept_for} (it stays kept)"
+    )]
+    OtherApi { id: String, kept_for: String, here: String },
 }
 
 fn join(problems: &[LocalProblem]) -> String {
@@ -118,6 +125,7 @@ pub async fn send_entry(
 ) -> Result<Sent, SendError> {
     let (_claim, entry) = claim_fresh(outbox, entry)?;
     let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
+    let entry = bound_to(outbox, entry, &client.api_base().url())?;
     let options = with_pending(options, &entry);
     let mut journal = EntryJournal { outbox, id: &entry.id };
     let outcome = protocol::submit_knowing(client, &checked, &options, &mut journal, &mut Known::default()).await;
@@ -131,6 +139,25 @@ fn claim_fresh(outbox: &Outbox, listed: &Entry) -> Result<(Claim, Entry), SendEr
     match outbox.get(&listed.id)? {
         Some(entry) => Ok((claim, entry)),
         None => Err(SendError::Gone { id: listed.id.clone() }),
+    }
+}
+
+/// The entry bound to the API at `here`: one never sent is bound to it on
+/// disk before its first request; one sent to another API before is not
+/// sent (its words, and any comment it may have left, belong there).
+fn bound_to(outbox: &Outbox, mut entry: Entry, here: &str) -> Result<Entry, SendError> {
+    match entry.api.as_deref() {
+        Some(api) if api == here => Ok(entry),
+        Some(api) => Err(SendError::OtherApi {
+            id: entry.id.clone(),
+            kept_for: clean_line(api),
+            here: here.to_owned(),
+        }),
+        None => {
+            entry.api = Some(here.to_owned());
+            outbox.put(&entry)?;
+            Ok(entry)
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use crate::github::thread_action::ThreadOutcome;
 use crate::github::thread_send::send_thread_action;
 use crate::outbox::OutboxError;
 use crate::outbox::thread_actions::{ThreadEntry, ThreadStore};
+use crate::sanitize::clean_line;
 
 /// How one attempt ended.
 #[derive(Debug)]
@@ -30,6 +31,9 @@ pub enum Attempt {
     /// It was no longer kept once claimed (another process settled it):
     /// nothing was sent.
     Gone,
+    /// The action was sent to another GitHub API before: nothing was sent
+    /// to this one, and it stays kept as it was. The words say which.
+    OtherApi(String),
     /// The claim or the read under it failed: nothing was sent.
     Store(OutboxError),
 }
@@ -42,11 +46,31 @@ pub async fn attempt(store: &ThreadStore, client: Result<&Client, String>, entry
         Err(OutboxError::Busy { .. }) => return Attempt::Busy,
         Err(e) => return Attempt::Store(e),
     };
-    let entry = match store.get(&entry.id) {
+    let mut entry = match store.get(&entry.id) {
         Ok(Some(entry)) => entry,
         Ok(None) => return Attempt::Gone,
         Err(e) => return Attempt::Store(e),
     };
+    // Bound to the API of its first attempt, on disk before that request.
+    if let Ok(client) = client {
+        let here = client.api_base().url();
+        match entry.api.as_deref() {
+            Some(api) if api == here => {}
+            Some(api) => {
+                return Attempt::OtherApi(format!(
+                    "kept for the GitHub API at {}, and this run talks to {here}: not sent; run it with --api-url {} (it stays kept)",
+                    clean_line(api),
+                    clean_line(api)
+                ));
+            }
+            None => {
+                entry.api = Some(here);
+                if let Err(e) = store.put(&entry) {
+                    return Attempt::Store(e);
+                }
+            }
+        }
+    }
     let outcome = match client {
         Ok(client) => send_thread_action(client, &entry.request).await,
         Err(reason) => ThreadOutcome::Failed { reason },

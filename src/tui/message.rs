@@ -350,6 +350,9 @@ pub enum ThreadActed {
     Busy,
     /// Another triage process settled it just before: nothing was sent.
     Gone,
+    /// It was sent to another GitHub API before: nothing was sent to this
+    /// one (it stays kept); the words say which.
+    OtherApi(String),
     /// The store of kept thread actions could not be opened: nothing was sent.
     NoStore(Shared<OutboxError>),
     /// The action could not be kept: nothing was sent.

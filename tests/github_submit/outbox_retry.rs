@@ -214,7 +214,12 @@ async fn connection_refused_on_the_comment_keeps_the_draft_then_a_retry_posts_on
     assert_eq!(lines, expected);
     assert_eq!(outbox.list().unwrap().entries.len(), 1);
 
+    // The working server stands for the same GitHub on another port: the
+    // entry, bound to the closing one's address, is bound to it instead.
     let (server, _fake) = fake().await;
+    let [mut entry] = outbox.list().unwrap().entries.try_into().expect("kept");
+    entry.api = Some(client(&server.uri()).api_base().url());
+    outbox.put(&entry).unwrap();
     let second = keep_and_send(&client(&server.uri()), &outbox).await;
     assert!(second.is_recorded(), "{second:?}");
     let posts: Vec<String> = sequence(&server)
@@ -409,4 +414,50 @@ async fn a_recorded_entry_brought_back_by_a_crash_is_settled_without_posting() {
     assert!(after.iter().all(|l| l.starts_with("GET ")), "reads only: {after:?}");
     assert_eq!(fake.comments().len(), 1);
     assert!(outbox.list().unwrap().entries.is_empty(), "settled again");
+}
+
+/// A decision first sent to one GitHub API is bound to it on disk before
+/// that request; a retry that talks to another API (another `--api-url`)
+/// sends it nowhere there and leaves it kept as it was, and the first API
+/// takes it again.
+#[tokio::test]
+async fn a_decision_kept_for_one_github_api_is_not_sent_to_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, github) = fake().await;
+    github.fault("POST", "/issues/48/comments", Fault::Status(500));
+    let first = keep_and_send(&client(&server.uri()), &outbox).await;
+    assert!(matches!(first, Outcome::Failed { .. }), "{first:?}");
+    let [kept] = outbox.list().unwrap().entries.try_into().expect("kept");
+    let here = client(&server.uri()).api_base().url();
+    assert_eq!(
+        kept.api.as_deref(),
+        Some(here.as_str()),
+        "bound before the first request"
+    );
+
+    let (other, _) = fake().await;
+    let refused = batch::send_entry(
+        &client(&other.uri()),
+        &outbox,
+        &kept,
+        Kept::retry(kept.clone()).options(),
+    )
+    .await;
+    let Err(e @ batch::SendError::OtherApi { .. }) = refused else {
+        panic!("sent to another API: {refused:?}")
+    };
+    assert!(e.to_string().contains(&format!("--api-url {here}")), "{e}");
+    assert!(sequence(&other).await.is_empty(), "nothing reached the other API");
+    assert_eq!(outbox.list().unwrap().entries, vec![kept.clone()], "left as it was");
+
+    let again = batch::send_entry(
+        &client(&server.uri()),
+        &outbox,
+        &kept,
+        Kept::retry(kept.clone()).options(),
+    )
+    .await
+    .unwrap();
+    assert!(again.outcome.is_recorded(), "{:?}", again.outcome);
 }

@@ -86,6 +86,11 @@ async fn a_failed_reply_is_kept_and_retried_without_a_second_post() {
         (&on_disk[0]["action"], &on_disk[0]["body"], &on_disk[0]["attempts"]),
         (&Value::from("reply"), &Value::from(body), &Value::from(1))
     );
+    assert_eq!(
+        on_disk[0]["api"],
+        Value::from(api.uri().trim_end_matches('/')),
+        "bound to the API of its first attempt"
+    );
 
     graphql_op("viewer")
         .respond_with(ResponseTemplate::new(200).set_body_json(comments_page("alice", &[("alice", body)])))
@@ -283,4 +288,42 @@ async fn an_action_bound_to_a_head_is_refused_once_the_head_moved() {
             "graphql resolveReviewThread"
         ]
     );
+}
+
+/// A kept thread action first sent to one GitHub API is not sent to
+/// another: `thread retry` against another API leaves it kept as it was
+/// (exit 4) and names the API it is for.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_thread_action_kept_for_another_github_api_is_not_sent_here() {
+    use triage::github::thread_action::{ThreadRequest, ThreadVerb};
+    use triage::outbox::thread_actions::ThreadStore;
+    let api = github(false).await;
+    let home = tempfile::tempdir().expect("tempdir");
+    let store = ThreadStore::open(home.path().join("state/outbox/threads")).expect("store");
+    let mut entry = store
+        .keep(ThreadRequest {
+            repository: REPO.into(),
+            pull_request: 5,
+            fingerprint: FP.into(),
+            expected_head: None,
+            verb: ThreadVerb::Resolve,
+        })
+        .expect("keep");
+    entry.api = Some("https://ghe.example/api/v3".into());
+    store.put(&entry).expect("put");
+    let (uri, home_path) = (api.uri(), home.path().to_owned());
+    let run = tokio::task::spawn_blocking(move || triage(&["thread", "retry", "--format", "json"], &uri, &home_path))
+        .await
+        .expect("run");
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let printed: Value = serde_json::from_str(run.stdout.trim()).unwrap_or(Value::Null);
+    assert_eq!(printed["outcome"], Value::from("other_api"), "{}", run.stdout);
+    assert!(
+        printed["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("--api-url https://ghe.example/api/v3")),
+        "{printed}"
+    );
+    assert!(sequence(&api).await.is_empty(), "nothing reached this API");
+    assert_eq!(store.get(&entry.id).expect("get"), Some(entry));
 }

@@ -199,6 +199,11 @@ fn send_error_copy(e: &SendError) -> SendError {
         SendError::Invalid(problems) => SendError::Invalid(problems.clone()),
         SendError::Outbox(e) => SendError::Outbox(outbox_error_copy(e)),
         SendError::Gone { id } => SendError::Gone { id: id.clone() },
+        SendError::OtherApi { id, kept_for, here } => SendError::OtherApi {
+            id: id.clone(),
+            kept_for: kept_for.clone(),
+            here: here.clone(),
+        },
     }
 }
 

@@ -58,6 +58,7 @@ pub fn run_with(
         },
         Attempt::Busy => ThreadActed::Busy,
         Attempt::Gone => ThreadActed::Gone,
+        Attempt::OtherApi(why) => ThreadActed::OtherApi(why),
         Attempt::Store(e) => ThreadActed::NotKept(Shared::new(e)),
     }
 }

@@ -140,7 +140,7 @@ impl Display for SendFailure {
                 SendError::Outbox(e @ crate::outbox::OutboxError::Busy { .. }) => {
                     write!(f, "{e}; that process settles it (r checks the pull request again)")
                 }
-                e @ SendError::Gone { .. } => e.fmt(f),
+                e @ (SendError::Gone { .. } | SendError::OtherApi { .. }) => e.fmt(f),
                 e => write!(f, "{e} (kept in the outbox as {id})"),
             },
             SendFailure::Answered { id, outcome, settle } => {
@@ -206,6 +206,7 @@ impl Display for ThreadActed {
             } => write!(f, "{} (warning: {e})", outcome.summary()),
             ThreadActed::Busy => f.write_str("not sent: another triage process is sending this action right now"),
             ThreadActed::Gone => f.write_str("not sent: another triage process has just settled this action"),
+            ThreadActed::OtherApi(why) => f.write_str(why),
             ThreadActed::NoStore(e) => e.fmt(f),
             ThreadActed::NotKept(e) => write!(f, "not sent: {e}"),
         }
