@@ -108,9 +108,21 @@ pub fn resolve(target: &InboxTarget) -> Result<(ApiBase, RepoName), InboxSetupEr
     Ok(resolve_repository(target.api_url.as_deref(), target.repo.as_deref())?)
 }
 
-/// The cache directory under the state directory (`None` when there is none).
-pub fn cache_dir() -> Option<PathBuf> {
-    crate::outbox::state_dir().ok().map(|d| d.join("cache"))
+/// The cache directory of the GitHub API at `api`, under the state
+/// directory (`None` when there is none). Each API has its own, so the
+/// answers of a GitHub Enterprise host and of github.com for a
+/// same-named repository are never taken for each other.
+pub fn cache_dir(api: &ApiBase) -> Option<PathBuf> {
+    crate::outbox::state_dir()
+        .ok()
+        .map(|d| d.join("cache").join(api_dir_name(api)))
+}
+
+/// 16 hex digits of a SHA-256 of the API's base URL.
+fn api_dir_name(api: &ApiBase) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(api.url().as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// A client for the inbox: the answers of `cache`/`http` kept on disk.
@@ -141,7 +153,7 @@ pub fn write_packet(inbox: &Inbox, web_base: &str) -> std::io::Result<(String, u
 pub fn read_blocking(target: &InboxTarget) -> anyhow::Result<Inbox> {
     let (_, repo) = resolve(target)?;
     let config = ClientConfig::discover(target.api_url.as_deref())?;
-    let cache = cache_dir();
+    let cache = cache_dir(&config.api_base);
     let options = InboxOptions {
         repo,
         workflow: target.workflow.clone(),
@@ -158,4 +170,21 @@ pub fn read_blocking(target: &InboxTarget) -> anyhow::Result<Inbox> {
         let client = client_for(config, cache.as_ref()).map_err(InboxSetupError::Api)?;
         Ok(read_inbox(&client, &options).await?)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_github_api_has_a_cache_of_its_own() {
+        let name = |url: &str| api_dir_name(&ApiBase::parse(url).expect("base"));
+        assert_ne!(name("https://api.github.com"), name("https://ghe.example/api/v3"));
+        assert_eq!(
+            name("https://API.github.com/"),
+            name("https://api.github.com"),
+            "one name per API"
+        );
+        assert_eq!(name("https://api.github.com").len(), 16);
+    }
 }
