@@ -247,8 +247,8 @@ press "Draft kept" Escape
 tmx kill-session -t other 2>/dev/null || true
 tmx kill-session -t smoke 2>/dev/null || true
 launch "$work/pr.json"
-wait_for "kept by two screens"
-press "also drafted in another screen" d
+wait_for "were joined into theirs"
+press "another kept draft of this finding" d
 wait_for "first-typed"
 wait_for "second-typed"
 tmx kill-session -t smoke 2>/dev/null || true

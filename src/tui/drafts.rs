@@ -141,8 +141,9 @@ pub fn joined(text: &str, other: &str, separator: &str) -> String {
     }
 }
 
-/// The line between the texts of one finding's drafts kept by two screens.
-const JOINED: &str = "\n\n-- also drafted in another screen --\n";
+/// The line between the texts of drafts of the same findings (kept by two
+/// screens, or written for two heads).
+const JOINED: &str = "\n\n-- another kept draft of this finding --\n";
 
 /// A composer for a kept draft, when every finding is in the loaded result.
 fn restore_one(app: &App, system: System, d: StoredDraft) -> Option<Composer> {
@@ -239,7 +240,7 @@ pub fn loaded(app: &mut App, mut drafts: Vec<StoredDraft>, unreadable: usize) ->
     }
     if twice > 0 {
         parts.push(format!(
-            "{twice} draft(s) were kept by two screens for the same findings: their texts are joined; read them before confirming."
+            "{twice} more draft(s) of the same findings (from another screen or another head) were joined into theirs; read them before confirming."
         ));
     }
     if missing > 0 {

@@ -96,14 +96,14 @@ fn drafts_of_one_finding_kept_by_two_screens_are_joined_newest_first() {
     let effects = loaded(&mut app, vec![older.clone(), newer.clone()]);
     let said = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(
-        said.contains("kept by two screens") && said.contains("joined"),
+        said.contains("from another screen or another head") && said.contains("joined"),
         "{said}"
     );
     let c = app.decide.drafts.values().next().expect("one draft");
     let text = c.evidence();
     assert_eq!(
         text,
-        "Checked the caller too.\n\n-- also drafted in another screen --\nFixed in retry.rs."
+        "Checked the caller too.\n\n-- another kept draft of this finding --\nFixed in retry.rs."
     );
     // The screen that holds the review keeps the joined text in its own
     // file at once, and removes the other screen's.
