@@ -73,9 +73,21 @@ pub struct ArtifactInfo {
     pub name: String,
     #[serde(default)]
     pub size_in_bytes: u64,
-    #[serde(default)]
+    /// As ReviewGate reads it: an artifact that does not say `expired: false`
+    /// (the member missing, null or not a boolean) counts as expired.
+    #[serde(default = "expired_unless_said", deserialize_with = "expired_member")]
     pub expired: bool,
     pub workflow_run: Option<ArtifactRun>,
+}
+
+fn expired_unless_said() -> bool {
+    true
+}
+
+fn expired_member<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(<serde_json::Value as serde::Deserialize>::deserialize(d)?
+        .as_bool()
+        .unwrap_or(true))
 }
 
 impl ArtifactInfo {

@@ -71,3 +71,31 @@ pub(super) fn pick_artifact(
         None => Err(missing("no")),
     }
 }
+
+#[cfg(test)]
+mod expired_tests {
+    use super::*;
+
+    /// Upstream reads `expired` as "expired unless it says false"
+    /// (`reviewgate-cli` `select_agent_result_run`; INTEROP §6): an
+    /// artifact listed without it is never chosen.
+    #[test]
+    fn an_artifact_without_expired_counts_as_expired() {
+        let head = "a".repeat(40);
+        let name = artifact_name(&head, 1);
+        let listed: Vec<ArtifactInfo> = serde_json::from_value(serde_json::json!([
+            { "id": 5, "name": name, "size_in_bytes": 10, "workflow_run": { "id": 77, "head_sha": head } }
+        ]))
+        .unwrap();
+        let run: WorkflowRun = serde_json::from_value(serde_json::json!({
+            "id": 77, "run_number": 1, "run_attempt": 1, "head_sha": head, "event": "pull_request",
+            "status": "completed", "conclusion": "success"
+        }))
+        .unwrap();
+        let picked = pick_artifact(listed, &run, &head, &name);
+        assert!(
+            picked.is_err(),
+            "ReviewGate would not use this artifact, triage picked {picked:?}"
+        );
+    }
+}
