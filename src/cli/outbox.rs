@@ -202,16 +202,24 @@ fn worse(a: u8, b: u8) -> u8 {
 }
 
 fn drop_entry(outbox: &Outbox, id: &str) -> anyhow::Result<ExitCode> {
-    let left = outbox
-        .get(id)
-        .ok()
-        .flatten()
-        .map(|e| e.pending_deletes)
-        .unwrap_or_default();
+    let kept = outbox.get(id).ok().flatten();
+    let left = kept.as_ref().map(|e| e.pending_deletes.clone()).unwrap_or_default();
+    // A comment an attempt left (posted, maybe attested, its answer lost):
+    // ReviewGate's replay applies it whatever the outbox says.
+    let posted = kept
+        .as_ref()
+        .and_then(|e| e.last_outcome.as_ref())
+        .and_then(|o| o.comment_id)
+        .filter(|c| !left.contains(c));
     if outbox.remove(id)? {
         for comment in left {
             eprintln!(
                 "triage: warning: comment {comment} may still be on the pull request (its clean-up delete never finished); delete it on GitHub"
+            );
+        }
+        if let Some(comment) = posted {
+            eprintln!(
+                "triage: warning: comment {comment} of an earlier attempt may be on the pull request, and ReviewGate applies it; `triage decisions` shows it, delete it on GitHub to withdraw the decision"
             );
         }
         println!("dropped {id}");
