@@ -3,8 +3,9 @@
 //! treat it (receipt, permission, none, stale, malformed), or one `unknown`
 //! line with the reason when the ledger cannot be read.
 //!
-//! With `--pr N` the ledger is judged against the pull request's current
-//! head; with FILE (a pull-request-scoped result), against the result's
+//! With `--pr N` the ledger is judged against the head ReviewGate reviewed
+//! last (its summary comment says which; else the pull request's current
+//! head); with FILE (a pull-request-scoped result), against the result's
 //! reviewed head. Exit codes: 0 read, 1 invalid input, 2 usage, 4 the ledger
 //! could not be read (network, token, GitHub).
 
@@ -12,10 +13,11 @@ use super::args::{DecisionsArgs, DecisionsFormat};
 use super::common::{load_or_problem, report_invalid};
 use super::exit;
 use super::submit::Connection;
+use crate::github::Client;
 use crate::github::decide::Target;
 use crate::github::route::{RepoName, Route};
 use crate::github::wire::PullRequest;
-use crate::model::ledger::{Ledger, LedgerState, Recorded};
+use crate::model::ledger::{Ledger, LedgerState, Recorded, last_reviewed_head};
 use crate::sanitize::clean_line;
 use serde_json::json;
 use std::process::ExitCode;
@@ -36,20 +38,7 @@ pub fn run(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
     let state = connection.run(|client| async move {
         let target = match wanted {
             Wanted::Known(target) => target,
-            Wanted::Head { repository, number } => {
-                let pull = Route::repo(&repository, ["pulls", number.to_string().as_str()]);
-                match client.get_json::<PullRequest>(&pull).await {
-                    Ok(p) => Target {
-                        repository,
-                        pull_request: number,
-                        reviewed_sha: p.head.sha,
-                    },
-                    Err(e) => {
-                        let reason = format!("the pull request could not be read: {e}");
-                        return LedgerState::Unknown { reason };
-                    }
-                }
-            }
+            Wanted::Head { repository, number } => return last_reviewed(&client, repository, number).await,
         };
         crate::github::ledger::read_ledger(&client, &target, &[]).await
     });
@@ -59,6 +48,58 @@ pub fn run(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
         LedgerState::Known(_) => exit::OK,
         LedgerState::Unknown { .. } => exit::NETWORK,
     }))
+}
+
+/// The ledger of pull request `number`, judged against the head ReviewGate
+/// reviewed last (its summary comment's state): the head its next review
+/// replays the decisions against, so decisions recorded for it before a
+/// push are still applied, not stale. Without a summary state, the pull
+/// request's current head. The pull request and its comments are read
+/// together.
+async fn last_reviewed(client: &Client, repository: RepoName, number: u64) -> LedgerState {
+    let pull = Route::repo(&repository, ["pulls", number.to_string().as_str()]);
+    let mut target = Target {
+        repository,
+        pull_request: number,
+        reviewed_sha: String::new(),
+    };
+    let (pull, comments) = tokio::join!(
+        client.get_json::<PullRequest>(&pull),
+        crate::github::ledger::read_comments(client, &target)
+    );
+    let head = match pull {
+        Ok(p) => p.head.sha,
+        Err(e) => {
+            let reason = format!("the pull request could not be read: {e}");
+            return LedgerState::Unknown { reason };
+        }
+    };
+    let comments = match comments {
+        Ok(c) => c,
+        Err(e) => {
+            let reason = format!("the pull request's comments could not be read: {e}");
+            return LedgerState::Unknown { reason };
+        }
+    };
+    target.reviewed_sha = match last_reviewed_head(&comments) {
+        Some(last) if last != head => {
+            eprintln!(
+                "triage: judged against {}, the head ReviewGate reviewed last (its next review replays the decisions against it); the pull request's head is now {}",
+                short(&last),
+                short(&head)
+            );
+            last
+        }
+        _ => head,
+    };
+    match crate::github::ledger::read_with_comments(client, &target, &[], &comments).await {
+        Ok(ledger) => LedgerState::Known(ledger),
+        Err(e) => LedgerState::Unknown { reason: e.to_string() },
+    }
+}
+
+fn short(sha: &str) -> String {
+    clean_line(&sha.chars().take(12).collect::<String>())
 }
 
 /// What to read: a known head (from a result) or the pull request's head.

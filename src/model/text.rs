@@ -58,6 +58,11 @@ pub fn chars_at_most(s: &str, max: usize) -> bool {
     s.len() <= max || s.chars().nth(max).is_none()
 }
 
+/// A full commit SHA as GitHub writes it: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
+pub fn is_commit_sha(s: &str) -> bool {
+    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

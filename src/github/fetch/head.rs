@@ -63,7 +63,4 @@ pub async fn current_head(client: &Client, req: &FetchRequest) -> Result<String,
     Ok(pull.head.sha)
 }
 
-/// A full commit SHA as GitHub writes it: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
-pub fn is_commit_sha(s: &str) -> bool {
-    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
+pub use crate::model::text::is_commit_sha;

@@ -18,7 +18,7 @@
 //! replay either way; the label here says the more useful reason.
 
 use super::{Authorised, CommentRecord, LedgerScope, Recorded, RecordedDecision, StatusRecord};
-use crate::model::disposition::{BODY_PREFIX, comment_body, extract_payload, receipt_digest, status_context};
+use crate::model::disposition::{BODY_PREFIX, extract_payload, receipt_digest, status_context};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Distinct unattested authors whose permission replay looks up at most.
@@ -155,12 +155,17 @@ fn judge(
     receipts: &BTreeSet<u64>,
     writers: &BTreeSet<&str>,
 ) -> Authorised {
-    if comment_body(payload) != comment.body {
-        return Authorised::Malformed {
-            reason: "the body is not byte for byte what the protocol writes for its payload".into(),
-        };
-    }
-    if payload.scope.repository != scope.repository || payload.scope.pull_request_number != scope.pull_request {
+    // Upstream replay never compares the whole body with the re-rendered one:
+    // an edited body (CRLF from the web editor, an added line) loses its
+    // receipt (the digest is of the current body) but a writer's comment is
+    // still applied. Judge it exactly as replay does.
+    // The repository is told apart as GitHub tells names apart, ignoring
+    // case: the scope may name it as typed (`--repo octo/app`), while a
+    // payload carries GitHub's own spelling (`Octo/App`, as ReviewGate's
+    // state and the result do). ReviewGate compares its canonical name
+    // exactly, which the payloads ReviewGate and triage write always carry.
+    let same_repository = payload.scope.repository.eq_ignore_ascii_case(&scope.repository);
+    if !same_repository || payload.scope.pull_request_number != scope.pull_request {
         return Authorised::None {
             reason: format!(
                 "recorded for {}#{}, not this pull request",

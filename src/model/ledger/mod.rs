@@ -11,14 +11,17 @@
 //! every issue comment whose body *contains* the marker prefix is a
 //! disposition comment, replayed in ascending comment id (so the newest is
 //! last and the last authorised one wins). Upstream picks by containment,
-//! not by the first line; a body whose marker is not where the protocol
-//! writes it fails the byte-for-byte check here and is reported malformed.
+//! not by the first line, and judges an edited body (one that is no longer
+//! byte for byte what the protocol writes) like any other: it only loses
+//! its receipt, whose digest is of the body as it was posted.
 
 mod classify;
 mod prior;
+mod summary;
 
 pub use classify::{Authorisation, MAX_PERMISSION_LOOKUPS, classify, pending_authors, pick, receipted};
 pub use prior::{Prior, prior_for};
+pub use summary::last_reviewed_head;
 
 use super::finding::SubmittedDisposition;
 use std::collections::HashMap;

@@ -107,7 +107,7 @@ fn each_class_is_told_apart() {
             (5, "receipt"),
             (6, "permission"),
             (7, "none"),
-            (8, "malformed"),
+            (8, "permission"),
             (9, "none")
         ]
     );
@@ -116,7 +116,6 @@ fn each_class_is_told_apart() {
         "{:?}",
         out[6]
     );
-    assert!(out[5].authorised.reason().contains("byte for byte"));
     assert!(out[4].authorised.reason().contains("no write permission"));
 }
 
@@ -274,4 +273,38 @@ fn latest_each_names_what_latest_names_for_every_fingerprint() {
             "{fingerprint}"
         );
     }
+}
+
+/// Upstream replay reads the payload from the marker and never compares the
+/// whole body with the re-rendered one (LVTD-LLC/reviewgate, `reviewgate-cli`
+/// `extract_agent_disposition_state`, `apply_agent_disposition_comments`): an
+/// edited comment loses its receipt but a writer's is still applied.
+#[test]
+fn an_edited_writer_comment_is_applied_by_replay_not_malformed() {
+    use SubmittedDisposition::*;
+    let crlf = comment(10, "w", body(HEAD, Fixed, "w").replace('\n', "\r\n"));
+    let appended = comment(
+        11,
+        "w",
+        format!("{}\n\nedited: see commit abc", body(HEAD, Accepted, "w")),
+    );
+    let picked = pick(&[crlf, appended]);
+    let a = auth(Ok(vec![]), &[("w", Ok(true))]);
+    let out = classify(&scope(), &picked, &a).unwrap();
+    let names: Vec<_> = out.iter().map(|r| (r.comment_id, r.authorised.as_str())).collect();
+    assert_eq!(names, [(10, "permission"), (11, "permission")], "{out:#?}");
+}
+
+/// So an edited decision of a writer is the one in force, and a different
+/// decision is not posted over it without `--supersede`.
+#[test]
+fn an_edited_decision_still_blocks_a_silent_override() {
+    use SubmittedDisposition::*;
+    let edited = comment(10, "w", body(HEAD, Accepted, "w").replace('\n', "\r\n"));
+    let picked = pick(&[edited]);
+    let a = auth(Ok(vec![]), &[("w", Ok(true))]);
+    let l = ledger(classify(&scope(), &picked, &a).unwrap());
+    let mine = receipt_digest(&body(HEAD, Fixed, "me"));
+    let prior = prior_for(&l, "defect:a:b", "me", &mine, &[]);
+    assert!(matches!(prior, Prior::Different(r) if r.comment_id == 10), "{prior:?}");
 }
