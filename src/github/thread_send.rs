@@ -167,6 +167,15 @@ async fn find_thread(client: &Client, repo: &RepoName, request: &ThreadRequest) 
     }
 }
 
+/// True when two GraphQL logins name one account. With an app's
+/// installation token (or Actions' `GITHUB_TOKEN`) GraphQL names the viewer
+/// `NAME[bot]` but the bot's comments' author `NAME`: the suffix is not
+/// compared (as `graphql.rs` reads ReviewGate's own bot).
+fn same_login(a: &str, b: &str) -> bool {
+    let bare = |s: &str| s.strip_suffix("[bot]").unwrap_or(s).to_owned();
+    bare(a) == bare(b)
+}
+
 /// The same text for comparing bodies: line endings as `\n`, the ends trimmed
 /// (GitHub may store a body with other line endings than were sent).
 fn normalized(body: &str) -> String {
@@ -195,7 +204,7 @@ async fn earlier_reply(client: &Client, thread_id: &str, body: &str) -> Result<O
             let author = c.pointer("/author/login").and_then(Value::as_str);
             let text = c.get("body").and_then(Value::as_str).unwrap_or("");
             // Without a login to compare (GitHub gave none), the body alone decides.
-            if viewer.is_none_or(|v| author == Some(v)) && normalized(text) == want {
+            if viewer.is_none_or(|v| author.is_some_and(|a| same_login(a, v))) && normalized(text) == want {
                 return Ok(Some(c.get("url").and_then(Value::as_str).map(str::to_owned)));
             }
         }

@@ -276,3 +276,47 @@ async fn an_answer_that_does_not_show_the_action_done_is_a_failure_not_a_refusal
         }
     }
 }
+/// Run with a GitHub App installation token (or Actions' GITHUB_TOKEN),
+/// GraphQL's `viewer { login }` is the bot's login with its `[bot]` suffix
+/// (`triage-app[bot]`), while the same bot's comments carry the bare login
+/// (`triage-app`) in GraphQL's `author { login }` (as graphql.rs's
+/// REVIEWGATE_AUTHORS note says of `github-actions`). A reply that landed
+/// must still be found on the retry.
+#[tokio::test]
+async fn a_retried_bot_reply_that_landed_is_not_posted_twice() {
+    let api = github(false).await;
+    let body = "Checked on the head: still there.";
+    graphql_op("viewer")
+        .respond_with(ok(comments_page("triage-app[bot]", &[("github-actions", "marker")])))
+        .up_to_n_times(1)
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(ResponseTemplate::new(502).set_body_json(json!({ "message": "Bad Gateway" })))
+        .up_to_n_times(1)
+        .mount(&api)
+        .await;
+    let c = client(&api.uri());
+    let req = request(ThreadVerb::Reply { body: body.into() });
+    let first = send_thread_action(&c, &req).await;
+    assert!(matches!(first, ThreadOutcome::Failed { .. }), "{first:?}");
+    // The first reply landed: GraphQL lists it under the bare bot login.
+    graphql_op("viewer")
+        .respond_with(ok(comments_page(
+            "triage-app[bot]",
+            &[("github-actions", "marker"), ("triage-app", body)],
+        )))
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(reply_created())
+        .mount(&api)
+        .await;
+    let second = send_thread_action(&c, &req).await;
+    let posts = sequence(&api)
+        .await
+        .into_iter()
+        .filter(|l| l == "graphql addPullRequestReviewThreadReply")
+        .count();
+    assert_eq!(posts, 1, "the reply is posted once; second attempt: {second:?}");
+}
