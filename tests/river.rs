@@ -1155,3 +1155,77 @@ mod composer_options {
         insta::assert_snapshot!(screen(&app).backend());
     }
 }
+
+/// One rule, file and message at two lines: one v1 fingerprint, two v2
+/// ones. `submit --fingerprint-algo v2` names the lines and asks for
+/// `--line`; with it, the suppression anchors that occurrence; `--line`
+/// without v2 is a usage error.
+#[test]
+fn a_v2_suppression_of_a_repeated_finding_names_its_line() {
+    let repo = tempfile::tempdir().unwrap();
+    let doc = json!({"version":"1","timestamp":"2026-11-29T19:36:17.758Z","phase":"midstream","status":"ok",
+    "findings":[
+      {"id":"rr-1","ruleId":"rr-x","title":"t","message":"Swallowed error","severity":"minor","phase":"midstream","file":"src/util.js","line":4},
+      {"id":"rr-2","ruleId":"rr-x","title":"t","message":"Swallowed error","severity":"minor","phase":"midstream","file":"src/util.js","line":20}
+    ]});
+    let artifact = repo.path().join("artifact.json");
+    fs::write(&artifact, doc.to_string()).unwrap();
+    let fp = triage::model::load::load_path(&artifact, None)
+        .unwrap()
+        .set
+        .unwrap()
+        .findings[0]
+        .key
+        .as_str()
+        .to_owned();
+    let submit = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_triage"))
+            .env("RIVER_REVIEW_DISABLE_GLOBAL_CONFIG", "1")
+            .args(["submit", "--result"])
+            .arg(&artifact)
+            .args([
+                "--finding",
+                &fp,
+                "--status",
+                "false_positive",
+                "--evidence",
+                "why",
+                "--format",
+                "json",
+            ])
+            .args(extra)
+            .arg("--repo-root")
+            .arg(repo.path())
+            .output()
+            .unwrap()
+    };
+    let no_line = submit(&["--fingerprint-algo", "v2"]);
+    assert_eq!(no_line.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&no_line.stdout).into_owned() + &String::from_utf8_lossy(&no_line.stderr);
+    assert!(
+        said.contains("occurs at lines 4, 20") && said.contains("--line"),
+        "{said}"
+    );
+    assert!(!repo.path().join(".river").exists(), "nothing written");
+
+    let v1_line = submit(&["--line", "20"]);
+    assert_eq!(v1_line.status.code(), Some(2));
+
+    let at_20 = submit(&["--fingerprint-algo", "v2", "--line", "20"]);
+    assert_eq!(
+        at_20.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&at_20.stderr)
+    );
+    let index: Value =
+        serde_json::from_slice(&fs::read(repo.path().join(".river/memory/index.json")).unwrap()).unwrap();
+    let want = triage::model::river::fingerprint_v2::river_fingerprint_v2(
+        Some("rr-x"),
+        Some("src/util.js"),
+        Some("Swallowed error"),
+        None,
+        "20",
+    );
+    assert!(index.to_string().contains(&want), "{index}");
+}

@@ -298,6 +298,11 @@ pub struct SubmitArgs {
     /// v2 (only the occurrence at the finding's line; newer River releases; needs a line).
     #[arg(long = "fingerprint-algo", value_parser = ["v1", "v2"], default_value = "v1")]
     pub fingerprint_algo: String,
+    /// River, with `--fingerprint-algo v2`: the line of the occurrence to
+    /// suppress, when findings with the fingerprint stand at several lines
+    /// (each line has its own v2 fingerprint).
+    #[arg(long, value_name = "N")]
+    pub line: Option<u32>,
     /// River: when the suppression stops applying (RFC 3339 date-time, or YYYY-MM-DD for its start
     /// in UTC); newer River releases honour it, 1.15.0 ignores it.
     #[arg(long)]

@@ -108,7 +108,17 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
         );
         return Ok(fail(args.format, &message, exit::USAGE));
     };
-    let facts = match FindingFacts::from_set(set, fingerprint) {
+    if args.line.is_some() && algo != FingerprintAlgo::V2 {
+        return Ok(usage(
+            "--line goes with --fingerprint-algo v2 (a v1 suppression is for every line)",
+        ));
+    }
+    // A v2 suppression anchors one occurrence: the one at --line.
+    let facts = match algo {
+        FingerprintAlgo::V2 => FindingFacts::at_line(set, fingerprint, args.line.map(|l| l.to_string()).as_deref()),
+        FingerprintAlgo::V1 => FindingFacts::from_set(set, fingerprint),
+    };
+    let facts = match facts {
         Ok(f) => f,
         Err(e) => return Ok(store_failed(args.format, &e)),
     };

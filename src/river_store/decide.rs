@@ -22,8 +22,11 @@ pub struct FindingFacts {
     pub phase: Option<String>,
     /// The artifact's `context.repoRoot`, if any.
     pub repo_root: Option<String>,
-    /// The line-anchored (v2) fingerprint of the first finding with this
-    /// fingerprint, and its line; `None` when that finding has no usable line.
+    /// The line-anchored (v2) fingerprint of the occurrence decided on, and
+    /// its line; `None` when it has no usable line. Findings sharing the v1
+    /// fingerprint at other lines have other v2 fingerprints: [`Self::of`]
+    /// and [`Self::at_line`] name the occurrence, [`Self::from_set`] takes
+    /// the first.
     pub v2: Option<(String, String)>,
     /// The v2 fingerprints of every finding sharing the v1 fingerprint (what
     /// an undo looks for among v2 suppressions).
@@ -57,13 +60,8 @@ impl FindingFacts {
             .filter_map(|f| f.river().and_then(|r| r.severity))
             .min_by_key(|s| s.rank());
         let run = set.river.as_ref();
-        let v2_of = |f: &&crate::model::finding::Finding| {
-            f.river()
-                .filter(|r| !r.fingerprint_v2.is_empty())
-                .map(|r| (r.fingerprint_v2.clone(), r.v2_line.clone()))
-        };
-        let v2 = v2_of(first).filter(|(_, line)| line != "0");
-        let mut v2_all: Vec<String> = matching.iter().filter_map(v2_of).map(|(fp, _)| fp).collect();
+        let v2 = usable_v2(first);
+        let mut v2_all: Vec<String> = matching.iter().filter_map(|f| v2_of(f)).map(|(fp, _)| fp).collect();
         v2_all.dedup();
         Ok(FindingFacts {
             fingerprint: fingerprint.to_owned(),
@@ -80,6 +78,58 @@ impl FindingFacts {
             changed_files: run.map(|r| r.changed_files.clone()).unwrap_or_default(),
         })
     }
+
+    /// The facts of the finding at `index` of `set` (the row the screen
+    /// decides on): those of its fingerprint, with the v2 fingerprint of
+    /// this occurrence.
+    pub fn of(set: &ReviewSet, index: usize) -> Result<Self, StoreError> {
+        let finding = set
+            .findings
+            .get(index)
+            .ok_or_else(|| StoreError::UnknownFinding(format!("#{index}")))?;
+        let mut facts = Self::from_set(set, finding.key.as_str())?;
+        facts.v2 = usable_v2(finding);
+        Ok(facts)
+    }
+
+    /// The facts for `fingerprint` with the v2 fingerprint of its occurrence
+    /// at `line` (as River writes the line), or of its only occurrence.
+    /// Occurrences at several lines and no `line` (or none at `line`) is
+    /// [`StoreError::Occurrence`], naming the lines.
+    pub fn at_line(set: &ReviewSet, fingerprint: &str, line: Option<&str>) -> Result<Self, StoreError> {
+        let mut facts = Self::from_set(set, fingerprint)?;
+        let occurrences: Vec<(String, String)> = (set.findings.iter())
+            .filter(|f| matches!(&f.key, FindingKey::River(fp) if fp == fingerprint))
+            .filter_map(usable_v2)
+            .collect();
+        let mut lines: Vec<String> = occurrences.iter().map(|(_, l)| l.clone()).collect();
+        lines.dedup();
+        let chosen = match line {
+            Some(line) => occurrences.into_iter().find(|(_, l)| l == line),
+            None if lines.len() > 1 => None,
+            None => occurrences.into_iter().next(),
+        };
+        if chosen.is_none() && (lines.len() > 1 || (line.is_some() && !lines.is_empty())) {
+            return Err(StoreError::Occurrence {
+                fingerprint: fingerprint.to_owned(),
+                lines: lines.join(", "),
+            });
+        }
+        facts.v2 = chosen;
+        Ok(facts)
+    }
+}
+
+/// A finding's v2 fingerprint and its line, when it has them.
+fn v2_of(f: &crate::model::finding::Finding) -> Option<(String, String)> {
+    f.river()
+        .filter(|r| !r.fingerprint_v2.is_empty())
+        .map(|r| (r.fingerprint_v2.clone(), r.v2_line.clone()))
+}
+
+/// [`v2_of`], when the line is usable (River writes `0` for none).
+fn usable_v2(f: &crate::model::finding::Finding) -> Option<(String, String)> {
+    v2_of(f).filter(|(_, line)| line != "0")
 }
 
 /// Why a decision writes no suppression.
@@ -345,5 +395,61 @@ mod tests {
         assert!(!is_fingerprint("98103DC8DD71C74C"));
         assert!(!is_fingerprint("98103dc8dd71c74"));
         assert!(!is_fingerprint("98103dc8dd71c74g"));
+    }
+
+    /// Two findings with one ruleId, file and message at lines 4 and 20
+    /// share the v1 fingerprint but not the line-anchored v2 one.
+    fn two_occurrences() -> ReviewSet {
+        let artifact = r#"{"version":"1","timestamp":"2026-11-29T19:36:17.758Z","phase":"midstream","status":"ok",
+          "findings":[
+            {"id":"rr-1","ruleId":"rr-x","title":"t","message":"Swallowed error","severity":"minor","phase":"midstream","file":"src/util.js","line":4},
+            {"id":"rr-2","ruleId":"rr-x","title":"t","message":"Swallowed error","severity":"minor","phase":"midstream","file":"src/util.js","line":20}
+          ]}"#;
+        crate::model::load::load_bytes(artifact.as_bytes(), None)
+            .set
+            .expect("a River set")
+    }
+
+    fn v2_at(line: &str) -> String {
+        crate::model::river::fingerprint_v2::river_fingerprint_v2(
+            Some("rr-x"),
+            Some("src/util.js"),
+            Some("Swallowed error"),
+            None,
+            line,
+        )
+    }
+
+    /// The screen decides on a row: a v2 suppression anchors that row's line,
+    /// not the first occurrence's.
+    #[test]
+    fn a_v2_suppression_anchors_the_chosen_occurrence() {
+        let set = two_occurrences();
+        assert_eq!(set.findings[0].key, set.findings[1].key, "one v1 fingerprint for both");
+        let v2 = DecisionInput {
+            algo: FingerprintAlgo::V2,
+            ..input(DecisionStatus::FalsePositive)
+        };
+        for (row, line) in [(0, "4"), (1, "20")] {
+            let facts = FindingFacts::of(&set, row).unwrap();
+            let (_, s) = suppression_for(&facts, &v2).unwrap();
+            assert_eq!(s.fingerprint, v2_at(line), "row {row}");
+        }
+    }
+
+    /// By fingerprint (the command line), a v2 suppression names its line
+    /// when the fingerprint stands at several.
+    #[test]
+    fn by_fingerprint_a_v2_suppression_needs_the_line_of_a_repeated_finding() {
+        let set = two_occurrences();
+        let fp = set.findings[0].key.as_str().to_owned();
+        let err = FindingFacts::at_line(&set, &fp, None).unwrap_err().to_string();
+        assert!(err.contains("occurs at lines 4, 20") && err.contains("--line"), "{err}");
+        let facts = FindingFacts::at_line(&set, &fp, Some("20")).unwrap();
+        assert_eq!(facts.v2.map(|(fp, _)| fp), Some(v2_at("20")));
+        assert!(matches!(
+            FindingFacts::at_line(&set, &fp, Some("7")),
+            Err(StoreError::Occurrence { .. })
+        ));
     }
 }

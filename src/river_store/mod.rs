@@ -51,6 +51,10 @@ pub enum StoreError {
     /// No finding of the review has that fingerprint.
     #[error("no finding with fingerprint {0} in this review")]
     UnknownFinding(String),
+    /// A line-anchored (v2) suppression of a fingerprint that occurs at
+    /// several lines, without the line (or with one it does not occur at).
+    #[error("{fingerprint} occurs at lines {lines}: a v2 suppression is for one of them; give --line N")]
+    Occurrence { fingerprint: String, lines: String },
     /// The evidence is blank.
     #[error("evidence is required: say why (--evidence TEXT or --evidence-file FILE)")]
     MissingEvidence,

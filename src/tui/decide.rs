@@ -94,8 +94,9 @@ fn items(app: &App, c: &Composer) -> Result<Items, String> {
         Some(Choice::River(status)) => {
             let mut out = Vec::new();
             for &finding in &c.targets {
-                let fp = fp_of(finding).ok_or("the finding is no longer in the review")?;
-                let facts = FindingFacts::from_set(set, &fp).map_err(|e| clean_line(&e.to_string()))?;
+                fp_of(finding).ok_or("the finding is no longer in the review")?;
+                // This row's occurrence: a v2 suppression anchors its line.
+                let facts = FindingFacts::of(set, finding).map_err(|e| clean_line(&e.to_string()))?;
                 let decision = RiverDecision {
                     facts,
                     status,

@@ -149,10 +149,10 @@ fn reviewgate(
 }
 
 fn river(app: &App, set: &ReviewSet, c: &Composer, status: DecisionStatus, out: &mut Vec<TextLine>) {
-    let Some(f) = c.targets.first().and_then(|&i| set.findings.get(i)) else {
+    let Some(&first) = c.targets.first() else {
         return;
     };
-    let facts = match FindingFacts::from_set(set, f.key.as_str()) {
+    let facts = match FindingFacts::of(set, first) {
         Ok(facts) => facts,
         Err(e) => {
             out.push(TextLine::one(Tone::Error, clean_line(&e.to_string())));

@@ -25,8 +25,8 @@ pub fn gate_warnings(app: &App, c: &Composer, status: DecisionStatus) -> Vec<Gat
         _ => &enabled,
     };
     let mut out: Vec<GateWarning> = Vec::new();
-    for f in c.targets.iter().filter_map(|&i| set.findings.get(i)) {
-        let Ok(facts) = FindingFacts::from_set(set, f.key.as_str()) else {
+    for &i in &c.targets {
+        let Ok(facts) = FindingFacts::of(set, i) else {
             continue;
         };
         let input = DecisionInput {

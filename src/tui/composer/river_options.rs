@@ -20,11 +20,9 @@ use crate::tui::text::{TextLine, Tone};
 /// Why `v2` cannot be chosen for the composer's targets, if so.
 pub fn v2_unavailable(app: &App, c: &Composer) -> Option<String> {
     let set = app.doc.set.as_ref()?;
-    let lacking = c
-        .targets
-        .iter()
-        .filter_map(|&i| set.findings.get(i))
-        .find(|f| FindingFacts::from_set(set, f.key.as_str()).is_ok_and(|facts| facts.v2.is_none()))?;
+    let lacking = (c.targets.iter())
+        .find(|&&i| FindingFacts::of(set, i).is_ok_and(|facts| facts.v2.is_none()))
+        .and_then(|&i| set.findings.get(i))?;
     let which = if c.targets.len() > 1 { " of the batch" } else { "" };
     Some(format!(
         "v2 is line-anchored and finding {}{which} has no line",
