@@ -96,45 +96,58 @@ async fn a_reply_reads_the_thread_then_posts_once_with_githubs_thread_id() {
     assert_eq!(log[2].1, json!({ "threadId": "PRRT_a", "body": body }));
 }
 
-#[tokio::test]
-async fn a_retried_reply_that_landed_is_not_posted_twice() {
+const LANDED: &str = "Checked on the head: still there.";
+
+/// A reply of [`LANDED`] whose first attempt landed but lost its answer
+/// (502), sent again with the thread's comments as `landed` lists them,
+/// `viewer` being the token's login: the second outcome and how many times
+/// the reply was posted.
+async fn retried_reply(viewer: &str, landed: &[(&str, &str)]) -> (ThreadOutcome, usize) {
     let api = github(false).await;
-    let body = "Checked on the head: still there.";
-    // First attempt: no earlier reply; the mutation lands but the answer is lost (502).
     graphql_op("viewer")
-        .respond_with(ok(comments_page("alice", &[("github-actions", "marker")])))
+        .respond_with(ok(comments_page(viewer, &[("github-actions", "marker")])))
         .up_to_n_times(1)
         .mount(&api)
         .await;
     graphql_op("addPullRequestReviewThreadReply")
         .respond_with(ResponseTemplate::new(502).set_body_json(json!({ "message": "Bad Gateway" })))
+        .up_to_n_times(1)
         .mount(&api)
         .await;
     let c = client(&api.uri());
-    let req = request(ThreadVerb::Reply { body: body.into() });
+    let req = request(ThreadVerb::Reply { body: LANDED.into() });
     let first = send_thread_action(&c, &req).await;
     assert!(matches!(first, ThreadOutcome::Failed { .. }), "{first:?}");
-    // Second attempt: the thread now holds alice's reply (with CRLF line endings).
     graphql_op("viewer")
-        .respond_with(ok(comments_page(
-            "alice",
-            &[
-                ("github-actions", "marker"),
-                ("mallory", body),
-                ("alice", "Checked on the head: still there.\r\n"),
-            ],
-        )))
+        .respond_with(ok(comments_page(viewer, landed)))
+        .mount(&api)
+        .await;
+    graphql_op("addPullRequestReviewThreadReply")
+        .respond_with(reply_created())
         .mount(&api)
         .await;
     let second = send_thread_action(&c, &req).await;
-    let url = Some("http://127.0.0.1/octo/app/pull/5#discussion_r3".to_owned());
-    assert_eq!(second, ThreadOutcome::Done(ThreadDone::Replied { url, already: true }));
     let posts = sequence(&api)
         .await
         .into_iter()
         .filter(|l| l == "graphql addPullRequestReviewThreadReply")
         .count();
-    assert_eq!(posts, 1, "the reply is posted once: {:?}", sequence(&api).await);
+    (second, posts)
+}
+
+#[tokio::test]
+async fn a_retried_reply_that_landed_is_not_posted_twice() {
+    // The thread now holds alice's reply (with CRLF line endings); mallory's
+    // copy of the words is not hers.
+    let landed = [
+        ("github-actions", "marker"),
+        ("mallory", LANDED),
+        ("alice", "Checked on the head: still there.\r\n"),
+    ];
+    let (second, posts) = retried_reply("alice", &landed).await;
+    let url = Some("http://127.0.0.1/octo/app/pull/5#discussion_r3".to_owned());
+    assert_eq!(second, ThreadOutcome::Done(ThreadDone::Replied { url, already: true }));
+    assert_eq!(posts, 1, "the reply is posted once");
 }
 
 #[tokio::test]
@@ -284,39 +297,7 @@ async fn an_answer_that_does_not_show_the_action_done_is_a_failure_not_a_refusal
 /// must still be found on the retry.
 #[tokio::test]
 async fn a_retried_bot_reply_that_landed_is_not_posted_twice() {
-    let api = github(false).await;
-    let body = "Checked on the head: still there.";
-    graphql_op("viewer")
-        .respond_with(ok(comments_page("triage-app[bot]", &[("github-actions", "marker")])))
-        .up_to_n_times(1)
-        .mount(&api)
-        .await;
-    graphql_op("addPullRequestReviewThreadReply")
-        .respond_with(ResponseTemplate::new(502).set_body_json(json!({ "message": "Bad Gateway" })))
-        .up_to_n_times(1)
-        .mount(&api)
-        .await;
-    let c = client(&api.uri());
-    let req = request(ThreadVerb::Reply { body: body.into() });
-    let first = send_thread_action(&c, &req).await;
-    assert!(matches!(first, ThreadOutcome::Failed { .. }), "{first:?}");
-    // The first reply landed: GraphQL lists it under the bare bot login.
-    graphql_op("viewer")
-        .respond_with(ok(comments_page(
-            "triage-app[bot]",
-            &[("github-actions", "marker"), ("triage-app", body)],
-        )))
-        .mount(&api)
-        .await;
-    graphql_op("addPullRequestReviewThreadReply")
-        .respond_with(reply_created())
-        .mount(&api)
-        .await;
-    let second = send_thread_action(&c, &req).await;
-    let posts = sequence(&api)
-        .await
-        .into_iter()
-        .filter(|l| l == "graphql addPullRequestReviewThreadReply")
-        .count();
+    let landed = [("github-actions", "marker"), ("triage-app", LANDED)];
+    let (second, posts) = retried_reply("triage-app[bot]", &landed).await;
     assert_eq!(posts, 1, "the reply is posted once; second attempt: {second:?}");
 }
