@@ -46,6 +46,31 @@ pub fn state_dir_with(
     }
 }
 
+/// How a kept action stands against the GitHub API a run talks to (the
+/// API it was first sent to is written into it before that request; see
+/// [`Entry::api`] and [`thread_actions::ThreadEntry::api`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiBinding {
+    /// Sent to this API before: send it.
+    Here,
+    /// Never sent: bind it to this API on disk, then send it.
+    Unbound,
+    /// Sent to the API at this base URL before: not sent here (kept).
+    Elsewhere(String),
+}
+
+impl ApiBinding {
+    /// The binding of an action kept for `kept` (`None`: never sent) in a
+    /// run that talks to `here`.
+    pub fn of(kept: Option<&str>, here: &str) -> ApiBinding {
+        match kept {
+            Some(api) if api == here => ApiBinding::Here,
+            Some(api) => ApiBinding::Elsewhere(api.to_owned()),
+            None => ApiBinding::Unbound,
+        }
+    }
+}
+
 /// The default outbox directory.
 pub fn default_dir() -> Result<PathBuf, OutboxError> {
     Ok(state_dir()?.join("outbox"))

@@ -11,7 +11,7 @@ use crate::decision::outcome::Outcome;
 use crate::github::cleanup::Journal;
 use crate::github::client::Client;
 use crate::github::protocol::{self, Known, Started, SubmitOptions};
-use crate::outbox::{Claim, Entry, Outbox, OutboxError};
+use crate::outbox::{ApiBinding, Claim, Entry, Outbox, OutboxError};
 use crate::sanitize::clean_line;
 use std::cell::RefCell;
 use std::future::Future;
@@ -146,14 +146,14 @@ fn claim_fresh(outbox: &Outbox, listed: &Entry) -> Result<(Claim, Entry), SendEr
 /// disk before its first request; one sent to another API before is not
 /// sent (its words, and any comment it may have left, belong there).
 fn bound_to(outbox: &Outbox, mut entry: Entry, here: &str) -> Result<Entry, SendError> {
-    match entry.api.as_deref() {
-        Some(api) if api == here => Ok(entry),
-        Some(api) => Err(SendError::OtherApi {
+    match ApiBinding::of(entry.api.as_deref(), here) {
+        ApiBinding::Here => Ok(entry),
+        ApiBinding::Elsewhere(api) => Err(SendError::OtherApi {
             id: entry.id.clone(),
-            kept_for: clean_line(api),
+            kept_for: clean_line(&api),
             here: here.to_owned(),
         }),
-        None => {
+        ApiBinding::Unbound => {
             entry.api = Some(here.to_owned());
             outbox.put(&entry)?;
             Ok(entry)

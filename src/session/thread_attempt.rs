@@ -12,8 +12,8 @@
 use crate::github::Client;
 use crate::github::thread_action::ThreadOutcome;
 use crate::github::thread_send::send_thread_action;
-use crate::outbox::OutboxError;
 use crate::outbox::thread_actions::{ThreadEntry, ThreadStore};
+use crate::outbox::{ApiBinding, OutboxError};
 use crate::sanitize::clean_line;
 
 /// How one attempt ended.
@@ -54,16 +54,15 @@ pub async fn attempt(store: &ThreadStore, client: Result<&Client, String>, entry
     // Bound to the API of its first attempt, on disk before that request.
     if let Ok(client) = client {
         let here = client.api_base().url();
-        match entry.api.as_deref() {
-            Some(api) if api == here => {}
-            Some(api) => {
+        match ApiBinding::of(entry.api.as_deref(), &here) {
+            ApiBinding::Here => {}
+            ApiBinding::Elsewhere(api) => {
+                let api = clean_line(&api);
                 return Attempt::OtherApi(format!(
-                    "kept for the GitHub API at {}, and this run talks to {here}: not sent; run it with --api-url {} (it stays kept)",
-                    clean_line(api),
-                    clean_line(api)
+                    "kept for the GitHub API at {api}, and this run talks to {here}: not sent; run it with --api-url {api} (it stays kept)"
                 ));
             }
-            None => {
+            ApiBinding::Unbound => {
                 entry.api = Some(here);
                 if let Err(e) = store.put(&entry) {
                     return Attempt::Store(e);
