@@ -85,7 +85,9 @@ def fixed(path):
     if path == f"{base}/actions/workflows/{WORKFLOW}/runs":
         return {"total_count": 1, "workflow_runs": [{"id": 77, "run_number": 3, "run_attempt": 1, "head_sha": HEAD,
                                                      "event": "pull_request", "status": "completed",
-                                                     "conclusion": "failure"}]}
+                                                     "conclusion": "failure", "created_at": "2026-01-01T00:00:00Z",
+                                                     "pull_requests": [{"number": PR}],
+                                                     "repository": {"full_name": REPO}}]}
     if path == f"{base}/actions/artifacts":
         return {"total_count": 1, "artifacts": [{"id": ARTIFACT, "name": NAME, "size_in_bytes": len(ZIP),
                                                  "expired": False, "workflow_run": {"id": 77, "head_sha": HEAD}}]}

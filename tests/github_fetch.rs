@@ -84,8 +84,15 @@ fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 fn run_json(id: u64, number: u64, attempt: u32, sha: &str, conclusion: &str) -> Value {
+    run_of_pull(id, number, attempt, sha, conclusion, PR)
+}
+
+/// A run of pull request `pr` created `number` minutes after midnight.
+fn run_of_pull(id: u64, number: u64, attempt: u32, sha: &str, conclusion: &str, pr: u64) -> Value {
     json!({ "id": id, "run_number": number, "run_attempt": attempt, "head_sha": sha,
-            "event": "pull_request", "status": "completed", "conclusion": conclusion })
+            "event": "pull_request", "status": "completed", "conclusion": conclusion,
+            "created_at": format!("2026-01-01T{:02}:{:02}:00Z", number / 60, number % 60),
+            "pull_requests": [{ "number": pr }], "repository": { "full_name": REPO } })
 }
 
 fn artifact_json(id: u64, name: &str, run: u64, sha: &str, expired: bool) -> Value {
@@ -173,7 +180,7 @@ async fn whole_chain_with_pagination_and_a_token_free_redirect() {
     let mut page1: Vec<Value> = (0..100)
         .map(|i| run_json(100 + i, 1 + i, 1, &head(), "success"))
         .collect();
-    page1[0] = run_json(999, 500, 1, &head(), "cancelled"); // newer, but not eligible
+    page1[0] = run_of_pull(999, 500, 1, &head(), "success", PR + 1); // newer, but another pull request's
     mount_runs_page(&api, 1, 101, page1).await;
     mount_runs_page(&api, 2, 101, vec![run_json(900, 200, 2, &head(), "failure")]).await;
     let name = format!("reviewgate-agent-result-{}-attempt-2", head());
@@ -284,7 +291,7 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     assert!(e.to_string().starts_with("the newest review run for"), "{e}");
     assert!(e.to_string().contains("has only an expired artifact"), "{e}");
 
-    // No completed run for the head, or only a cancelled one.
+    // No completed run for the head, or only another pull request's.
     let api = MockServer::start().await;
     mount_pull(&api, &head(), None).await;
     mount_runs_page(&api, 1, 0, vec![]).await;
@@ -298,13 +305,10 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     );
     let api = MockServer::start().await;
     mount_pull(&api, &head(), None).await;
-    mount_runs_page(&api, 1, 1, vec![run_json(77, 3, 1, &head(), "cancelled")]).await;
+    mount_runs_page(&api, 1, 1, vec![run_of_pull(77, 3, 1, &head(), "success", PR + 1)]).await;
+    mount_artifacts_page(&api, &name, 1, 0, vec![]).await;
     let e = fetch_exact_head(&client(&api), &request()).await.expect_err("refused");
-    assert!(matches!(e, FetchError::NoEligibleRun { count: 1, .. }), "{e}");
-    assert!(
-        e.to_string().ends_with(&format!("rerun the review for {}", head())),
-        "{e}"
-    );
+    assert!(matches!(e, FetchError::NoRunOfPull { count: 1, pr: PR, .. }), "{e}");
 
     // The head moves between the first and the second read.
     let (api, blob) = (MockServer::start().await, MockServer::start().await);
@@ -321,6 +325,31 @@ async fn expired_only_no_run_and_a_moving_head_are_refused() {
     .await;
     let e = fetch_exact_head(&client(&api), &request()).await.expect_err("refused");
     assert!(matches!(e, FetchError::HeadMoved { .. }), "{e}");
+}
+
+/// ReviewGate reads the newest completed run of the pull request whatever
+/// its conclusion: a newer cancelled run without a result hides an older
+/// run's result (reviewgate-github `select_rereview_workflow_run`), and the
+/// refusal names how the run ended.
+#[tokio::test]
+async fn a_newer_cancelled_run_hides_an_older_result_as_reviewgate_reads_it() {
+    let api = MockServer::start().await;
+    mount_pull(&api, &head(), None).await;
+    let runs = vec![
+        run_json(50, 3, 1, &head(), "success"),
+        run_json(60, 4, 1, &head(), "cancelled"),
+    ];
+    mount_runs_page(&api, 1, 2, runs).await;
+    let name = format!("reviewgate-agent-result-{}-attempt-1", head());
+    mount_artifacts_page(&api, &name, 1, 1, vec![artifact_json(5, &name, 50, &head(), false)]).await;
+    let e = fetch_exact_head(&client(&api), &request()).await.expect_err("refused");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the newest review run for {h} (run 60, attempt 1, ended cancelled) has no artifact {name}; rerun the review for {h}",
+            h = head()
+        )
+    );
 }
 
 use fake_github::enc;

@@ -66,7 +66,8 @@ async fn a_repository_typed_in_another_case_still_owns_its_decisions() {
         .respond_with(
             ResponseTemplate::new(200).set_body_json(json!({ "total_count": 1, "workflow_runs": [
             { "id": 77, "run_number": 3, "run_attempt": 1, "head_sha": sha, "event": "pull_request",
-              "status": "completed", "conclusion": "failure" }] })),
+              "status": "completed", "conclusion": "failure", "created_at": "2026-01-01T00:00:00Z",
+              "pull_requests": [{ "number": PR }], "repository": { "full_name": CANONICAL } }] })),
         )
         .mount(&api)
         .await;

@@ -172,7 +172,7 @@ pub async fn fetch_exact_head_reporting(
         list_artifacts(client, req, &first_name)
     );
     let run = run?;
-    let attempt = run.run_attempt.unwrap_or(1).max(1);
+    let attempt = run.attempt();
     let name = artifact_name(&head, attempt);
     let listed = match attempt {
         1 => first_listing,

@@ -34,6 +34,18 @@ pub struct RunInfo {
     /// The pull requests GitHub ties the run to (empty for runs from forks).
     #[serde(default)]
     pub pull_requests: Vec<RunPull>,
+    /// When the run was created (RFC 3339 in UTC, so the text sorts as the time).
+    #[serde(default)]
+    pub created_at: String,
+    /// The repository the run ran in.
+    #[serde(default)]
+    pub repository: Option<RunRepository>,
+}
+
+/// The repository a run ran in.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RunRepository {
+    pub full_name: String,
 }
 
 /// A pull request a run belongs to.
@@ -42,28 +54,47 @@ pub struct RunPull {
     pub number: u64,
 }
 
-/// Run conclusions whose artifacts are used (as the single fetch uses them).
-pub const ELIGIBLE_CONCLUSIONS: [&str; 3] = ["success", "failure", "neutral"];
-
 impl RunInfo {
     /// Still queued or running.
     pub fn in_progress(&self) -> bool {
         self.status.as_deref() != Some("completed")
     }
 
-    /// Completed with a conclusion whose artifact can be trusted.
-    pub fn eligible(&self) -> bool {
-        !self.in_progress()
+    /// A `pull_request` run in `repo` at `head` that GitHub ties to pull
+    /// request `pr`: ReviewGate's `workflow_run_matches_target`
+    /// (reviewgate-github). The repository is compared ignoring case, as
+    /// GitHub names it. A run from a fork is tied to no pull request, so it
+    /// is never a pull request's run here, as it is not for ReviewGate.
+    pub fn is_run_of(&self, repo: &RepoName, pr: u64, head: &str) -> bool {
+        self.event == "pull_request"
+            && self.head_sha == head
+            && self.pull_requests.iter().any(|p| p.number == pr)
             && self
-                .conclusion
-                .as_deref()
-                .is_some_and(|c| ELIGIBLE_CONCLUSIONS.contains(&c))
+                .repository
+                .as_ref()
+                .is_some_and(|r| r.full_name.eq_ignore_ascii_case(repo.as_str()))
+    }
+
+    /// ReviewGate's order of runs: creation time, then id.
+    pub fn age(&self) -> (&str, u64) {
+        (&self.created_at, self.id)
     }
 
     /// The attempt (1 when GitHub does not say).
     pub fn attempt(&self) -> u32 {
         self.run_attempt.unwrap_or(1).max(1)
     }
+}
+
+/// The run whose result ReviewGate reads for pull request `pr` of `repo` at
+/// `head`: the newest completed run of that target, whatever its conclusion
+/// (reviewgate-github `select_rereview_workflow_run`, then the artifact of
+/// that run's attempt). A newer cancelled run therefore hides an older one
+/// that succeeded: ReviewGate reads the newest run's artifact or none.
+pub fn review_run<'a>(runs: &'a [RunInfo], repo: &RepoName, pr: u64, head: &str) -> Option<&'a RunInfo> {
+    runs.iter()
+        .filter(|r| !r.in_progress() && r.is_run_of(repo, pr, head))
+        .max_by(|a, b| a.age().cmp(&b.age()))
 }
 
 /// One artifact, as listed.
@@ -157,6 +188,26 @@ pub async fn list_review_runs(client: &Client, repo: &RepoName, workflow: &str) 
         (p.total_count, p.workflow_runs)
     })
     .await
+}
+
+/// The completed `pull_request` runs of `workflow` at `head`, at most
+/// `max_pages` pages: the listing ReviewGate's `check --pr` reads.
+pub async fn list_head_runs(
+    client: &Client,
+    repo: &RepoName,
+    workflow: &str,
+    head: &str,
+    max_pages: u64,
+) -> Result<Listed<RunInfo>, GhError> {
+    let route = |page: u64| {
+        Route::repo(repo, ["actions", "workflows", workflow, "runs"])
+            .query("event", "pull_request")
+            .query("status", "completed")
+            .query("head_sha", head)
+            .query("per_page", PAGE_SIZE)
+            .query("page", page)
+    };
+    list_pages(client, max_pages, route, |p: RunsPage| (p.total_count, p.workflow_runs)).await
 }
 
 /// The repository's artifacts, newest first, at most [`MAX_ARTIFACT_PAGES`] pages.

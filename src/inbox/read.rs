@@ -131,7 +131,7 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
                 rows.push(row);
             }
             Ok(listed_runs) => {
-                let planned = plan(&pr, &listed_runs.items, &shared.artifacts);
+                let planned = plan(repo, &pr, &listed_runs.items, &shared.artifacts);
                 let shared = Arc::clone(&shared);
                 tasks.spawn(async move { read_row(&shared, pr, row, planned).await });
             }
@@ -235,12 +235,6 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
             row.reason = Some("only an older head has a review run".to_owned());
             None
         }
-        Plan::Unusable { run_id, conclusion } => {
-            row.run_id = Some(run_id);
-            let shown = crate::sanitize::clean_line(&conclusion);
-            row.reason = Some(format!("the head's review run ended {shown}: no result to read"));
-            None
-        }
         Plan::Result { run, artifact } => Some((run, artifact)),
     };
     let target = Target {
@@ -321,8 +315,13 @@ async fn read_result(
             let of_run = run_artifacts(&shared.client, repo, run.id)
                 .await
                 .map_err(|e| format!("the artifacts of run {} could not be listed: {e}", run.id))?;
-            pick_artifact(&of_run, run, &pr.head_sha, &name)
-                .ok_or_else(|| format!("run {} published no unexpired result artifact for this head", run.id))?
+            pick_artifact(&of_run, run, &pr.head_sha, &name).ok_or_else(|| {
+                let ended = crate::sanitize::clean_line(run.conclusion.as_deref().unwrap_or("without a conclusion"));
+                format!(
+                    "the head's newest review run {} ended {ended} and published no unexpired result artifact",
+                    run.id
+                )
+            })?
         }
     };
     if artifact.size_in_bytes > MAX_ZIP_BYTES as u64 {

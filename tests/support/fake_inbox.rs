@@ -255,7 +255,8 @@ fn run_of(n: u64, kind: &Kind) -> Option<Value> {
     Some(
         json!({"id": run_id(n), "run_number": n, "run_attempt": 1, "head_sha": sha,
                 "head_branch": format!("topic-{n}"), "event": "pull_request", "status": status,
-                "conclusion": conclusion, "pull_requests": [{"number": n}]}),
+                "conclusion": conclusion, "pull_requests": [{"number": n}],
+                "created_at": format!("2026-01-01T00:{:02}:00Z", n % 60), "repository": {"full_name": REPO}}),
     )
 }
 

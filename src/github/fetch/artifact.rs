@@ -1,8 +1,8 @@
 //! The result artifact of a run: its name, and finding the run's unexpired
 //! artifact of that name among the listed ones.
 
-use super::error::FetchError;
-use super::runs::WorkflowRun;
+use super::error::{FetchError, shown};
+use super::runs::RunInfo;
 use super::{FetchRequest, MAX_PAGES};
 use crate::github::client::Client;
 pub(super) use crate::github::repo_runs::ArtifactInfo;
@@ -45,7 +45,7 @@ pub(super) async fn list_artifacts(
 /// The run's unexpired artifact named `name` among `listed` (the newest if several).
 pub(super) fn pick_artifact(
     listed: Vec<ArtifactInfo>,
-    run: &WorkflowRun,
+    run: &RunInfo,
     head: &str,
     name: &str,
 ) -> Result<ArtifactInfo, FetchError> {
@@ -57,11 +57,14 @@ pub(super) fn pick_artifact(
             live = Some(a);
         }
     }
-    let attempt = run.run_attempt.unwrap_or(1).max(1);
     let missing = |what| FetchError::NoArtifact {
         head: head.to_owned(),
         run_id: run.id,
-        attempt,
+        attempt: run.attempt(),
+        ended: format!(
+            "ended {}",
+            shown(run.conclusion.as_deref().unwrap_or("without a conclusion"))
+        ),
         name: name.to_owned(),
         what,
     };
@@ -87,7 +90,7 @@ mod expired_tests {
             { "id": 5, "name": name, "size_in_bytes": 10, "workflow_run": { "id": 77, "head_sha": head } }
         ]))
         .unwrap();
-        let run: WorkflowRun = serde_json::from_value(serde_json::json!({
+        let run: RunInfo = serde_json::from_value(serde_json::json!({
             "id": 77, "run_number": 1, "run_attempt": 1, "head_sha": head, "event": "pull_request",
             "status": "completed", "conclusion": "success"
         }))

@@ -20,19 +20,27 @@ pub enum FetchError {
         "no completed pull_request run of {workflow} exists for the current head {head}; wait for the review of {head} (or start it)"
     )]
     NoRun { workflow: String, head: String },
-    /// Completed runs exist for the head, but none can hold a result (cancelled, skipped, another event).
+    /// Completed runs exist for the head, but GitHub ties none of them to
+    /// this pull request of this repository (another pull request or
+    /// event, or a run from a fork, which GitHub ties to none).
     #[error(
-        "the {count} completed run(s) of {workflow} for the current head {head} were cancelled, skipped or not pull_request runs; rerun the review for {head}"
+        "none of the {count} completed run(s) of {workflow} for the current head {head} is a pull_request run of #{pr} here (GitHub ties runs from forks to no pull request); refusing a result another pull request's run made"
     )]
-    NoEligibleRun { workflow: String, head: String, count: u64 },
-    /// The newest run has no usable artifact.
+    NoRunOfPull {
+        workflow: String,
+        head: String,
+        pr: u64,
+        count: usize,
+    },
+    /// The newest run has no usable artifact (`ended`: its conclusion).
     #[error(
-        "the newest review run for {head} (run {run_id}, attempt {attempt}) has {what} artifact {name}; rerun the review for {head}"
+        "the newest review run for {head} (run {run_id}, attempt {attempt}, {ended}) has {what} artifact {name}; rerun the review for {head}"
     )]
     NoArtifact {
         head: String,
         run_id: u64,
         attempt: u32,
+        ended: String,
         name: String,
         what: &'static str,
     },

@@ -1,116 +1,77 @@
 //! The workflow runs for a head: listing them page by page and picking the
-//! newest eligible completed `pull_request` run.
+//! run ReviewGate reads ([`review_run`]).
 
 use super::error::{FetchError, shown};
 use super::{FetchRequest, MAX_PAGES};
 use crate::github::client::Client;
-use crate::github::route::Route;
-use serde::Deserialize;
+pub(super) use crate::github::repo_runs::RunInfo;
+use crate::github::repo_runs::{list_head_runs, review_run};
 
-/// Run conclusions whose artifacts can be used (a review that found problems
-/// fails its run; a cancelled or skipped run uploaded nothing trustworthy).
-const ELIGIBLE_CONCLUSIONS: [&str; 3] = ["success", "failure", "neutral"];
-
-/// One page of `GET .../actions/workflows/{workflow}/runs`.
-#[derive(Debug, Deserialize)]
-struct RunsPage {
-    #[serde(default)]
-    total_count: u64,
-    #[serde(default)]
-    workflow_runs: Vec<WorkflowRun>,
+/// The newest completed `pull_request` run of the workflow for this pull
+/// request at `head`, whatever its conclusion (see [`review_run`]).
+pub(super) async fn newest_run(client: &Client, req: &FetchRequest, head: &str) -> Result<RunInfo, FetchError> {
+    let listed = list_head_runs(client, &req.repo, &req.workflow, head, u64::from(MAX_PAGES))
+        .await
+        .map_err(|cause| FetchError::GitHub {
+            step: format!("list the runs of {} for {head}", req.workflow),
+            cause,
+        })?;
+    chosen(&listed.items, req, head)
 }
 
-/// One workflow run.
-#[derive(Debug, Clone, Deserialize)]
-pub(super) struct WorkflowRun {
-    pub(super) id: u64,
-    #[serde(default)]
-    run_number: u64,
-    pub(super) run_attempt: Option<u32>,
-    head_sha: String,
-    event: String,
-    status: Option<String>,
-    conclusion: Option<String>,
-}
-
-/// The newest eligible completed `pull_request` run of the workflow for `head`.
-pub(super) async fn newest_run(client: &Client, req: &FetchRequest, head: &str) -> Result<WorkflowRun, FetchError> {
-    let mut best: Option<WorkflowRun> = None;
-    let mut seen = 0u64;
-    for page in 1..=MAX_PAGES {
-        let route = Route::repo(&req.repo, ["actions", "workflows", req.workflow.as_str(), "runs"])
-            .query("event", "pull_request")
-            .query("status", "completed")
-            .query("head_sha", head)
-            .query("per_page", 100)
-            .query("page", page);
-        let step = || format!("list the runs of {} for {head}", req.workflow);
-        let runs: RunsPage = client
-            .get_json(&route)
-            .await
-            .map_err(|cause| FetchError::GitHub { step: step(), cause })?;
-        let count = runs.workflow_runs.len();
-        seen += count as u64;
-        for run in runs.workflow_runs.into_iter().filter(|r| is_eligible(r, head)) {
-            if best
-                .as_ref()
-                .is_none_or(|b| (run.run_number, run.id) > (b.run_number, b.id))
-            {
-                best = Some(run);
-            }
-        }
-        if count < 100 || seen >= runs.total_count {
-            break;
-        }
-    }
+fn chosen(runs: &[RunInfo], req: &FetchRequest, head: &str) -> Result<RunInfo, FetchError> {
     let (workflow, head) = (shown(&req.workflow), head.to_owned());
-    match best {
-        Some(run) => Ok(run),
-        None if seen > 0 => Err(FetchError::NoEligibleRun {
+    match review_run(runs, &req.repo, req.pr, &head) {
+        Some(run) => Ok(run.clone()),
+        None if runs.is_empty() => Err(FetchError::NoRun { workflow, head }),
+        None => Err(FetchError::NoRunOfPull {
             workflow,
             head,
-            count: seen,
+            pr: req.pr,
+            count: runs.len(),
         }),
-        None => Err(FetchError::NoRun { workflow, head }),
     }
-}
-
-fn is_eligible(run: &WorkflowRun, head: &str) -> bool {
-    run.head_sha == head
-        && run.event == "pull_request"
-        && run.status.as_deref() == Some("completed")
-        && run
-            .conclusion
-            .as_deref()
-            .is_some_and(|c| ELIGIBLE_CONCLUSIONS.contains(&c))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::github::route::RepoName;
 
-    fn run(id: u64, number: u64, head: &str, event: &str, conclusion: &str) -> WorkflowRun {
-        WorkflowRun {
-            id,
-            run_number: number,
-            run_attempt: Some(1),
-            head_sha: head.into(),
-            event: event.into(),
-            status: Some("completed".into()),
-            conclusion: Some(conclusion.into()),
+    fn run(id: u64, created: &str, pr: u64, repo: &str, conclusion: &str) -> RunInfo {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "run_attempt": 1, "head_sha": "a".repeat(40), "event": "pull_request",
+            "status": "completed", "conclusion": conclusion, "created_at": created,
+            "pull_requests": [{ "number": pr }], "repository": { "full_name": repo },
+        }))
+        .expect("a run")
+    }
+
+    fn req() -> FetchRequest {
+        FetchRequest {
+            repo: RepoName::parse("octo/app").expect("repo"),
+            pr: 7,
+            workflow: "reviewgate.yml".into(),
         }
     }
 
     #[test]
-    fn eligibility() {
+    fn the_newest_completed_run_of_this_pull_request_is_read_whatever_its_conclusion() {
         let head = "a".repeat(40);
-        assert!(is_eligible(&run(1, 1, &head, "pull_request", "success"), &head));
-        assert!(is_eligible(&run(1, 1, &head, "pull_request", "failure"), &head));
-        assert!(!is_eligible(&run(1, 1, &head, "pull_request", "cancelled"), &head));
-        assert!(!is_eligible(&run(1, 1, &head, "push", "success"), &head));
-        assert!(!is_eligible(
-            &run(1, 1, &"b".repeat(40), "pull_request", "success"),
-            &head
-        ));
+        let runs = [
+            run(30, "2026-01-01T10:00:00Z", 7, "octo/app", "success"),
+            run(20, "2026-01-01T11:00:00Z", 7, "Octo/App", "cancelled"),
+            run(90, "2026-01-01T12:00:00Z", 8, "octo/app", "success"),
+            run(95, "2026-01-01T12:30:00Z", 7, "other/app", "success"),
+        ];
+        // Run 20 is newer than 30 by creation although its id is smaller;
+        // runs of #8 and of another repository are never this pull request's.
+        assert_eq!(chosen(&runs, &req(), &head).expect("a run").id, 20);
+        let e = chosen(&runs[2..], &req(), &head).expect_err("none of #7");
+        assert!(matches!(e, FetchError::NoRunOfPull { count: 2, pr: 7, .. }), "{e}");
+        assert!(matches!(chosen(&[], &req(), &head), Err(FetchError::NoRun { .. })));
+        let mut fork = run(40, "2026-01-01T13:00:00Z", 7, "octo/app", "success");
+        fork.pull_requests.clear();
+        assert!(chosen(&[fork], &req(), &head).is_err(), "a run tied to no pull request");
     }
 }
