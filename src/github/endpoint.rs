@@ -144,7 +144,7 @@ impl ApiBase {
     }
 
     /// `api.github.com` on its default port.
-    fn is_public(&self) -> bool {
+    pub fn is_public(&self) -> bool {
         self.base.host_str() == Some("api.github.com") && self.base.port().is_none()
     }
 

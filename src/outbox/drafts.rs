@@ -19,8 +19,17 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DraftOrigin {
-    /// A pull-request result (ReviewGate), whichever file or fetch it came from.
-    PullRequest { repository: String, pull_request: u64 },
+    /// A pull-request result (ReviewGate), whichever file or fetch it came
+    /// from. `api`: the GitHub API the screen talks to when it is not the
+    /// public one, so a GitHub Enterprise pull request and a same-named one
+    /// on github.com never share drafts (drafts of the public API keep the
+    /// id they had before the API was recorded).
+    PullRequest {
+        repository: String,
+        pull_request: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        api: Option<String>,
+    },
     /// A result file without a pull request, by its absolute path.
     File { path: String },
 }
@@ -32,7 +41,13 @@ impl DraftOrigin {
             DraftOrigin::PullRequest {
                 repository,
                 pull_request,
+                api: None,
             } => format!("{repository}#{pull_request}"),
+            DraftOrigin::PullRequest {
+                repository,
+                pull_request,
+                api: Some(api),
+            } => format!("{repository}#{pull_request}@{api}"),
             DraftOrigin::File { path } => path.clone(),
         }
     }
@@ -202,6 +217,7 @@ mod tests {
         let origin = DraftOrigin::PullRequest {
             repository: "o/r".into(),
             pull_request: 7,
+            api: None,
         };
         let fingerprints = vec!["defect:a:b".to_string()];
         StoredDraft {
@@ -214,6 +230,27 @@ mod tests {
             evidence: evidence.into(),
             updated_at: None,
         }
+    }
+
+    /// A draft of the public API keeps the id it had before the API was
+    /// recorded (drafts kept by an older triage are still found); a GitHub
+    /// Enterprise pull request of the same name has drafts of its own, and
+    /// its origin is written down with the API.
+    #[test]
+    fn a_same_named_pull_request_on_another_api_has_drafts_of_its_own() {
+        let public = draft("x");
+        assert_eq!(public.id, "fd020e4cdcc7f08633be56b574a92f1d");
+        let ghe = DraftOrigin::PullRequest {
+            repository: "o/r".into(),
+            pull_request: 7,
+            api: Some("https://ghe.example/api/v3".into()),
+        };
+        assert_ne!(draft_id(&ghe, Some("abc"), &public.fingerprints), public.id);
+        let json = serde_json::to_string(&ghe).unwrap();
+        assert!(json.contains(r#""api":"https://ghe.example/api/v3""#), "{json}");
+        let old: DraftOrigin =
+            serde_json::from_str(r#"{"kind":"pull_request","repository":"o/r","pull_request":7}"#).unwrap();
+        assert_eq!(old, public.origin);
     }
 
     /// The store under a state directory given as `TRIAGE_STATE_DIR`.

@@ -173,6 +173,9 @@ pub struct Decisions {
     /// The result file's absolute path: where drafts of a result without a
     /// pull request are kept (see [`crate::tui::drafts`]).
     pub result_path: Option<String>,
+    /// The GitHub API this screen talks to, when it is not the public one
+    /// (resolved once at start: `--api-url`, else `GITHUB_API_URL`).
+    pub api: Option<String>,
     /// Edits of the open composer so far (the generation of its save timer).
     pub edits: u64,
     /// Another triage screen had this review open when this one started

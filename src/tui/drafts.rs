@@ -36,6 +36,7 @@ pub fn origin(app: &App) -> Option<DraftOrigin> {
         } => Some(DraftOrigin::PullRequest {
             repository: repository.clone(),
             pull_request: *pull_request_number,
+            api: app.decide.api.clone(),
         }),
         Scope::Local => app.decide.result_path.clone().map(|path| DraftOrigin::File { path }),
     }

@@ -298,6 +298,10 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
     runner.attach_checkout(checkout)?;
     let mut app = App::new(doc, settings, guard.size());
     app.decide.result_path = result_path;
+    app.decide.api = crate::github::ApiBase::resolve(args.pr.api_url.as_deref())
+        .ok()
+        .filter(|api| !api.is_public())
+        .map(|api| api.url());
     // Context comes from the checkout, or from GitHub for a pull request.
     app.evidence.checkout = runner.checkout.is_some() || diff::pull_of(&app).is_some();
     if let Some(hl) = &runner.highlighter {

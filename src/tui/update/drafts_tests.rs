@@ -13,6 +13,7 @@ fn origin() -> DraftOrigin {
     DraftOrigin::PullRequest {
         repository: "acme/webhooks".into(),
         pull_request: 42,
+        api: None,
     }
 }
 
@@ -35,6 +36,20 @@ fn esc_saves_the_exact_text_bound_to_the_pull_request_and_head() {
     assert_eq!(app.ui.mode, Mode::Normal);
     let kept = app.decide.drafts.values().next().and_then(|c| c.saved_as.clone());
     assert_eq!(kept, Some(draft.id));
+}
+
+#[test]
+fn a_screen_on_another_github_api_keeps_its_drafts_apart() {
+    let mut app = sample();
+    app.decide.api = Some("https://ghe.example/api/v3".into());
+    compose(&mut app, 0, "Checked on the Enterprise server.");
+    let effects = update(&mut app, key(KeyCode::Esc));
+    let [draft] = saved(&effects).try_into().expect("one SaveDraft");
+    let DraftOrigin::PullRequest { api, .. } = &draft.origin else {
+        panic!("{:?}", draft.origin);
+    };
+    assert_eq!(api.as_deref(), Some("https://ghe.example/api/v3"));
+    assert_ne!(draft.id, draft_id(&origin(), Some(fixture::SHA), &draft.fingerprints));
 }
 
 #[test]
@@ -109,6 +124,7 @@ fn restored_drafts_come_back_with_their_mark_and_text() {
         d.origin = DraftOrigin::PullRequest {
             repository: "acme/other".into(),
             pull_request: 42,
+            api: None,
         };
         (j, d)
     };

@@ -103,6 +103,7 @@ fn a_kept_reply_comes_back_into_the_input_and_never_over_typed_text() {
     let origin = DraftOrigin::PullRequest {
         repository: "acme/webhooks".into(),
         pull_request: 42,
+        api: None,
     };
     let draft = StoredDraft {
         id: crate::outbox::drafts::draft_id_of(DraftKind::ThreadReply, &origin, None, std::slice::from_ref(&fp)),

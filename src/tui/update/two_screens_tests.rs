@@ -12,6 +12,7 @@ fn origin() -> DraftOrigin {
     DraftOrigin::PullRequest {
         repository: "acme/webhooks".into(),
         pull_request: 42,
+        api: None,
     }
 }
 
