@@ -23,7 +23,8 @@ pub fn quit(app: &mut App) -> Vec<Effect> {
     effects.extend(super::reply_draft::save(app));
     let drafts = app.decide.unsent_drafts();
     let sending = app.decide.batch.map_or(0, |b| b.total - b.done());
-    if drafts + sending == 0 || app.ui.mode == Mode::Ask(Question::Quit) {
+    let thread = usize::from(app.live.thread.sending.is_some());
+    if drafts + sending + thread == 0 || app.ui.mode == Mode::Ask(Question::Quit) {
         app.ui.quit = true;
     } else {
         app.ui.mode = Mode::Ask(Question::Quit);
@@ -55,6 +56,12 @@ pub fn text(app: &App, q: Question) -> Vec<String> {
                 lines.push(format!(
                     "{sending} decision{} still being sent; they stay in the outbox and are offered next time.",
                     if sending == 1 { " is" } else { "s are" }
+                ));
+            }
+            if let Some((_, request)) = &app.live.thread.sending {
+                lines.push(format!(
+                    "A thread {} is still being sent; it stays in the outbox and is offered next time.",
+                    request.verb.name()
                 ));
             }
             lines.push("Quit anyway? y = quit, n / esc = stay".into());

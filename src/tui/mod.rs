@@ -337,8 +337,12 @@ pub fn run(args: OpenOptions) -> anyhow::Result<ExitCode> {
         runner.run(effect, &mut guard);
     }
     let ended_by = runtime::event_loop(&mut app, &mut guard, &mut runner, &rx, &signal);
-    // Drafts asked to be written on the way out are on disk before the exit.
+    // Drafts asked to be written on the way out are on disk before the
+    // exit, and sends under way get their grace. The runner goes while the
+    // screen still owns the terminal: a job cut by the runtime's end is
+    // reported to no one rather than printed over the restored terminal.
     runner.finish();
+    drop(runner);
     drop(guard);
     Ok(exit_code(ended_by?))
 }

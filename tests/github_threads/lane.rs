@@ -11,7 +11,7 @@ use triage::github::{ApiBase, ClientConfig, RetryPolicy, Token};
 use triage::outbox::thread_actions::ThreadStore;
 use triage::tui::app::{App, Mode};
 use triage::tui::effect::Effect;
-use triage::tui::jobs::thread::run_with;
+use triage::tui::jobs::thread::{keep, send};
 use triage::tui::jobs::worker::Net;
 use triage::tui::update::{Msg, update};
 use wiremock::matchers::{method, path};
@@ -85,9 +85,13 @@ async fn run_replacing(
 ) -> triage::tui::thread_act::ThreadActed {
     let (store, config) = (store.clone(), config(&api.uri()));
     let net = Net::new(tokio::runtime::Handle::current(), Box::new(move || Ok(config.clone())));
-    tokio::task::spawn_blocking(move || run_with(&store, &net, request, replaces.as_ref()))
-        .await
-        .expect("job")
+    // The screen's two steps: kept on the file lane, then sent in a job.
+    tokio::task::spawn_blocking(move || match keep(&store, request, replaces.as_ref()) {
+        Ok(entry) => send(&store, &net, &entry),
+        Err(not_kept) => not_kept,
+    })
+    .await
+    .expect("job")
 }
 
 /// The fingerprint of the selected finding.

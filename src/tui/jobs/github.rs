@@ -20,12 +20,16 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 
-/// Queues sending `items` (kept first) on the worker, with the session's client.
+/// Keeps `items` in the outbox on the file lane, then queues their send
+/// with the session's client. Kept first, so a quit while the send still
+/// waits in the queue loses nothing: the decisions stay in the outbox and
+/// are offered next time, as the quit question says.
 pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Vec<String>, worker: &Worker) {
     let source = ctx.source.clone();
-    let tx = worker.tx();
-    worker.job("sending decisions", move |net| {
-        let report = |finding: usize, outcome: SubmitOutcome| {
+    let (tx, jobs) = (worker.tx(), worker.jobs());
+    let to_screen = tx.clone();
+    worker.write(move || {
+        let report = move |finding: usize, outcome: SubmitOutcome| {
             let _ = tx.send(Msg::SubmitFinished {
                 finding,
                 generation,
@@ -42,29 +46,25 @@ pub fn submit(ctx: &Context, generation: u64, items: Vec<SubmitItem>, drafts: Ve
                 return None;
             }
         };
-        let connect = || net.client();
-        let all_kept = |kept: usize, of: usize| {
-            // Every decision is on disk now: its draft is not needed.
-            if kept == of {
-                for id in &drafts {
-                    if let Some(msg) = super::files::delete_draft(id) {
-                        let _ = tx.send(msg);
-                    }
+        let total = items.len();
+        let kept = keep_all(&outbox, source, items, &report);
+        // Every decision is on disk now: its draft is not needed.
+        if kept.len() == total {
+            for id in &drafts {
+                if let Some(msg) = super::files::delete_draft(id) {
+                    let _ = to_screen.send(msg);
                 }
             }
-        };
-        let batch = Batch { source, items };
-        run(&outbox, (connect, |f| net.block_on(f)), batch, &report, &all_kept);
+        }
+        if !kept.is_empty() {
+            jobs.job("sending decisions", move |net| {
+                send(&outbox, (|| net.client(), |f| net.block_on(f)), kept, &report);
+                None
+            });
+        }
         None
     });
 }
-
-/// The decisions of one submission and where they came from.
-struct Batch {
-    source: Option<String>,
-    items: Vec<SubmitItem>,
-}
-
 fn failed(reason: SendFailure) -> SubmitOutcome {
     SubmitOutcome::Failed { reason }
 }
@@ -72,18 +72,13 @@ fn failed(reason: SendFailure) -> SubmitOutcome {
 /// Runs a future to its end (the session runtime's `block_on`, or a test's).
 type BlockOn<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
-/// Keeps every decision, then (when a client can be had) sends them in turn:
-/// `net` is how to get the client and how to wait for the sends.
-fn run(
+/// Sends kept decisions in turn (when a client can be had), reporting each.
+fn send(
     outbox: &Outbox,
     net: (impl FnOnce() -> Result<Client, ClientError>, impl FnOnce(BlockOn<'_>)),
-    batch: Batch,
+    kept: Vec<(usize, Kept)>,
     report: &dyn Fn(usize, SubmitOutcome),
-    kept_count: &dyn Fn(usize, usize),
 ) {
-    let total = batch.items.len();
-    let kept = keep_all(outbox, batch.source, batch.items, report);
-    kept_count(kept.len(), total);
     if kept.is_empty() {
         return;
     }

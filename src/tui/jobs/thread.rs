@@ -7,51 +7,60 @@
 
 use super::worker::{Net, Worker};
 use crate::github::thread_action::ThreadRequest;
-use crate::outbox::thread_actions::{ThreadStore, thread_entry_id};
+use crate::outbox::thread_actions::{ThreadEntry, ThreadStore, thread_entry_id};
 use crate::session::thread_attempt::{Attempt, attempt};
 use crate::tui::message::failure::Shared;
 use crate::tui::thread_act::ThreadActed;
 use crate::tui::update::Msg;
 
-/// Queues the action on the worker: once it settled, the store is listed
-/// again (`Msg::ThreadsKept`, so the outbox overlay shows what is kept),
-/// then the outcome comes (`Msg::ThreadActed`).
+/// Keeps the action on disk on the file lane, then queues its send on
+/// the worker: once it settled, the store is listed again
+/// (`Msg::ThreadsKept`, so the outbox overlay shows what is kept), then the
+/// outcome comes (`Msg::ThreadActed`). Kept first, so a quit while the send
+/// still waits in the queue loses nothing (`triage thread retry`, or the
+/// next screen, sends it).
 pub fn start(generation: u64, request: ThreadRequest, replaces: Option<ThreadRequest>, worker: &Worker) {
-    let tx = worker.tx();
-    worker.job("a thread action", move |net| {
-        let outcome = match ThreadStore::open_default() {
-            Ok(store) => {
-                let outcome = run_with(&store, net, request, replaces.as_ref());
-                if let Ok((kept, _)) = store.list() {
-                    let _ = tx.send(Msg::ThreadsKept(kept));
-                }
-                outcome
+    let (tx, jobs) = (worker.tx(), worker.jobs());
+    worker.write(move || {
+        let store = match ThreadStore::open_default() {
+            Ok(store) => store,
+            Err(e) => {
+                let outcome = ThreadActed::NoStore(Shared::new(e));
+                return Some(Msg::ThreadActed { generation, outcome });
             }
-            Err(e) => ThreadActed::NoStore(Shared::new(e)),
         };
-        Some(Msg::ThreadActed { generation, outcome })
+        let entry = match keep(&store, request, replaces.as_ref()) {
+            Ok(entry) => entry,
+            Err(outcome) => return Some(Msg::ThreadActed { generation, outcome }),
+        };
+        jobs.job("a thread action", move |net| {
+            let outcome = send(&store, net, &entry);
+            if let Ok((kept, _)) = store.list() {
+                let _ = tx.send(Msg::ThreadsKept(kept));
+            }
+            Some(Msg::ThreadActed { generation, outcome })
+        });
+        None
     });
 }
 
-/// Keeps, sends and settles one action with this store and the session's
-/// network access (what the screen's job does, without the environment).
-pub fn run_with(
+/// Keeps the action in `store` (dropping the failed reply it rewrites).
+pub fn keep(
     store: &ThreadStore,
-    net: &Net,
     request: ThreadRequest,
     replaces: Option<&ThreadRequest>,
-) -> ThreadActed {
-    let entry = match store.keep(request) {
-        Ok(entry) => entry,
-        Err(e) => return ThreadActed::NotKept(Shared::new(e)),
-    };
-    if let Some(old) = replaces.map(thread_entry_id).filter(|old| *old != entry.id)
-        && let Err(e) = store.remove(&old)
-    {
-        return ThreadActed::NotKept(Shared::new(e));
+) -> Result<ThreadEntry, ThreadActed> {
+    let entry = store.keep(request).map_err(|e| ThreadActed::NotKept(Shared::new(e)))?;
+    if let Some(old) = replaces.map(thread_entry_id).filter(|old| *old != entry.id) {
+        store.remove(&old).map_err(|e| ThreadActed::NotKept(Shared::new(e)))?;
     }
+    Ok(entry)
+}
+
+/// Sends and settles a kept action with the session's network access.
+pub fn send(store: &ThreadStore, net: &Net, entry: &ThreadEntry) -> ThreadActed {
     let client = net.client().map_err(|why| why.to_string());
-    match net.block_on(attempt(store, client.as_ref().map_err(Clone::clone), &entry)) {
+    match net.block_on(attempt(store, client.as_ref().map_err(Clone::clone), entry)) {
         Attempt::Sent { outcome, settle } => ThreadActed::Answered {
             outcome,
             settle: settle.map(Shared::new),

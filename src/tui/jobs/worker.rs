@@ -12,6 +12,13 @@
 //!   waits for the lane before the process exits.
 //! - A job that panics is reported as [`Msg::JobFailed`]; the terminal stays
 //!   in screen mode (the panic hook leaves threads of this worker alone).
+//! - Work that must outlive a quit is written on the file lane first and
+//!   queued from there ([`Worker::jobs`]): a decision or thread action is
+//!   kept on disk before its job can wait in the queue, so quitting while
+//!   it waits loses nothing (it is offered again next time).
+//! - [`Worker::finish`] (the way out) waits for the file lane, starts no
+//!   job still queued, and gives the jobs already running up to [`GRACE`]
+//!   to end (a send under way usually completes instead of being cut).
 
 use crate::github::{Client, ClientConfig, SetupError};
 use crate::tui::message::JobFailure;
@@ -26,6 +33,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub const QUEUE: usize = 64;
 /// Jobs that run at once (each may wait on the network for a while).
 pub const PARALLEL: usize = 4;
+/// How long the way out waits for running jobs to end.
+pub const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Tokio runtimes built by the screen's workers in this process.
 static RUNTIMES: AtomicUsize = AtomicUsize::new(0);
@@ -129,11 +138,68 @@ type Job = (&'static str, Box<dyn FnOnce(&Net) -> Option<Msg> + Send>);
 /// A small file write, run in order on the file lane.
 type Write = Box<dyn FnOnce() -> Option<Msg> + Send>;
 
+/// Where jobs are queued from: the worker itself, or a file write that
+/// queues the job its write was for ([`Worker::jobs`]).
+#[derive(Clone)]
+pub struct Jobs {
+    queue: tokio::sync::mpsc::Sender<Job>,
+    tx: Sender<Msg>,
+}
+
+impl Jobs {
+    /// Queues a job; a full queue refuses it with a notice (`name` says what was refused).
+    pub fn job(&self, name: &'static str, work: impl FnOnce(&Net) -> Option<Msg> + Send + 'static) {
+        if self.queue.try_send((name, Box::new(work))).is_err() {
+            let _ = self
+                .tx
+                .send(Msg::Notice(crate::tui::message::notice::Notice::QueueFull {
+                    job: name,
+                }));
+        }
+    }
+}
+
+/// Whether the worker is on its way out, and how many jobs run.
+#[derive(Default)]
+struct Activity {
+    closing: std::sync::atomic::AtomicBool,
+    running: Mutex<usize>,
+    ended: std::sync::Condvar,
+}
+
+impl Activity {
+    /// Counts a job as running until the returned guard is dropped.
+    fn start(self: &Arc<Self>) -> Running {
+        *self.running.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        Running(Arc::clone(self))
+    }
+
+    /// Waits until no job runs, or `grace` has passed.
+    fn wait_idle(&self, grace: std::time::Duration) {
+        let running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = self
+            .ended
+            .wait_timeout_while(running, grace, |n| *n > 0)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
+/// A running job (see [`Activity::start`]); ends it when dropped, even by a panic.
+struct Running(Arc<Activity>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        *self.0.running.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+        self.0.ended.notify_all();
+    }
+}
+
 /// The worker (see the module documentation).
 pub struct Worker {
     runtime: tokio::runtime::Runtime,
     net: Arc<Net>,
-    queue: tokio::sync::mpsc::Sender<Job>,
+    jobs: Jobs,
+    activity: Arc<Activity>,
     writes: Option<std::sync::mpsc::Sender<Write>>,
     writer: Option<std::thread::JoinHandle<()>>,
     tx: Sender<Msg>,
@@ -152,7 +218,8 @@ impl Worker {
         RUNTIMES.fetch_add(1, Ordering::SeqCst);
         let net = Arc::new(Net::new(runtime.handle().clone(), config));
         let (queue, jobs) = tokio::sync::mpsc::channel::<Job>(QUEUE);
-        runtime.spawn(dispatch(jobs, Arc::clone(&net), tx.clone()));
+        let activity = Arc::new(Activity::default());
+        runtime.spawn(dispatch(jobs, Arc::clone(&net), tx.clone(), Arc::clone(&activity)));
         let (writes, lane) = std::sync::mpsc::channel::<Write>();
         let lane_tx = tx.clone();
         let writer = std::thread::Builder::new().name("triage-files".into()).spawn(move || {
@@ -168,7 +235,8 @@ impl Worker {
         Ok(Worker {
             runtime,
             net,
-            queue,
+            jobs: Jobs { queue, tx: tx.clone() },
+            activity,
             writes: Some(writes),
             writer: Some(writer),
             tx,
@@ -177,13 +245,12 @@ impl Worker {
 
     /// Queues a job; a full queue refuses it with a notice (`name` says what was refused).
     pub fn job(&self, name: &'static str, work: impl FnOnce(&Net) -> Option<Msg> + Send + 'static) {
-        if self.queue.try_send((name, Box::new(work))).is_err() {
-            let _ = self
-                .tx
-                .send(Msg::Notice(crate::tui::message::notice::Notice::QueueFull {
-                    job: name,
-                }));
-        }
+        self.jobs.job(name, work);
+    }
+
+    /// Where a file write queues the job it was for.
+    pub fn jobs(&self) -> Jobs {
+        self.jobs.clone()
     }
 
     /// Runs a small file write after the ones asked before it.
@@ -215,11 +282,15 @@ impl Worker {
         self.runtime.handle().clone()
     }
 
-    /// Waits until every file write asked so far is done (before the process exits).
+    /// The way out: waits until every file write asked so far is done,
+    /// starts no queued job, and waits up to [`GRACE`] for the running ones.
     pub fn finish(&mut self) {
         self.writes = None;
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
+        }
+        if !self.activity.closing.swap(true, Ordering::SeqCst) {
+            self.activity.wait_idle(GRACE);
         }
     }
 }
@@ -231,15 +302,26 @@ impl Drop for Worker {
 }
 
 /// Takes jobs off the queue and runs at most [`PARALLEL`] at once.
-async fn dispatch(mut jobs: tokio::sync::mpsc::Receiver<Job>, net: Arc<Net>, tx: Sender<Msg>) {
+///
+/// Once the worker is closing, a job taken off the queue is not started:
+/// what it was for is on disk already (see the module documentation).
+async fn dispatch(mut jobs: tokio::sync::mpsc::Receiver<Job>, net: Arc<Net>, tx: Sender<Msg>, activity: Arc<Activity>) {
     let slots = Arc::new(tokio::sync::Semaphore::new(PARALLEL));
     while let Some((name, work)) = jobs.recv().await {
         let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
             return;
         };
+        if activity.closing.load(Ordering::SeqCst) {
+            continue;
+        }
         let (net, tx) = (Arc::clone(&net), tx.clone());
+        let running = activity.start();
         tokio::spawn(async move {
-            let ran = tokio::task::spawn_blocking(move || work(&net)).await;
+            let ran = tokio::task::spawn_blocking(move || {
+                let _running = running;
+                work(&net)
+            })
+            .await;
             drop(slot);
             let msg = match ran {
                 Ok(msg) => msg,

@@ -50,6 +50,28 @@ fn q_asks_first_when_a_draft_exists_and_esc_stays() {
 }
 
 #[test]
+fn q_asks_first_while_a_thread_action_is_being_sent_and_says_it_stays_kept() {
+    let mut app = sample();
+    let request = crate::github::thread_action::ThreadRequest {
+        repository: "acme/webhooks".into(),
+        pull_request: 42,
+        fingerprint: "defect:a:b".into(),
+        expected_head: None,
+        verb: crate::github::thread_action::ThreadVerb::Resolve,
+    };
+    app.live.thread.sending = Some((1, request));
+    typed(&mut app, "q");
+    assert_eq!(app.ui.mode, Mode::Ask(Question::Quit));
+    let text = crate::tui::ask::text(&app, Question::Quit).join("\n");
+    assert!(
+        text.contains("A thread resolve is still being sent; it stays in the outbox"),
+        "{text}"
+    );
+    typed(&mut app, "y");
+    assert!(app.ui.quit, "y quits");
+}
+
+#[test]
 fn ctrl_z_asks_for_a_suspend_and_changes_nothing_else() {
     let mut app = sample();
     typed(&mut app, "j");

@@ -71,9 +71,7 @@ fn run_items(
     connect: Result<ClientConfig, ClientError>,
     items: Vec<SubmitItem>,
 ) -> Vec<(usize, SubmitOutcome)> {
-    let total = items.len();
     let seen = Mutex::new(Vec::new());
-    let kept_counts = Mutex::new(Vec::new());
     let report = |f: usize, o: SubmitOutcome| seen.lock().unwrap_or_else(|e| e.into_inner()).push((f, o));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -83,19 +81,9 @@ fn run_items(
         let _inside = runtime.enter();
         crate::github::Client::new(connect?).map_err(ClientError::Build)
     };
-    run(
-        &outbox,
-        (connect, |f| runtime.block_on(f)),
-        Batch {
-            source: Some("review.json".into()),
-            items,
-        },
-        &report,
-        &|kept, of| kept_counts.lock().unwrap_or_else(|e| e.into_inner()).push((kept, of)),
-    );
-    // Told once, before anything is sent: how many of them were kept.
-    let counts = kept_counts.into_inner().unwrap_or_default();
-    assert!(matches!(counts.as_slice(), [(_, n)] if *n == total), "{counts:?}");
+    // The screen's two steps: kept on the file lane, then sent in a job.
+    let kept = keep_all(&outbox, Some("review.json".into()), items, &report);
+    send(&outbox, (connect, |f| runtime.block_on(f)), kept, &report);
     seen.into_inner().unwrap_or_default()
 }
 

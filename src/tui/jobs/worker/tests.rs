@@ -146,3 +146,38 @@ fn the_first_fetch_s_client_is_the_session_s_client_for_every_later_job() {
         "the jobs use the client the first fetch built; none configures another"
     );
 }
+
+/// The way out lets the jobs already running end (within the grace) and
+/// starts none of those still queued: what they were for is on disk.
+#[test]
+fn finish_lets_running_jobs_end_and_starts_no_queued_one() {
+    let (tx, _rx) = channel();
+    let mut worker = Worker::new(tx, config_counting(Arc::new(AtomicUsize::new(0)))).unwrap_or_else(|e| panic!("{e}"));
+    let (ran, queued_ran) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (started_tx, started) = channel();
+    for _ in 0..PARALLEL {
+        let (ran, started_tx) = (Arc::clone(&ran), started_tx.clone());
+        worker.job("a slow read", move |net| {
+            let _ = started_tx.send(());
+            net.block_on(async { tokio::time::sleep(std::time::Duration::from_millis(200)).await });
+            ran.fetch_add(1, Ordering::SeqCst);
+            None
+        });
+    }
+    for _ in 0..PARALLEL {
+        started.recv().unwrap_or_else(|e| panic!("{e}"));
+    }
+    let later = Arc::clone(&queued_ran);
+    worker.job("queued behind them", move |_| {
+        later.fetch_add(1, Ordering::SeqCst);
+        None
+    });
+    worker.finish();
+    assert_eq!(ran.load(Ordering::SeqCst), PARALLEL, "a running job was cut");
+    drop(worker);
+    assert_eq!(
+        queued_ran.load(Ordering::SeqCst),
+        0,
+        "a queued job started on the way out"
+    );
+}
