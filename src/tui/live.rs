@@ -4,7 +4,7 @@
 //! submission off; unreadable threads make every finding `unknown` and the
 //! banner says why.
 
-use super::app::{App, Document, Level};
+use super::app::{App, Document, Level, SubmitState};
 use super::composer::Composer;
 use super::decision_state::SentDecision;
 use super::effect::Effect;
@@ -149,6 +149,11 @@ fn index_map(old: &Document, new: &Document) -> HashMap<usize, usize> {
         .collect()
 }
 
+/// The head a document's result reviewed.
+fn head_of(doc: &Document) -> Option<&str> {
+    doc.set.as_ref()?.reviewed_sha.as_deref()
+}
+
 /// Moves a composer's targets to the new indices; `false` when none is left.
 fn remap_composer(c: &mut Composer, map: &HashMap<usize, usize>) -> bool {
     c.targets = c.targets.iter().filter_map(|i| map.get(i).copied()).collect();
@@ -157,15 +162,25 @@ fn remap_composer(c: &mut Composer, map: &HashMap<usize, usize>) -> bool {
 
 /// Swaps in a new document, carrying selection, marks, decision states,
 /// drafts and sent decisions over to the same fingerprints.
+///
+/// A decision this session recorded is for the head it was made on: when
+/// the new result is for another head, its "recorded" state is not carried
+/// (a decision for an old head authorises nothing on a new one; the new
+/// result shows what ReviewGate made of it, and the ledger read after the
+/// refresh shows the rest).
 pub fn replace_document(app: &mut App, doc: Document) {
     let map = index_map(&app.doc, &doc);
     let n = doc.findings().len();
     let keep = app.selected().and_then(|i| map.get(&i).copied());
+    let same_head = head_of(&app.doc) == head_of(&doc);
     let mut marks = vec![false; n];
     let mut submit = vec![Default::default(); n];
     for (&old, &new) in &map {
         marks[new] = app.browse.marks.get(old).copied().unwrap_or(false);
-        submit[new] = app.submit.get(old).cloned().unwrap_or_default();
+        submit[new] = match app.submit.get(old).cloned().unwrap_or_default() {
+            SubmitState::Recorded(_) if !same_head => SubmitState::Idle,
+            state => state,
+        };
     }
     let d = &mut app.decide;
     let mut drafts = BTreeMap::new();
@@ -191,6 +206,7 @@ pub fn replace_document(app: &mut App, doc: Document) {
     d.sent = sent;
     app.doc = doc;
     super::recorded::rejoin(app);
+    super::offer::rejoin(app);
     app.browse.marks = marks;
     app.submit = submit;
     app.detail.key = None;

@@ -91,6 +91,36 @@ pub fn loaded(app: &mut App, entries: Vec<Entry>, unreadable: usize) {
     }
 }
 
+/// Joins the offered entries with the findings again after they were
+/// replaced (a refresh): each row's finding is found by its fingerprint in
+/// the new result, and a decision's staleness is judged against the new
+/// head, so a retry from an overlay opened before the refresh reports on
+/// the finding it is about and is refused when its head has gone.
+pub fn rejoin(app: &mut App) {
+    let Some(set) = app.doc.set.as_ref() else {
+        return;
+    };
+    let offer = &mut app.decide.offer;
+    offer.entries.retain_mut(|o| {
+        o.staleness = o.entry.staleness(set);
+        o.finding = app.doc.position_of(&o.entry.draft.fingerprint);
+        o.staleness != Staleness::Unrelated
+    });
+    for kept in &mut offer.threads {
+        kept.finding = app.doc.position_of(&kept.entry.request.fingerprint);
+    }
+    if let Mode::Outbox { cursor } = app.ui.mode {
+        let rows = app.decide.offer.rows();
+        app.ui.mode = if rows == 0 {
+            Mode::Normal
+        } else {
+            Mode::Outbox {
+                cursor: cursor.min(rows - 1),
+            }
+        };
+    }
+}
+
 /// An action in the outbox overlay (rows past the decisions are thread actions).
 pub fn act(app: &mut App, cursor: usize, action: Action) -> Vec<Effect> {
     let decisions = app.decide.offer.entries.len();

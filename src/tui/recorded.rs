@@ -9,9 +9,10 @@
 //! replays the comment. When the finding's canonical disposition already is
 //! the one the recorded decision maps to, nothing is awaited.
 
-use super::app::App;
+use super::app::{App, Level, SubmitState};
 use super::effect::Effect;
 pub use super::message::LedgerTarget;
+use super::update::flash;
 use crate::model::ledger::{Ledger, LedgerState, Recorded};
 use crate::model::review::{Format, Scope};
 
@@ -21,8 +22,11 @@ pub enum LedgerView {
     /// Not a pull-request result (or not read yet).
     #[default]
     NotApplicable,
-    /// Being read (this generation).
-    Loading { generation: u64 },
+    /// Being read (this generation). `held`: the fingerprints this
+    /// session had recorded when the read started, which the ledger must
+    /// still hold (a decision recorded after the read started may be
+    /// missing from it without being gone).
+    Loading { generation: u64, held: Vec<String> },
     /// Read and classified, joined with the findings.
     Known(Known),
     /// Could not be read: why (never shown as "nothing recorded").
@@ -93,19 +97,61 @@ pub fn load(app: &mut App) -> Vec<Effect> {
     };
     let generation = app.next_generation;
     app.next_generation += 1;
-    app.live.ledger = LedgerView::Loading { generation };
+    let held = app
+        .doc
+        .findings()
+        .iter()
+        .zip(&app.submit)
+        .filter(|(_, state)| matches!(state, SubmitState::Recorded(_)))
+        .map(|(f, _)| f.key.as_str().to_owned())
+        .collect();
+    app.live.ledger = LedgerView::Loading { generation, held };
     vec![Effect::LoadLedger { generation, target }]
 }
 
 /// The ledger was read; stale generations are dropped.
+///
+/// A decision this session recorded before the read started, which the
+/// ledger no longer holds as an authorised decision for the head (its
+/// comment was deleted on GitHub, say), is shown recorded no more: the
+/// finding is undecided again, and the screen says so.
 pub fn loaded(app: &mut App, generation: u64, state: LedgerState) {
-    if app.live.ledger != (LedgerView::Loading { generation }) {
-        return;
-    }
+    let held = match &mut app.live.ledger {
+        LedgerView::Loading { generation: g, held } if *g == generation => std::mem::take(held),
+        _ => return,
+    };
     app.live.ledger = match state {
         LedgerState::Known(l) => LedgerView::Known(Known::new(l, app.doc.findings())),
         LedgerState::Unknown { reason } => LedgerView::Unknown(reason),
     };
+    if let LedgerView::Known(known) = &app.live.ledger {
+        let gone: Vec<usize> = app
+            .doc
+            .findings()
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| {
+                let fp = f.key.as_str();
+                matches!(app.submit.get(*i), Some(SubmitState::Recorded(_)))
+                    && held.iter().any(|h| h == fp)
+                    && !known.ledger.latest(fp).is_some_and(|r| r.authorised.is_authorised())
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &gone {
+            app.submit[i] = SubmitState::Idle;
+        }
+        if !gone.is_empty() {
+            flash(
+                app,
+                Level::Warning,
+                format!(
+                    "{} decision(s) recorded in this session are no longer on the pull request (deleted on GitHub?): shown undecided again.",
+                    gone.len()
+                ),
+            );
+        }
+    }
     app.detail.key = None;
     app.refilter();
 }
