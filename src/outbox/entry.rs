@@ -118,6 +118,20 @@ pub enum Staleness {
 }
 
 impl Entry {
+    /// Comments earlier attempts may have left on the pull request: the
+    /// clean-up deletes that never finished, then the comment of an attempt
+    /// whose answer was lost (posted, maybe attested: ReviewGate's replay
+    /// applies it whatever the outbox says), when it is not one of those.
+    pub fn left_on_pull_request(&self) -> (Vec<u64>, Option<u64>) {
+        let deletes = self.pending_deletes.clone();
+        let posted = self
+            .last_outcome
+            .as_ref()
+            .and_then(|o| o.comment_id)
+            .filter(|c| !deletes.contains(c));
+        (deletes, posted)
+    }
+
     /// A new entry for `draft` (not yet written).
     pub fn new(draft: Draft, source: Option<String>) -> Entry {
         Entry {

@@ -204,14 +204,11 @@ fn retry(app: &mut App, cursor: usize) -> Vec<Effect> {
 }
 
 fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
-    let Some(id) = app.decide.offer.entries.get(cursor).map(|o| o.entry.id.clone()) else {
+    let Some(entry) = app.decide.offer.entries.get(cursor).map(|o| &o.entry) else {
         return Vec::new();
     };
-    if !second_press(
-        app,
-        &id,
-        "Press d again to drop this decision for good (it is recorded nowhere).",
-    ) {
+    let (id, warning) = (entry.id.clone(), drop_warning(entry));
+    if !second_press(app, &id, &warning) {
         return Vec::new();
     }
     take(app, cursor);
@@ -223,6 +220,28 @@ fn drop(app: &mut App, cursor: usize) -> Vec<Effect> {
 
 /// A drop press on entry `id`: true when it is the second in a row (the
 /// drop goes ahead), else the press arms it and `warning` says so.
+/// What dropping a kept decision leaves behind, said before the second press.
+fn drop_warning(entry: &Entry) -> String {
+    let (deletes, posted) = entry.left_on_pull_request();
+    let mut left: Vec<String> = deletes
+        .iter()
+        .map(|c| format!("comment {c} may still be on the pull request (its clean-up delete never finished)"))
+        .collect();
+    if let Some(c) = posted {
+        left.push(format!(
+            "comment {c} of an earlier attempt may be on the pull request, and ReviewGate applies it"
+        ));
+    }
+    if left.is_empty() {
+        return "Press d again to drop this decision for good (it is recorded nowhere).".to_owned();
+    }
+    format!(
+        "Press d again to drop this decision from the outbox: {}; delete it on GitHub to withdraw the decision.",
+        left.join("; ")
+    )
+}
+
+/// True on the second drop press for `id`; the first shows `warning`.
 pub fn second_press(app: &mut App, id: &str, warning: &str) -> bool {
     if app.decide.offer.armed_drop.as_deref() == Some(id) {
         app.decide.offer.armed_drop = None;

@@ -251,3 +251,34 @@ fn no_run(head: &str) -> crate::tui::message::failure::Shared<crate::github::fet
         head: head.into(),
     })
 }
+
+/// A kept decision whose last attempt left its comment on GitHub (posted
+/// and attested, the read-back failed: ReviewGate replays it) is not
+/// dropped with the words "it is recorded nowhere": the warning names the
+/// comment, as `triage outbox drop` does.
+#[test]
+fn dropping_a_decision_whose_comment_is_on_github_says_so() {
+    let mut app = sample();
+    let mut left = entry(&app, 0, None, None);
+    left.attempts = 1;
+    left.last_outcome = Some(crate::outbox::LastOutcome {
+        kind: crate::outbox::OutcomeKind::Failed,
+        message: "could not read back comment 9001: GitHub did not answer within 10 s".into(),
+        comment_id: Some(9001),
+        stale_head: false,
+    });
+    update(
+        &mut app,
+        Msg::OutboxLoaded {
+            entries: vec![left],
+            unreadable: 0,
+        },
+    );
+    assert_eq!(app.ui.mode, Mode::Outbox { cursor: 0 });
+    typed(&mut app, "d");
+    let warning = app.ui.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(
+        !warning.contains("recorded nowhere") && warning.contains("comment 9001 of an earlier attempt"),
+        "the drop warning: {warning:?}"
+    );
+}
