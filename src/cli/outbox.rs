@@ -203,14 +203,7 @@ fn worse(a: u8, b: u8) -> u8 {
 
 fn drop_entry(outbox: &Outbox, id: &str) -> anyhow::Result<ExitCode> {
     let kept = outbox.get(id).ok().flatten();
-    let left = kept.as_ref().map(|e| e.pending_deletes.clone()).unwrap_or_default();
-    // A comment an attempt left (posted, maybe attested, its answer lost):
-    // ReviewGate's replay applies it whatever the outbox says.
-    let posted = kept
-        .as_ref()
-        .and_then(|e| e.last_outcome.as_ref())
-        .and_then(|o| o.comment_id)
-        .filter(|c| !left.contains(c));
+    let (left, posted) = kept.as_ref().map(|e| e.left_on_pull_request()).unwrap_or_default();
     if outbox.remove(id)? {
         for comment in left {
             eprintln!(
