@@ -11,6 +11,8 @@
 mod fake_github;
 #[path = "support/fake_inbox.rs"]
 mod fake_inbox;
+#[path = "support/fixture.rs"]
+mod fixture;
 
 use fake_inbox::{Kind, REPO, WORKFLOW, mount, thirty};
 use std::path::Path;
@@ -605,4 +607,187 @@ async fn unreadable_nodes_and_a_listing_without_a_cursor_are_said() {
         inbox.notes
     );
     assert!(!inbox.notes.iter().any(|n| n.contains("oldest")), "{:?}", inbox.notes);
+}
+
+/// #4 holds a `needs_human` comment by someone without write permission and
+/// with no receipt: ReviewGate's replay ignores it, so it escalates nothing.
+#[tokio::test]
+async fn a_needs_human_comment_replay_ignores_is_no_escalation() {
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    let fp = "defect:src.lib.rs:pr4.f0";
+    let c = fake_inbox::decision(&server, 77, 4, fp, SubmittedDisposition::NeedsHuman, "drive-by");
+    fake_inbox::listed_comments(&server, &[c]).await;
+    fake_inbox::no_statuses(&server, 4).await;
+    fake_inbox::permission(&server, "drive-by", "read").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let r = row(&inbox, 4);
+    assert_eq!((r.needs_human, r.tier()), (0, 2));
+}
+
+/// #23's result shows its finding disputed after a `needs_human`
+/// submission; a writer has since recorded `fixed` at the head, the
+/// decision replay applies last: the escalation has ended.
+#[tokio::test]
+async fn a_newer_authorised_decision_at_the_head_ends_the_results_needs_human_escalation() {
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(23, Kind::NeedsHuman)];
+    let c = fake_inbox::decision(
+        &server,
+        71,
+        23,
+        "defect:src.lib.rs:pr23.f0",
+        SubmittedDisposition::Fixed,
+        "dev",
+    );
+    fake_inbox::listed_comments(&server, &[c]).await;
+    fake_inbox::no_statuses(&server, 23).await;
+    fake_inbox::permission(&server, "dev", "write").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let r = row(&inbox, 23);
+    assert_eq!((r.needs_human, r.awaiting), (0, Some(1)));
+}
+
+/// The pull request's screen on result `doc` of `n` with the ledger of
+/// `comments` joined (the `writers` have write permission, nobody else).
+fn screen_app(
+    n: u64,
+    doc: &serde_json::Value,
+    comments: &[serde_json::Value],
+    writers: &[&str],
+) -> triage::tui::app::App {
+    use triage::model::ledger::{Authorisation, CommentRecord, Ledger, LedgerScope, LedgerState, classify, pick};
+    let request = triage::github::fetch::FetchRequest {
+        repo: RepoName::parse(REPO).unwrap(),
+        pr: n,
+        workflow: WORKFLOW.into(),
+    };
+    let bytes = serde_json::to_vec(doc).unwrap();
+    let loaded = triage::github::fetch::check_result(&bytes, &request, &fake_inbox::head(n)).unwrap();
+    let document = triage::tui::document(triage::tui::app::Source::File("r.json".into()), loaded);
+    let mut app = fixture::app_on(document, (160, 40));
+    let records: Vec<CommentRecord> = comments
+        .iter()
+        .map(|c| CommentRecord {
+            id: c["id"].as_u64().unwrap(),
+            author: c["user"]["login"].as_str().map(str::to_owned),
+            body: c["body"].as_str().unwrap().to_owned(),
+        })
+        .collect();
+    let scope = LedgerScope {
+        repository: REPO.into(),
+        pull_request: n,
+        head: fake_inbox::head(n),
+    };
+    let auth = Authorisation {
+        statuses: Ok(Vec::new()),
+        permissions: records
+            .iter()
+            .filter_map(|c| c.author.clone())
+            .map(|a| {
+                let w = writers.contains(&a.as_str());
+                (a, Ok(w))
+            })
+            .collect(),
+    };
+    let entries = classify(&scope, &pick(&records), &auth).unwrap();
+    let ledger = Ledger {
+        scope,
+        pull_url: String::new(),
+        entries,
+    };
+    let effects = triage::tui::recorded::load(&mut app);
+    let Some(triage::tui::effect::Effect::LoadLedger { generation, .. }) = effects.first() else {
+        panic!("{effects:?}")
+    };
+    triage::tui::update::update(
+        &mut app,
+        triage::tui::update::Msg::LedgerLoaded {
+            generation: *generation,
+            state: LedgerState::Known(ledger),
+        },
+    );
+    app
+}
+
+/// #4: a writer's `accepted` on a still-open finding (the result already
+/// shows it: nothing awaits); #23: a writer's `fixed` on a disputed finding
+/// (◆ on the screen). AWAITING counts what the screen marks ◆.
+#[tokio::test]
+async fn awaiting_counts_the_findings_the_pull_requests_screen_marks_awaiting() {
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (23, Kind::NeedsHuman)];
+    let c4 = fake_inbox::decision(
+        &server,
+        70,
+        4,
+        "defect:src.lib.rs:pr4.f0",
+        SubmittedDisposition::Accepted,
+        "dev",
+    );
+    let c23 = fake_inbox::decision(
+        &server,
+        71,
+        23,
+        "defect:src.lib.rs:pr23.f0",
+        SubmittedDisposition::Fixed,
+        "dev",
+    );
+    fake_inbox::listed_comments(&server, &[c4.clone(), c23.clone()]).await;
+    fake_inbox::no_statuses(&server, 4).await;
+    fake_inbox::no_statuses(&server, 23).await;
+    fake_inbox::permission(&server, "dev", "write").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let screen = |n: u64, kind: &Kind, c: &serde_json::Value| {
+        let app = screen_app(
+            n,
+            &fake_inbox::result_doc(n, kind).unwrap(),
+            std::slice::from_ref(c),
+            &["dev"],
+        );
+        triage::tui::recorded::counts(&app).0
+    };
+    let (screen4, screen23) = (screen(4, &Kind::Repair(1), &c4), screen(23, &Kind::NeedsHuman, &c23));
+    assert_eq!((screen4, screen23), (0, 1));
+    assert_eq!(
+        (row(&inbox, 4).awaiting, row(&inbox, 23).awaiting),
+        (Some(screen4), Some(screen23))
+    );
+}
+
+/// #4: a `fixed` decision by someone without write permission (◇ on the
+/// screen, which still counts the finding to decide): UNDECIDED counts it.
+#[tokio::test]
+async fn undecided_counts_the_findings_the_pull_requests_screen_leaves_to_decide() {
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    let c = fake_inbox::decision(
+        &server,
+        77,
+        4,
+        "defect:src.lib.rs:pr4.f0",
+        SubmittedDisposition::Fixed,
+        "drive-by",
+    );
+    fake_inbox::listed_comments(&server, std::slice::from_ref(&c)).await;
+    fake_inbox::no_statuses(&server, 4).await;
+    fake_inbox::permission(&server, "drive-by", "read").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let app = screen_app(4, &fake_inbox::result_doc(4, &Kind::Repair(1)).unwrap(), &[c], &[]);
+    let n = app.doc.findings().len();
+    let screen = (0..n).filter(|&i| !triage::tui::progress::decided(&app, i)).count();
+    assert_eq!(screen, 2);
+    assert_eq!(row(&inbox, 4).undecided, Some(screen));
 }

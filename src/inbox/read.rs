@@ -295,9 +295,24 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
             Err(reason) => row.fail(reason),
         }
     } else if let Some(ledger) = &ledger {
-        row.awaiting = Some(ledger.entries.iter().filter(|e| e.authorised.is_authorised()).count());
+        row.awaiting = Some(awaiting_without_result(ledger));
     }
     row
+}
+
+/// AWAITING of a head without a result (running, missing, stale): the
+/// findings, by fingerprint, whose speaking entry is an authorised decision
+/// at this head. Nothing shows the disposition ReviewGate computed, so
+/// none of them can be told "already shown": the review under way (or the
+/// next) is the one that applies them. Each fingerprint counts once,
+/// however many comments were recorded for it, as the screen counts one ◆
+/// per finding; UNDECIDED stays unknown (there are no findings to count).
+fn awaiting_without_result(ledger: &crate::model::ledger::Ledger) -> usize {
+    ledger
+        .latest_each()
+        .values()
+        .filter(|e| e.authorised.is_authorised())
+        .count()
 }
 
 /// The head's validated result, the run and the artifact it came from.

@@ -85,12 +85,16 @@ pub struct Row {
     pub repair_set: Option<usize>,
     /// Findings of the result.
     pub findings: Option<usize>,
-    /// Findings still open with no decision recorded for them.
+    /// Findings the pull request's screen counts still to decide: without an
+    /// authorised decision at this head awaiting the next review
+    /// ([`crate::model::ledger::is_decided`]).
     pub undecided: Option<usize>,
     pub drift: DriftCounts,
-    /// Findings whose newest recorded decision (or the result's last) is `needs_human`.
+    /// Findings whose newest authorised decision at this head (or, without
+    /// one, the result's last) is `needs_human` ([`crate::model::ledger::needs_human`]).
     pub needs_human: usize,
-    /// Authorised decisions recorded at this head that the next review will apply.
+    /// Findings with an authorised decision at this head that the next
+    /// review will apply (the screen's ◆).
     pub awaiting: Option<usize>,
     /// The review run used (or running).
     pub run_id: Option<u64>,

@@ -1,15 +1,22 @@
 //! The counts of one row, from the head's validated result (with the live
 //! threads applied) and the pull request's ledger. Pure.
+//!
+//! UNDECIDED, AWAITING and HUMAN are judged per finding by the rule the pull
+//! request's screen marks and counts its findings by
+//! ([`crate::model::ledger::standing`]), so the row says of a pull request
+//! what `triage --pr N` shows when it opens: AWAITING its ◆ findings,
+//! UNDECIDED the findings its progress counts still to decide.
 
 use super::row::{DriftCounts, ReviewState, Row};
-use crate::model::finding::{Disposition, Finding, SubmittedDisposition, ThreadTransition};
-use crate::model::ledger::Ledger;
+use crate::model::finding::{Finding, ThreadTransition};
+use crate::model::ledger::{Ledger, Standing, is_decided, needs_human, standing};
 use crate::model::review::{ReviewSet, ReviewStatus};
 use std::collections::BTreeSet;
 
 /// Fills the result's counts into `row` and sets its state from the
 /// result's status. `ledger`: `None` when it could not be read (the
-/// decision counts then stay unknown).
+/// decision counts then stay unknown; HUMAN counts the result's own
+/// escalations).
 pub fn summarize(row: &mut Row, set: &ReviewSet, ledger: Option<&Ledger>) {
     let state = match set.status {
         ReviewStatus::Passed => ReviewState::Passed,
@@ -23,49 +30,27 @@ pub fn summarize(row: &mut Row, set: &ReviewSet, ledger: Option<&Ledger>) {
     row.findings = Some(set.findings.len());
     row.repair_set = Some(set.findings.iter().filter(|f| f.in_repair_set()).count());
     row.drift = drift_counts(&set.findings);
-    let mut human: BTreeSet<&str> = set
-        .findings
-        .iter()
-        .filter(|f| last_submitted(f) == Some(SubmittedDisposition::NeedsHuman))
-        .map(|f| f.key.as_str())
-        .collect();
-    let Some(ledger) = ledger else {
-        row.needs_human = human.len();
-        return;
-    };
+    let latest = ledger.map(Ledger::latest_each).unwrap_or_default();
+    let mut human: BTreeSet<&str> = BTreeSet::new();
     let (mut undecided, mut awaiting) = (0, 0);
     for finding in &set.findings {
-        let fp = finding.key.as_str();
-        let open = finding
-            .reviewgate()
-            .is_some_and(|r| r.disposition == Disposition::StillOpen);
-        match ledger.latest(fp) {
-            None if open => undecided += 1,
-            None => {}
-            Some(entry) => {
-                if let Some(decision) = &entry.decision {
-                    if decision.disposition == SubmittedDisposition::NeedsHuman {
-                        human.insert(fp);
-                    }
-                    if open && entry.authorised.is_authorised() && decision.reviewed_sha == row.head_sha {
-                        awaiting += 1;
-                    }
-                }
-            }
+        let speaking = latest.get(finding.key.as_str()).copied();
+        if needs_human(finding, speaking) {
+            human.insert(finding.key.as_str());
+        }
+        let standing = standing(finding, speaking);
+        if standing == Some(Standing::Awaiting) {
+            awaiting += 1;
+        }
+        if !is_decided(standing) {
+            undecided += 1;
         }
     }
     row.needs_human = human.len();
-    row.undecided = Some(undecided);
-    row.awaiting = Some(awaiting);
-}
-
-/// The disposition the finding's newest history record was submitted as.
-fn last_submitted(finding: &Finding) -> Option<SubmittedDisposition> {
-    let fields = finding.reviewgate()?;
-    if fields.disposition != Disposition::Disputed {
-        return None;
+    if ledger.is_some() {
+        row.undecided = Some(undecided);
+        row.awaiting = Some(awaiting);
     }
-    fields.history.last()?.submitted
 }
 
 /// The drift counts of the findings' thread transitions.

@@ -18,7 +18,7 @@ pub fn decided(app: &App, i: usize) -> bool {
     matches!(
         app.submit.get(i),
         Some(SubmitState::Pending { .. } | SubmitState::Recorded(_))
-    ) || super::recorded::row_mark(app, i) == Some(super::recorded::RowMark::Awaiting)
+    ) || crate::model::ledger::is_decided(super::recorded::row_mark(app, i))
 }
 
 /// Decided and total findings of the current view (filters and search

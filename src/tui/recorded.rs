@@ -53,16 +53,7 @@ impl Known {
         let latest = ledger.latest_each();
         let marks = findings
             .iter()
-            .map(|f| {
-                let latest = latest.get(f.key.as_str())?;
-                if latest.authorised.is_authorised() {
-                    let canonical = latest.decision.as_ref().map(|d| d.disposition.canonical());
-                    let shown = f.reviewgate().map(|r| r.disposition);
-                    (canonical != shown).then_some(RowMark::Awaiting)
-                } else {
-                    Some(RowMark::Unauthorised)
-                }
-            })
+            .map(|f| crate::model::ledger::standing(f, latest.get(f.key.as_str()).copied()))
             .collect();
         Known { ledger, marks }
     }
@@ -181,14 +172,9 @@ pub fn for_finding(app: &App, i: usize) -> Vec<&Recorded> {
     l.for_fingerprint(f.key.as_str()).collect()
 }
 
-/// How the row marks a finding's recorded decisions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowMark {
-    /// An authorised decision on this head that the result does not show yet.
-    Awaiting,
-    /// Decisions exist, but none ReviewGate would apply on this head.
-    Unauthorised,
-}
+/// How the row marks a finding's recorded decisions: the standing the
+/// inbox counts by too ([`crate::model::ledger::standing`], one rule).
+pub use crate::model::ledger::Standing as RowMark;
 
 /// The row mark of finding `i`, if any.
 pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {

@@ -428,3 +428,50 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
             .await;
     }
 }
+
+/// `who`'s disposition comment `id` on pull request `n`: `status` for
+/// finding `fp` at `n`'s head, as the repository's comment listing gives it.
+pub fn decision(
+    server: &MockServer,
+    id: u64,
+    n: u64,
+    fp: &str,
+    status: triage::model::finding::SubmittedDisposition,
+    who: &str,
+) -> Value {
+    use triage::model::disposition::{DispositionPayload, comment_body};
+    let payload = DispositionPayload::new(REPO, n, head(n), fp, status, "Checked.", who);
+    json!({"id": id, "body": comment_body(&payload), "user": {"login": who},
+           "issue_url": format!("{}/repos/{REPO}/issues/{n}", server.uri()),
+           "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"})
+}
+
+/// The repository's comment listing holds `comments` (one page), ahead of
+/// the empty one [`mount`] answers with.
+pub async fn listed_comments(server: &MockServer, comments: &[Value]) {
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/comments")))
+        .and(query_param("page", "1"))
+        .respond_with(Conditional::json(&json!(comments)))
+        .with_priority(1)
+        .mount(server)
+        .await;
+}
+
+/// The head of `n` carries no commit status (no receipt attests anything).
+pub async fn no_statuses(server: &MockServer, n: u64) {
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/commits/{}/status", head(n))))
+        .respond_with(Conditional::json(&json!({"state": "pending", "statuses": []})))
+        .mount(server)
+        .await;
+}
+
+/// `who` has permission `level` (`read`, `write` ...) on the repository.
+pub async fn permission(server: &MockServer, who: &str, level: &str) {
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/collaborators/{who}/permission")))
+        .respond_with(Conditional::json(&json!({"permission": level})))
+        .mount(server)
+        .await;
+}

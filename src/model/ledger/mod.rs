@@ -17,10 +17,12 @@
 
 mod classify;
 mod prior;
+mod standing;
 mod summary;
 
 pub use classify::{Authorisation, MAX_PERMISSION_LOOKUPS, classify, pending_authors, pick, receipted};
 pub use prior::{Prior, prior_for};
+pub use standing::{Standing, is_decided, needs_human, standing};
 pub use summary::last_reviewed_head;
 
 use super::finding::SubmittedDisposition;
