@@ -32,7 +32,7 @@ fn options(cache: &Path, concurrency: usize) -> InboxOptions {
     }
 }
 
-async fn read(server: &MockServer, options: &InboxOptions) -> Inbox {
+fn config(server: &MockServer) -> ClientConfig {
     let mut config = ClientConfig::new(
         ApiBase::parse(&server.uri()).unwrap(),
         Token::new("test-token-123").unwrap(),
@@ -42,7 +42,16 @@ async fn read(server: &MockServer, options: &InboxOptions) -> Inbox {
         first_delay: Duration::ZERO,
         max_delay: Duration::ZERO,
     };
-    let client = client_for(config, options.cache.as_ref()).unwrap();
+    config
+}
+
+/// A client without the on-disk cache (as `triage --pr N` reads).
+fn client(server: &MockServer) -> triage::github::Client {
+    client_for(config(server), None).unwrap()
+}
+
+async fn read(server: &MockServer, options: &InboxOptions) -> Inbox {
+    let client = client_for(config(server), options.cache.as_ref()).unwrap();
     read_inbox(&client, options).await.unwrap()
 }
 
@@ -790,4 +799,48 @@ async fn undecided_counts_the_findings_the_pull_requests_screen_leaves_to_decide
     let screen = (0..n).filter(|&i| !triage::tui::progress::decided(&app, i)).count();
     assert_eq!(screen, 2);
     assert_eq!(row(&inbox, 4).undecided, Some(screen));
+}
+
+/// #21 has a completed review run at its head whose result shows a thread
+/// resolved externally (an escalation), and a newer run at the same head
+/// queued. The row shows the completed run's result, as `--pr 21` (and
+/// ReviewGate's `check --pr`) read it, and names the queued run.
+#[tokio::test]
+async fn a_queued_run_does_not_hide_the_heads_completed_result_and_its_escalation() {
+    use serde_json::json;
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = MockServer::start().await;
+    let prs = vec![(21, Kind::ResolvedExternally)];
+    let h = fake_inbox::head(21);
+    let runs = json!({"total_count": 2, "workflow_runs": [
+        {"id": 2021, "run_number": 2, "run_attempt": 1, "head_sha": h, "head_branch": "topic-21",
+         "event": "pull_request", "status": "queued", "conclusion": null, "pull_requests": [{"number": 21}],
+         "created_at": "2026-01-01T01:00:00Z", "repository": {"full_name": REPO}},
+        {"id": 1021, "run_number": 1, "run_attempt": 1, "head_sha": h, "head_branch": "topic-21",
+         "event": "pull_request", "status": "completed", "conclusion": "success", "pull_requests": [{"number": 21}],
+         "created_at": "2026-01-01T00:21:00Z", "repository": {"full_name": REPO}}]});
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/workflows/{WORKFLOW}/runs")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(runs))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let client = client(&server);
+    let request = triage::github::fetch::FetchRequest {
+        repo: RepoName::parse(REPO).unwrap(),
+        pr: 21,
+        workflow: WORKFLOW.into(),
+    };
+    let single = triage::session::fetch::fetch_live(&client, &request).await.unwrap();
+    assert_eq!(single.run_id, 1021);
+    let r = row(&inbox, 21);
+    assert_eq!(
+        (r.state, r.drift.resolved_externally, r.run_id, r.newer_run_id, r.tier()),
+        (ReviewState::NeedsChanges, 1, Some(1021), Some(2021), 0)
+    );
+    assert!(r.newer_run_text().unwrap().contains("2021"));
 }

@@ -53,7 +53,7 @@ async fn triage(args: &[&str], api: &str, home: &Path, token: bool) -> Run {
 }
 
 /// The fields of every JSON line, in the README's order.
-const FIELDS: [&str; 24] = [
+const FIELDS: [&str; 25] = [
     "rank",
     "number",
     "title",
@@ -76,6 +76,7 @@ const FIELDS: [&str; 24] = [
     "needs_human",
     "awaiting",
     "run_id",
+    "newer_run_id",
     "artifact_id",
     "river_artifacts",
 ];

@@ -100,6 +100,7 @@ pub fn json_line(row: &Row, rank: usize) -> Value {
         "needs_human": row.needs_human,
         "awaiting": row.awaiting,
         "run_id": row.run_id,
+        "newer_run_id": row.newer_run_id,
         "artifact_id": row.artifact_id,
         "river_artifacts": row.river_artifacts.iter().map(|l| clean(l)).collect::<Vec<_>>(),
     })
@@ -155,6 +156,8 @@ pub fn write_table(out: &mut impl Write, rows: &[Row], width: usize) -> std::io:
                 "    {}",
                 truncate_end(&clean_line(reason), width.saturating_sub(4).max(20))
             )?;
+        } else if let Some(newer) = row.newer_run_text() {
+            writeln!(out, "    {}", truncate_end(&newer, width.saturating_sub(4).max(20)))?;
         }
     }
     if rows.is_empty() {

@@ -10,14 +10,16 @@ use crate::github::route::RepoName;
 /// What the listings say about a pull request's head.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Plan {
-    /// The newest run for the head is queued or in progress.
+    /// No run for the head has completed; the newest is queued or in progress.
     Running { run_id: u64 },
     /// The run ReviewGate reads for the head ([`review_run`]): read its
     /// result. `artifact` is the one the repository listing holds (`None`:
     /// ask the run, which may have none, when it was cancelled say).
+    /// `newer`: a run of the head newer than it, queued or in progress.
     Result {
         run: Box<RunInfo>,
         artifact: Option<Box<ArtifactInfo>>,
+        newer: Option<u64>,
     },
     /// Only an older head of the pull request has a run.
     Stale { run_id: u64 },
@@ -29,37 +31,53 @@ pub enum Plan {
 /// artifacts. The head's runs are those [`RunInfo::is_run_of`] the pull
 /// request, as the single fetch reads them.
 ///
-/// A run belongs to an older head of the pull request when GitHub ties it
-/// to the pull request's number, or (runs from forks carry no pull
-/// requests) when it ran on the pull request's branch name.
+/// The newest completed run is read even while a newer one is queued or in
+/// progress (a re-run, a re-trigger): ReviewGate's `check --pr` reads
+/// completed runs only, so that result is what `triage --pr N` shows and
+/// what stands until the newer run ends. The row says that a newer run is
+/// under way (`newer`); only a head with no completed run is `running`.
+///
+/// A run belongs to an older head of the pull request when it ran at
+/// another commit and GitHub ties it to the pull request's number, or, for
+/// a run GitHub ties to no pull request (a fork's), when it ran on the pull
+/// request's branch name. A run at the current head is never an older
+/// head's, and a run tied to other pull requests only is never this one's,
+/// whatever its branch is called (`patch-1` from two forks, a branch name
+/// reused after an earlier pull request closed).
 pub fn plan(repo: &RepoName, pr: &OpenPr, runs: &[RunInfo], artifacts: &[ArtifactInfo]) -> Plan {
     let newest = |a: &&RunInfo, b: &&RunInfo| a.age().cmp(&b.age());
-    let latest = runs
+    let running = runs
         .iter()
-        .filter(|r| r.is_run_of(repo, pr.number, &pr.head_sha))
+        .filter(|r| r.in_progress() && r.is_run_of(repo, pr.number, &pr.head_sha))
         .max_by(newest);
-    if let Some(latest) = latest
-        && latest.in_progress()
-    {
-        return Plan::Running { run_id: latest.id };
-    }
     if let Some(run) = review_run(runs, repo, pr.number, &pr.head_sha) {
         let name = artifact_name(&pr.head_sha, run.attempt());
         return Plan::Result {
             run: Box::new(run.clone()),
             artifact: pick_artifact(artifacts, run, &pr.head_sha, &name).map(Box::new),
+            newer: running.filter(|r| r.age() > run.age()).map(|r| r.id),
         };
+    }
+    if let Some(run) = running {
+        return Plan::Running { run_id: run.id };
     }
     let older = runs
         .iter()
-        .filter(|r| {
-            r.pull_requests.iter().any(|p| p.number == pr.number)
-                || (!pr.head_ref.is_empty() && r.head_branch.as_deref() == Some(pr.head_ref.as_str()))
-        })
+        .filter(|r| r.head_sha != pr.head_sha && is_of_pull_request(r, pr))
         .max_by(newest);
     match older {
         Some(run) => Plan::Stale { run_id: run.id },
         None => Plan::Missing,
+    }
+}
+
+/// True when GitHub ties `run` to `pr`, or ties it to no pull request (a
+/// fork's run) and it ran on `pr`'s branch name.
+fn is_of_pull_request(run: &RunInfo, pr: &OpenPr) -> bool {
+    if run.pull_requests.is_empty() {
+        !pr.head_ref.is_empty() && run.head_branch.as_deref() == Some(pr.head_ref.as_str())
+    } else {
+        run.pull_requests.iter().any(|p| p.number == pr.number)
     }
 }
 
@@ -138,10 +156,69 @@ mod tests {
             run(40, 2, 1, &head, "completed", "cancelled"),
         ];
         match plan(&repo, &pr(1, &head), &runs, &[]) {
-            Plan::Result { run, artifact } => assert_eq!((run.id, artifact), (40, None)),
+            Plan::Result { run, artifact, newer } => assert_eq!((run.id, artifact, newer), (40, None, None)),
             other => panic!("{other:?}"),
         }
-        let running = [runs[0].clone(), run(60, 3, 1, &head, "in_progress", "")];
+        let running = [run(60, 3, 1, &head, "in_progress", "")];
         assert_eq!(plan(&repo, &pr(1, &head), &running, &[]), Plan::Running { run_id: 60 });
+    }
+
+    #[test]
+    fn a_newer_queued_run_does_not_hide_the_completed_runs_result() {
+        let repo = RepoName::parse("octo/app").expect("repo");
+        let head = "a".repeat(40);
+        let runs = [
+            run(50, 1, 1, &head, "completed", "success"),
+            run(60, 3, 1, &head, "queued", ""),
+        ];
+        match plan(&repo, &pr(1, &head), &runs, &[]) {
+            Plan::Result { run, newer, .. } => assert_eq!((run.id, newer), (50, Some(60))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn run_on(id: u64, head: &str, branch: &str, prs: &[u64]) -> RunInfo {
+        let pulls: Vec<serde_json::Value> = prs.iter().map(|n| serde_json::json!({ "number": n })).collect();
+        serde_json::from_value(serde_json::json!({
+            "id": id, "run_attempt": 1, "head_sha": head, "head_branch": branch,
+            "event": "pull_request", "status": "completed", "conclusion": "success",
+            "created_at": "2026-01-01T00:00:00Z", "pull_requests": pulls,
+            "repository": { "full_name": "octo/app" },
+        }))
+        .expect("a run")
+    }
+
+    fn on_branch(number: u64, head: &str, branch: &str) -> OpenPr {
+        OpenPr {
+            head_ref: branch.to_owned(),
+            ..pr(number, head)
+        }
+    }
+
+    #[test]
+    fn a_forks_run_at_the_current_head_is_no_older_heads_run() {
+        let repo = RepoName::parse("octo/app").expect("repo");
+        let head = "c".repeat(40);
+        let runs = [run_on(70, &head, "patch-1", &[])];
+        assert_eq!(plan(&repo, &on_branch(7, &head, "patch-1"), &runs, &[]), Plan::Missing);
+        let older = [run_on(71, &"b".repeat(40), "patch-1", &[])];
+        assert_eq!(
+            plan(&repo, &on_branch(7, &head, "patch-1"), &older, &[]),
+            Plan::Stale { run_id: 71 }
+        );
+    }
+
+    #[test]
+    fn another_pull_requests_run_on_a_same_named_branch_is_not_this_ones() {
+        let repo = RepoName::parse("octo/app").expect("repo");
+        let runs = [run_on(90, &"e".repeat(40), "patch-1", &[9])];
+        assert_eq!(
+            plan(&repo, &on_branch(8, &"d".repeat(40), "patch-1"), &runs, &[]),
+            Plan::Missing
+        );
+        assert_eq!(
+            plan(&repo, &on_branch(9, &"d".repeat(40), "patch-1"), &runs, &[]),
+            Plan::Stale { run_id: 90 }
+        );
     }
 }

@@ -235,7 +235,10 @@ async fn read_row(shared: &Shared, pr: OpenPr, mut row: Row, planned: Plan) -> R
             row.reason = Some("only an older head has a review run".to_owned());
             None
         }
-        Plan::Result { run, artifact } => Some((run, artifact)),
+        Plan::Result { run, artifact, newer } => {
+            row.newer_run_id = newer;
+            Some((run, artifact))
+        }
     };
     let target = Target {
         repository: shared.options.repo.clone(),

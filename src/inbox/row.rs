@@ -98,6 +98,10 @@ pub struct Row {
     pub awaiting: Option<usize>,
     /// The review run used (or running).
     pub run_id: Option<u64>,
+    /// A review run of the head newer than `run_id`, queued or in progress:
+    /// the counts are of the completed run `run_id` (the result ReviewGate
+    /// and `triage --pr N` read) until it ends.
+    pub newer_run_id: Option<u64>,
     /// The result artifact read.
     pub artifact_id: Option<u64>,
     /// River Review artifacts published for the head (their names).
@@ -129,9 +133,20 @@ impl Row {
             needs_human: 0,
             awaiting: None,
             run_id: None,
+            newer_run_id: None,
             artifact_id: None,
             river_artifacts: Vec::new(),
         }
+    }
+
+    /// A sentence for people when a newer review run of the head is under
+    /// way (the screen's footer and the table say it).
+    pub fn newer_run_text(&self) -> Option<String> {
+        let newer = self.newer_run_id?;
+        let shown = self.run_id.map_or_else(String::new, |id| format!(" of run {id}"));
+        Some(format!(
+            "review run {newer} of this head is queued or in progress: shown is the result{shown}, as ReviewGate reads it until that run ends"
+        ))
     }
 
     /// Marks the row `unknown` with `reason` (the first failure stands).

@@ -116,6 +116,9 @@ fn footer(state: &InboxState, selected: Option<&Row>) -> Line<'static> {
             clean_line(reason)
         ));
     }
+    if let Some((number, newer)) = selected.and_then(|r| Some((r.number, r.newer_run_text()?))) {
+        return Line::from(format!(" #{number}: {newer}"));
+    }
     Line::from(" Enter open · / search · v view · R refresh · ? help · q quit")
 }
 
