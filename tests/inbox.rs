@@ -844,3 +844,162 @@ async fn a_queued_run_does_not_hide_the_heads_completed_result_and_its_escalatio
     );
     assert!(r.newer_run_text().unwrap().contains("2021"));
 }
+
+/// Comments 1000..1099 on #5, created after #4's decision (comment 50).
+fn later_remarks(server: &MockServer) -> Vec<serde_json::Value> {
+    (0..100u64)
+        .map(|i| {
+            fake_inbox::remark(
+                server,
+                1000 + i,
+                5,
+                &format!("2025-12-01T{:02}:{:02}:00Z", i / 60, i % 60),
+            )
+        })
+        .collect()
+}
+
+/// Mounts the repository's comment listing as `listing` pages it.
+async fn comment_listing(server: &MockServer, listing: fake_inbox::ShiftingComments) {
+    use wiremock::Mock;
+    use wiremock::matchers::{method, path};
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/comments")))
+        .respond_with(listing)
+        .with_priority(1)
+        .mount(server)
+        .await;
+}
+
+/// #4 holds a writer's `needs_human` decision (comment 50, the oldest of
+/// 101, on the listing's second page). It is edited between the listing's
+/// first and second page: the row still holds it, as #4's own comment
+/// listing (the pull request's screen) does.
+#[tokio::test]
+async fn a_comment_edited_while_the_listing_is_paged_is_not_lost() {
+    use serde_json::json;
+    use triage::model::finding::SubmittedDisposition;
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    let mut d = fake_inbox::decision(
+        &server,
+        50,
+        4,
+        "defect:src.lib.rs:pr4.f0",
+        SubmittedDisposition::NeedsHuman,
+        "dev",
+    );
+    d["created_at"] = json!("2025-06-01T00:00:00Z");
+    d["updated_at"] = json!("2025-06-01T00:00:00Z");
+    let mut edited = d.clone();
+    edited["body"] = json!(format!("{}\n(edited)", d["body"].as_str().unwrap()));
+    edited["updated_at"] = json!("2026-01-02T00:00:00Z");
+    let mut before = later_remarks(&server);
+    let mut after = before.clone();
+    before.push(d);
+    after.push(edited.clone());
+    comment_listing(&server, fake_inbox::ShiftingComments::new(before, after)).await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/issues/4/comments")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([edited])))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    fake_inbox::no_statuses(&server, 4).await;
+    fake_inbox::permission(&server, "dev", "write").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let target = triage::decision::decide::Target {
+        repository: RepoName::parse(REPO).unwrap(),
+        pull_request: 4,
+        reviewed_sha: fake_inbox::head(4),
+    };
+    let single = triage::github::ledger::read(&client(&server), &target, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        single.entries.iter().filter(|e| e.authorised.is_authorised()).count(),
+        1
+    );
+    let r = row(&inbox, 4);
+    assert_eq!((r.needs_human, r.undecided), (1, Some(1)), "{:?}", inbox.notes);
+}
+
+/// The same listing without an edit between its pages holds the decision too.
+#[tokio::test]
+async fn a_paged_comment_listing_holds_a_decision_on_its_last_page() {
+    use serde_json::json;
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
+    let mut d = fake_inbox::decision(
+        &server,
+        50,
+        4,
+        "defect:src.lib.rs:pr4.f0",
+        SubmittedDisposition::NeedsHuman,
+        "dev",
+    );
+    d["created_at"] = json!("2025-06-01T00:00:00Z");
+    let mut comments = later_remarks(&server);
+    comments.push(d);
+    comment_listing(&server, fake_inbox::ShiftingComments::new(comments.clone(), comments)).await;
+    fake_inbox::no_statuses(&server, 4).await;
+    fake_inbox::permission(&server, "dev", "write").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let r = row(&inbox, 4);
+    assert_eq!((r.needs_human, r.undecided), (1, Some(1)));
+}
+
+/// A comment created while the listing is paged shifts every comment one
+/// place down: the last of page 1 (#12's decision, comment 1000) is listed
+/// again on page 2. It is kept once.
+#[tokio::test]
+async fn a_comment_listed_twice_across_shifting_pages_counts_once() {
+    use serde_json::json;
+    use triage::model::finding::SubmittedDisposition;
+    let server = MockServer::start().await;
+    let prs = vec![(12, Kind::Running), (5, Kind::Repair(1))];
+    let mut d = fake_inbox::decision(
+        &server,
+        1000,
+        12,
+        "defect:src.lib.rs:pr12.f0",
+        SubmittedDisposition::Fixed,
+        "dev",
+    );
+    d["created_at"] = json!("2025-11-01T00:00:00Z");
+    let mut before: Vec<serde_json::Value> = later_remarks(&server).into_iter().skip(1).collect();
+    before.push(d);
+    before.push(fake_inbox::remark(&server, 900, 5, "2025-02-01T00:00:00Z"));
+    let mut after = before.clone();
+    after.push(fake_inbox::remark(&server, 5000, 5, "2026-01-02T00:00:00Z"));
+    comment_listing(
+        &server,
+        fake_inbox::ShiftingComments::new(before.clone(), after.clone()),
+    )
+    .await;
+    fake_inbox::no_statuses(&server, 12).await;
+    fake_inbox::permission(&server, "dev", "write").await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    assert_eq!(row(&inbox, 12).awaiting, Some(1));
+
+    let listing = fake_inbox::ShiftingComments::new(before, after);
+    let again = MockServer::start().await;
+    comment_listing(&again, listing).await;
+    let repo = RepoName::parse(REPO).unwrap();
+    let listed = triage::github::repo_comments::list_comments_since(&client(&again), &repo, "2025-01-01T00:00:00Z")
+        .await
+        .unwrap();
+    let ids: Vec<u64> = listed.by_number[&12].iter().map(|c| c.id).collect();
+    assert_eq!((ids, listed.pages), (vec![1000], 2));
+    // 99 remarks of page 1 and comment 900; comment 5000 comes with the next read.
+    assert_eq!(listed.by_number[&5].len(), 100);
+}

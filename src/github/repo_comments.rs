@@ -1,13 +1,27 @@
-//! Every issue comment of a repository updated since a time, in one paged
-//! listing (`GET /repos/{repo}/issues/comments?sort=updated&direction=desc&since=…`),
+//! Every issue comment of a repository since a time, in one paged listing
+//! (`GET /repos/{repo}/issues/comments?sort=created&direction=desc&since=…`),
 //! grouped by pull request: the inbox reads the ledgers of all open pull
 //! requests from it instead of one comment listing per pull request.
 //!
-//! The listing runs newest-updated first and is bounded; when the bound
-//! cuts it, it is complete only for comments updated after the last one
-//! read ([`RepoComments::complete_after`]). A comment is never updated
+//! The listing runs newest-created first and is bounded; when the bound
+//! cuts it, it is complete only for comments created after the last one
+//! read ([`RepoComments::complete_after`]). A comment is never created
 //! before its pull request was opened, so a pull request opened after that
 //! time has all its comments here; older ones are read on their own.
+//! (`since` filters by update time, which is never before creation, so it
+//! keeps every comment of a pull request opened at or after it.)
+//!
+//! Why creation order and not update order: the pages are read one after
+//! another while people keep commenting. In update order an edit moves a
+//! comment to the first page; one edited while later pages are read was
+//! on a later page before and is on a page already read after, so it was
+//! never listed (a decision lost, an escalation not shown). Creation order
+//! is not changed by edits. A comment created while the listing is paged
+//! shifts the others one place down, so one is listed twice across two
+//! pages: every comment is kept once by its id, the last read copy (the
+//! newest body) standing. A comment deleted while later pages are read
+//! shifts the others one place up, and one may go unlisted until the next
+//! read; no offset-paged listing of GitHub avoids that.
 
 use super::client::Client;
 use super::error::GhError;
@@ -15,11 +29,11 @@ use super::route::{RepoName, Route};
 use super::wire::Account;
 use crate::model::ledger::CommentRecord;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Comments per page.
 pub const PAGE_SIZE: u64 = 100;
-/// Pages read at most (the 1,000 most recently updated comments).
+/// Pages read at most (the 1,000 most recently created comments).
 pub const MAX_PAGES: u64 = 10;
 
 /// One listed comment.
@@ -33,16 +47,17 @@ struct Listed {
     /// `https://API/repos/{repo}/issues/{n}`: which issue or pull request.
     #[serde(default)]
     issue_url: String,
+    /// RFC 3339, as GitHub writes it.
     #[serde(default)]
-    updated_at: String,
+    created_at: String,
 }
 
 /// The comments read, by pull-request (issue) number, oldest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RepoComments {
     pub by_number: HashMap<u64, Vec<CommentRecord>>,
-    /// `None`: every comment updated since the time asked for was read;
-    /// `Some(t)`: only those updated after `t` (RFC 3339) are sure to be.
+    /// `None`: every comment since the time asked for was read;
+    /// `Some(t)`: only those created after `t` (RFC 3339) are sure to be.
     pub complete_after: Option<String>,
     /// Pages read.
     pub pages: u64,
@@ -69,13 +84,15 @@ fn number_of(issue_url: &str) -> Option<u64> {
     number.parse().ok()
 }
 
-/// Lists the comments of `repo` updated since `since` (RFC 3339).
+/// Lists the comments of `repo` since `since` (RFC 3339), newest created first.
 pub async fn list_comments_since(client: &Client, repo: &RepoName, since: &str) -> Result<RepoComments, GhError> {
+    let mut by_id: BTreeMap<u64, (u64, CommentRecord)> = BTreeMap::new();
     let mut out = RepoComments::default();
-    let mut last_updated = String::new();
+    let mut last_created = String::new();
+    let mut cut = true;
     for page in 1..=MAX_PAGES {
         let route = Route::repo(repo, ["issues", "comments"])
-            .query("sort", "updated")
+            .query("sort", "created")
             .query("direction", "desc")
             .query("since", since)
             .query("per_page", PAGE_SIZE)
@@ -84,29 +101,29 @@ pub async fn list_comments_since(client: &Client, repo: &RepoName, since: &str) 
         out.pages = page;
         let count = listed.len() as u64;
         for c in listed {
-            last_updated = c.updated_at.clone();
+            last_created = c.created_at.clone();
             let Some(number) = number_of(&c.issue_url) else {
                 continue;
             };
-            out.by_number.entry(number).or_default().push(CommentRecord {
+            let record = CommentRecord {
                 id: c.id,
                 author: c.user.map(|u| u.login),
                 body: c.body.unwrap_or_default(),
-            });
+            };
+            by_id.insert(c.id, (number, record));
         }
         if count < PAGE_SIZE {
-            for comments in out.by_number.values_mut() {
-                comments.sort_by_key(|c| c.id);
-            }
-            return Ok(out);
+            cut = false;
+            break;
         }
     }
-    // Cut by the bound: a comment listed twice across shifting pages is kept once.
-    for comments in out.by_number.values_mut() {
-        comments.sort_by_key(|c| c.id);
-        comments.dedup_by_key(|c| c.id);
+    // Ascending ids: each pull request's comments oldest first, as replay reads them.
+    for (number, record) in by_id.into_values() {
+        out.by_number.entry(number).or_default().push(record);
     }
-    out.complete_after = Some(last_updated);
+    if cut {
+        out.complete_after = Some(last_created);
+    }
     Ok(out)
 }
 

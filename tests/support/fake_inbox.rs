@@ -386,7 +386,7 @@ pub async fn mount(server: &MockServer, prs: &[(u64, Kind)], delay: std::time::D
     // Every comment of the repository since the oldest pull request: none.
     Mock::given(method("GET"))
         .and(path(format!("{base}/issues/comments")))
-        .and(query_param("sort", "updated"))
+        .and(query_param("sort", "created"))
         .and(query_param("direction", "desc"))
         .and(query_param("since", "2025-01-01T00:00:00Z"))
         .and(query_param("per_page", "100"))
@@ -474,4 +474,62 @@ pub async fn permission(server: &MockServer, who: &str, level: &str) {
         .respond_with(Conditional::json(&json!({"permission": level})))
         .mount(server)
         .await;
+}
+
+/// The repository's comment listing as GitHub pages it, from GitHub's
+/// state at the time of each page: the first page is answered from
+/// `before`, every later one from `after` (a comment edited or created in
+/// between). Each page is sorted as asked (`sort=updated` or `created`,
+/// newest first).
+pub struct ShiftingComments {
+    pub before: Vec<Value>,
+    pub after: Vec<Value>,
+    pub served: std::sync::atomic::AtomicUsize,
+}
+
+impl ShiftingComments {
+    pub fn new(before: Vec<Value>, after: Vec<Value>) -> ShiftingComments {
+        ShiftingComments {
+            before,
+            after,
+            served: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Respond for ShiftingComments {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let query = |key: &str| {
+            request
+                .url
+                .query_pairs()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.into_owned())
+        };
+        let page: usize = query("page").and_then(|v| v.parse().ok()).unwrap_or(1);
+        let served = self.served.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut state = if served == 0 {
+            self.before.clone()
+        } else {
+            self.after.clone()
+        };
+        let member = if query("sort").as_deref() == Some("updated") {
+            "updated_at"
+        } else {
+            "created_at"
+        };
+        state.sort_by(|a, b| {
+            let key = |c: &Value| (c[member].as_str().unwrap_or("").to_owned(), c["id"].as_u64());
+            key(b).cmp(&key(a))
+        });
+        let chunk: Vec<Value> = state.into_iter().skip((page - 1) * 100).take(100).collect();
+        ResponseTemplate::new(200).set_body_json(chunk)
+    }
+}
+
+/// A plain comment `id` on pull request `n`, created and last updated at `at`.
+pub fn remark(server: &MockServer, id: u64, n: u64, at: &str) -> Value {
+    json!({"id": id, "body": "LGTM", "user": {"login": "bob"},
+           "issue_url": format!("{}/repos/{REPO}/issues/{n}", server.uri()),
+           "created_at": at, "updated_at": at})
 }
