@@ -1003,3 +1003,59 @@ async fn a_comment_listed_twice_across_shifting_pages_counts_once() {
     // 99 remarks of page 1 and comment 900; comment 5000 comes with the next read.
     assert_eq!(listed.by_number[&5].len(), 100);
 }
+
+/// The repository's artifact listing is cut at 1,000 (10 pages); a River
+/// artifact of #1's head past the cut is not seen, and a note says that
+/// River artifacts past the cut are not shown.
+#[tokio::test]
+async fn a_cut_artifact_listing_says_river_artifacts_past_it_are_not_shown() {
+    use serde_json::{Value, json};
+    use wiremock::matchers::{method, path, query_param};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = MockServer::start().await;
+    let prs = vec![(1, Kind::Passed)];
+    for page in 1..=11u64 {
+        let items: Vec<Value> = if page <= 10 {
+            (0..100u64)
+                .map(|i| {
+                    json!({"id": 100_000 - page * 100 - i, "name": "coverage", "size_in_bytes": 1, "expired": false,
+                                "workflow_run": {"id": 1, "head_sha": "f".repeat(40)}})
+                })
+                .collect()
+        } else {
+            vec![
+                json!({"id": 10, "name": "river-review-artifact", "size_in_bytes": 1, "expired": false,
+                        "workflow_run": {"id": 2, "head_sha": fake_inbox::head(1)}}),
+            ]
+        };
+        Mock::given(method("GET"))
+            .and(path(format!("/repos/{REPO}/actions/artifacts")))
+            .and(query_param("page", page.to_string()))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({"total_count": 1001, "artifacts": items})))
+            .with_priority(1)
+            .mount(&server)
+            .await;
+    }
+    // #1's result artifact, asked of its run (it is past the cut too).
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/runs/1001/artifacts")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"total_count": 1, "artifacts": [
+            {"id": 5001, "name": format!("reviewgate-agent-result-{}-attempt-1", fake_inbox::head(1)),
+             "size_in_bytes": 1000, "expired": false, "workflow_run": {"id": 1001, "head_sha": fake_inbox::head(1)}}]})))
+        .mount(&server)
+        .await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let r = row(&inbox, 1);
+    assert_eq!((r.state, r.river_artifacts.len()), (ReviewState::Passed, 0));
+    assert!(
+        inbox
+            .notes
+            .iter()
+            .any(|n| n.contains("1000 newest of 1001 artifacts")
+                && n.contains("River artifacts past them are not shown")),
+        "{:?}",
+        inbox.notes
+    );
+}

@@ -86,6 +86,18 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
         }
         _ => None,
     };
+    // A cut artifact listing: a result artifact past the cut is asked of its
+    // run, but River artifacts are only known from the listing, so a head's
+    // River artifacts past the cut are not shown and the note says so.
+    if let Ok(listed) = &artifacts
+        && (listed.items.len() as u64) < listed.total
+    {
+        notes.push(format!(
+            "listed the {} newest of {} artifacts: River artifacts past them are not shown",
+            listed.items.len(),
+            listed.total
+        ));
+    }
     let artifacts = artifacts.map(|a| a.items).unwrap_or_else(|e| {
         notes.push(format!(
             "the repository's artifacts could not be listed ({e}); each run is asked instead"
