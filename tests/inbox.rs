@@ -1059,3 +1059,41 @@ async fn a_cut_artifact_listing_says_river_artifacts_past_it_are_not_shown() {
         inbox.notes
     );
 }
+
+/// #2 carries 150 labels, and `urgent` is not among the 100 read: under
+/// `--label urgent` it is kept (it may carry it) and a note says so; #1,
+/// whose labels were all read and lack it, is left out.
+#[tokio::test]
+async fn a_pull_request_with_more_labels_than_read_is_kept_under_a_label_filter_and_noted() {
+    use serde_json::{Value, json};
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = MockServer::start().await;
+    let prs = vec![(1, Kind::Passed), (2, Kind::Passed)];
+    let mut nodes: Vec<Value> = prs.iter().map(|(n, k)| fake_inbox::pr_node(*n, k)).collect();
+    let many: Vec<Value> = (0..100).map(|i| json!({"name": format!("area-{i}")})).collect();
+    nodes[1]["labels"] = json!({"totalCount": 150, "nodes": many});
+    let body = json!({"data": {"repository": {"pullRequests": {
+        "totalCount": 2, "pageInfo": {"hasNextPage": false, "endCursor": null}, "nodes": nodes}}}});
+    Mock::given(method("POST"))
+        .and(path("/graphql"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    mount(&server, &prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    let mut opts = options(cache.path(), 4);
+    opts.filters.label = Some("urgent".into());
+    let inbox = read(&server, &opts).await;
+    let numbers: Vec<u64> = inbox.rows.iter().map(|r| r.number).collect();
+    assert_eq!(numbers, vec![2]);
+    assert!(
+        inbox
+            .notes
+            .iter()
+            .any(|n| n.starts_with("1 pull request(s) carry more labels than the 100 read")),
+        "{:?}",
+        inbox.notes
+    );
+}

@@ -36,6 +36,7 @@ fn row(number: u64, state: ReviewState, age_days: u64) -> Row {
         created_at: String::new(),
         updated_at: String::new(),
         labels: Vec::new(),
+        labels_complete: true,
         threads: Vec::new(),
         threads_complete: true,
     };

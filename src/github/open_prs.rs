@@ -17,6 +17,9 @@ use serde_json::Value;
 
 /// Pull requests per page.
 pub const PAGE_SIZE: usize = 50;
+/// Labels read per pull request (GitHub's most per connection page; the
+/// query's `labels(first: 100)`).
+pub const LABELS_PER_PR: usize = 100;
 /// Review threads read per pull request with the page (more: read on their own).
 pub const THREADS_PER_PR: usize = 50;
 /// Pull requests listed at most (the oldest first; the rest are reported as left out).
@@ -40,7 +43,7 @@ query($owner: String!, $name: String!, $first: Int!, $after: String, $threads: I
         headRefOid
         baseRefName
         author { login }
-        labels(first: 20) { nodes { name } }
+        labels(first: 100) { totalCount nodes { name } }
         reviewThreads(first: $threads) {
           pageInfo { hasNextPage endCursor }
           nodes { ...ThreadFields }
@@ -67,6 +70,9 @@ pub struct OpenPr {
     pub created_at: String,
     pub updated_at: String,
     pub labels: Vec<String>,
+    /// False when the pull request carries more labels than were read
+    /// ([`LABELS_PER_PR`]): a label filter cannot tell it does not carry one.
+    pub labels_complete: bool,
     /// ReviewGate's threads of the first page, in GitHub's order.
     pub threads: Vec<MarkedThread>,
     /// False when more threads follow than the page held.
@@ -165,11 +171,17 @@ fn read_node(node: &Value, web: &str) -> Option<OpenPr> {
         .and_then(|t| t.pointer("/pageInfo/hasNextPage"))
         .and_then(Value::as_bool)
         .unwrap_or(true);
-    let labels = node
+    let labels: Vec<String> = node
         .pointer("/labels/nodes")
         .and_then(Value::as_array)
         .map(|l| l.iter().filter_map(|n| text(n, "/name")).collect())
         .unwrap_or_default();
+    let label_nodes = node
+        .pointer("/labels/nodes")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len) as u64;
+    let labels_total = node.pointer("/labels/totalCount").and_then(Value::as_u64);
+    let labels_complete = labels_total.is_none_or(|total| total <= label_nodes);
     Some(OpenPr {
         number: node.get("number")?.as_u64()?,
         title: text(node, "/title").unwrap_or_default(),
@@ -181,6 +193,7 @@ fn read_node(node: &Value, web: &str) -> Option<OpenPr> {
         created_at: text(node, "/createdAt").unwrap_or_default(),
         updated_at: text(node, "/updatedAt").unwrap_or_default(),
         labels,
+        labels_complete,
         threads: marked_threads(&thread_nodes, web),
         threads_complete: threads.is_some() && !more,
     })
@@ -208,5 +221,19 @@ mod tests {
         let mut more = node;
         more["reviewThreads"]["pageInfo"]["hasNextPage"] = Value::Bool(true);
         assert!(!read_node(&more, "https://github.com").expect("pr").threads_complete);
+    }
+
+    #[test]
+    fn a_pull_request_with_more_labels_than_read_says_its_labels_are_incomplete() {
+        assert!(OPEN_PRS_QUERY.contains(&format!("labels(first: {LABELS_PER_PR}) {{ totalCount")));
+        let node = |total: u64| {
+            serde_json::json!({
+                "number": 7, "headRefOid": "a".repeat(40),
+                "labels": { "totalCount": total, "nodes": [{ "name": "bug" }] },
+            })
+        };
+        let web = "https://github.com";
+        assert!(read_node(&node(1), web).expect("pr").labels_complete);
+        assert!(!read_node(&node(101), web).expect("pr").labels_complete);
     }
 }

@@ -123,6 +123,7 @@ mod tests {
             created_at: String::new(),
             updated_at: String::new(),
             labels: Vec::new(),
+            labels_complete: true,
             threads: Vec::new(),
             threads_complete: true,
         }

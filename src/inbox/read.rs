@@ -24,7 +24,7 @@ use crate::github::artifact_zip::read_result_json;
 use crate::github::disk_cache::DiskCache;
 use crate::github::fetch::{FetchRequest, MAX_ZIP_BYTES, artifact_name, check_result};
 use crate::github::ledger::{read_ledger, read_with_comments};
-use crate::github::open_prs::{OpenPr, list_open_prs};
+use crate::github::open_prs::{LABELS_PER_PR, OpenPr, list_open_prs};
 use crate::github::repo_comments::{RepoComments, list_comments_since};
 use crate::github::repo_runs::{ArtifactInfo, RunInfo, list_artifacts, list_review_runs, run_artifacts};
 use crate::github::threads::observe_threads;
@@ -129,6 +129,17 @@ pub async fn read_inbox(client: &Client, options: &InboxOptions) -> Result<Inbox
     let mut tasks = tokio::task::JoinSet::new();
     let listed = prs.prs.len();
     let mut rows: Vec<Row> = Vec::new();
+    let unsure = prs
+        .prs
+        .iter()
+        .filter(|p| label_unsure(&options.filters, p) && keeps(&options.filters, me.as_deref(), p))
+        .count();
+    if let (Some(label), true) = (&options.filters.label, unsure > 0) {
+        notes.push(format!(
+            "{unsure} pull request(s) carry more labels than the {LABELS_PER_PR} read: shown though {:?} may not be among them",
+            crate::sanitize::clean_line(label)
+        ));
+    }
     for pr in prs
         .prs
         .into_iter()
@@ -190,7 +201,10 @@ fn oldest(prs: &[OpenPr]) -> Option<String> {
         .map(|(_, text)| text.clone())
 }
 
-/// True when `pr` passes the filters (`me`: the `@me` login).
+/// True when `pr` passes the filters (`me`: the `@me` login). A pull
+/// request with more labels than were read is kept under `--label` when
+/// the label is not among those read: it may carry it, and leaving it out
+/// would hide it without a word (the read's notes count such rows).
 fn keeps(filters: &Filters, me: Option<&str>, pr: &OpenPr) -> bool {
     let author = match filters.author.as_deref() {
         Some("@me") => me,
@@ -200,8 +214,21 @@ fn keeps(filters: &Filters, me: Option<&str>, pr: &OpenPr) -> bool {
         && filters
             .label
             .as_deref()
-            .is_none_or(|l| pr.labels.iter().any(|p| p.eq_ignore_ascii_case(l)))
+            .is_none_or(|l| !pr.labels_complete || has_label(pr, l))
         && filters.base.as_deref().is_none_or(|b| pr.base_ref == b)
+}
+
+fn has_label(pr: &OpenPr, label: &str) -> bool {
+    pr.labels.iter().any(|p| p.eq_ignore_ascii_case(label))
+}
+
+/// True when `--label` cannot tell whether `pr` carries the label: it is
+/// not among the labels read and more were not read.
+fn label_unsure(filters: &Filters, pr: &OpenPr) -> bool {
+    filters
+        .label
+        .as_deref()
+        .is_some_and(|l| !pr.labels_complete && !has_label(pr, l))
 }
 
 /// The token's login (`GET /user`), for `--author @me`.

@@ -254,6 +254,7 @@ pub(super) fn test_pr(number: u64, title: &str, author: &str) -> crate::github::
         created_at: String::new(),
         updated_at: String::new(),
         labels: Vec::new(),
+        labels_complete: true,
         threads: Vec::new(),
         threads_complete: true,
     }
