@@ -1,7 +1,7 @@
 //! Snapshots of the inbox screen at 120x40: the ranked rows with every
 //! state, a search, a view, the help, an unknown row's reason, the frame
-//! while the first read runs, and the Enter / return round trip that keeps
-//! the place.
+//! while the first read runs, the read's notes, and the Enter / return
+//! round trip that keeps the place and reads the inbox again.
 
 // A test or benchmark stops at its first surprise: unwrap and panic are its assertions.
 #![allow(clippy::unwrap_used, clippy::panic)]
@@ -191,7 +191,16 @@ fn enter_opens_the_pull_request_and_the_return_keeps_the_place() {
     let chosen = state.selected.unwrap();
     assert_eq!(key(&mut state, KeyCode::Enter), vec![InboxEffect::Open(chosen)]);
     update(&mut state, InboxMsg::Resize(120, 40));
-    update(&mut state, InboxMsg::Returned(None));
+    // Decisions may have been recorded there: the inbox is read again, and
+    // the row says so until the read ends.
+    assert_eq!(update(&mut state, InboxMsg::Returned(None)), vec![InboxEffect::Read]);
+    let rereading = screen(&state);
+    assert!(
+        rereading.contains(&format!("#{chosen}: reading its row again")),
+        "{rereading}"
+    );
+    insta::assert_snapshot!("inbox_rereading_after_return", rereading);
+    assert_eq!(update(&mut state, InboxMsg::Loaded(Ok(inbox()))), Vec::new());
     assert_eq!(screen(&state), before, "the same place after the pull request's screen");
     // A pull request that could not open says why, until the next key.
     key(&mut state, KeyCode::Enter);
@@ -234,4 +243,39 @@ fn a_small_terminal_still_keeps_the_selection_in_sight() {
     let text = screen(&state);
     let last = state.visible().last().unwrap().number;
     assert!(text.contains(&format!("#{last} ")), "{text}");
+}
+
+#[test]
+fn coming_back_from_a_pull_request_while_a_read_runs_reads_again_after_it() {
+    let mut state = loaded();
+    assert_eq!(key(&mut state, KeyCode::Char('R')), vec![InboxEffect::Read]);
+    assert_eq!(key(&mut state, KeyCode::Enter), vec![InboxEffect::Open(21)]);
+    assert_eq!(
+        update(&mut state, InboxMsg::Returned(None)),
+        Vec::new(),
+        "one read at a time"
+    );
+    assert_eq!(
+        update(&mut state, InboxMsg::Loaded(Ok(inbox()))),
+        vec![InboxEffect::Read],
+        "the read under way began before the pull request's screen recorded anything"
+    );
+    assert!(screen(&state).contains("#21: reading its row again"));
+    assert_eq!(update(&mut state, InboxMsg::Loaded(Ok(inbox()))), Vec::new());
+    assert!(!screen(&state).contains("reading"));
+}
+
+#[test]
+fn the_reads_notes_show_in_the_header() {
+    let mut noted = inbox();
+    noted.notes = vec![
+        "a read \u{1b}[31mstopped: task 7 panicked".to_owned(),
+        "1 pull request(s) GitHub listed could not be read (no number or head) and are not shown".to_owned(),
+    ];
+    let mut state = InboxState::new("octo/app", (120, 40));
+    update(&mut state, InboxMsg::Loaded(Ok(noted)));
+    let text = screen(&state);
+    assert!(text.contains("notes (2): a read ␛[31mstopped"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+    insta::assert_snapshot!("inbox_notes", text);
 }

@@ -89,7 +89,8 @@ pub enum InboxMsg {
     /// A read of the inbox finished.
     Loaded(Result<Inbox, String>),
     /// The pull request's screen ended; the inbox shows again (with why
-    /// it could not open, if it could not).
+    /// it could not open, if it could not; when it opened, the inbox is read
+    /// again so that the decisions recorded there show).
     Returned(Option<String>),
     /// A sentence for the footer (where the escalation packet went).
     Said(String),
@@ -124,6 +125,13 @@ pub struct InboxState {
     pub size: (u16, u16),
     /// A sentence for the footer until the next key (why a pull request did not open).
     pub flash: Option<String>,
+    /// The pull request whose screen was just left: decisions may have been
+    /// recorded there, so the inbox is read again and its row says so until
+    /// that read ends.
+    pub rereading: Option<u64>,
+    /// A read is to start when the one under way ends (that one began
+    /// before the pull request's screen recorded anything).
+    pub read_again: bool,
     pub quit: bool,
 }
 
@@ -140,6 +148,8 @@ impl InboxState {
             selected: None,
             size,
             flash: None,
+            rereading: None,
+            read_again: false,
             quit: false,
         }
     }
@@ -221,21 +231,42 @@ pub fn update(state: &mut InboxState, msg: InboxMsg) -> Vec<InboxEffect> {
             state.inbox = Some(inbox);
             state.loading = Loading::Done;
             state.settle();
-            Vec::new()
+            read_ended(state)
         }
         InboxMsg::Loaded(Err(why)) => {
             state.loading = Loading::Failed(why);
-            Vec::new()
+            read_ended(state)
         }
         InboxMsg::Said(text) => {
             state.flash = Some(text);
             Vec::new()
         }
-        InboxMsg::Returned(failed) => {
-            state.flash = failed;
+        InboxMsg::Returned(Some(failed)) => {
+            state.flash = Some(failed);
             Vec::new()
         }
+        InboxMsg::Returned(None) => {
+            state.flash = None;
+            state.rereading = state.selected;
+            if state.loading == Loading::Reading {
+                state.read_again = true;
+                return Vec::new();
+            }
+            state.loading = Loading::Reading;
+            vec![InboxEffect::Read]
+        }
     }
+}
+
+/// A read ended: the one asked for meanwhile starts, else the row read
+/// again after its pull request's screen is current.
+fn read_ended(state: &mut InboxState) -> Vec<InboxEffect> {
+    if std::mem::take(&mut state.read_again) {
+        state.loading = Loading::Reading;
+        return vec![InboxEffect::Read];
+    }
+    state.rereading = None;
+    Vec::new()
 }
 
 fn on_key(state: &mut InboxState, key: KeyEvent) -> Vec<InboxEffect> {

@@ -1,5 +1,5 @@
 //! Draws the inbox screen from its state (read-only): a header (repository,
-//! counts, view, search, rate limit, read state), the ranked rows, and a
+//! counts, view, search, rate limit, read state, the read's notes), the ranked rows, and a
 //! footer with the selected row's reason or the key hints; `?` lays the
 //! help over it. Every GitHub text passes [`crate::sanitize::clean_line`].
 
@@ -90,6 +90,16 @@ fn header(state: &InboxState) -> Line<'static> {
         Loading::Failed(_) => parts.push("read failed".to_owned()),
         Loading::Done => {}
     }
+    // The read's notes (a cut listing, a pull request whose read stopped):
+    // without them a partial inbox would look complete. The first is shown,
+    // the others counted (`triage inbox --format table` prints them all).
+    if let Some(first) = state.inbox.as_ref().and_then(|i| i.notes.first()) {
+        let count = state.inbox.as_ref().map_or(0, |i| i.notes.len());
+        parts.push(match count {
+            1 => format!("note: {}", clean_line(first)),
+            n => format!("notes ({n}): {}", clean_line(first)),
+        });
+    }
     Line::from(Span::styled(
         format!(" {}", parts.join(" · ")),
         Style::default().add_modifier(Modifier::BOLD),
@@ -108,6 +118,14 @@ fn footer(state: &InboxState, selected: Option<&Row>) -> Line<'static> {
     }
     if let Loading::Failed(why) = &state.loading {
         return Line::from(format!(" {}", clean_line(why)));
+    }
+    if let Some(number) = selected
+        .map(|r| r.number)
+        .filter(|n| state.loading == Loading::Reading && state.rereading == Some(*n))
+    {
+        return Line::from(format!(
+            " #{number}: reading its row again (decisions recorded in its screen show when the read ends)"
+        ));
     }
     if let Some(reason) = selected.and_then(|r| r.reason.as_deref()) {
         return Line::from(format!(
