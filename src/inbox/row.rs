@@ -13,7 +13,7 @@ pub enum ReviewState {
     NeedsChanges,
     /// ReviewGate's review of the head did not complete.
     ReviewError,
-    /// A review run for the head is queued or in progress.
+    /// No review run for the head has completed; one is queued or in progress.
     Running,
     /// No review run for the head (and none for an older head).
     Missing,
