@@ -6,7 +6,7 @@
 //! 2. [`keep`] — on disk before any network call;
 //! 3. [`send_entry`] (or [`submit_many`]) inside a tokio runtime.
 
-use crate::decision::draft::{Draft, LocalProblem};
+use crate::decision::draft::{CheckedDraft, Draft, LocalProblem};
 use crate::decision::outcome::Outcome;
 use crate::github::cleanup::Journal;
 use crate::github::client::Client;
@@ -123,23 +123,38 @@ pub async fn send_entry(
     entry: &Entry,
     options: SubmitOptions,
 ) -> Result<Sent, SendError> {
-    let (_claim, entry) = claim_fresh(outbox, entry)?;
-    let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
-    let entry = bound_to(outbox, entry, &client.api_base().url())?;
+    let Prepared {
+        claim: _claim,
+        entry,
+        checked,
+    } = prepare(outbox, entry, &client.api_base().url())?;
     let options = with_pending(options, &entry);
     let mut journal = EntryJournal { outbox, id: &entry.id };
     let outcome = protocol::submit_knowing(client, &checked, &options, &mut journal, &mut Known::default()).await;
     Ok(settle(outbox, &entry, outcome))
 }
 
-/// Claims the entry, then reads it again (another process may have changed
-/// or settled it before the claim).
-fn claim_fresh(outbox: &Outbox, listed: &Entry) -> Result<(Claim, Entry), SendError> {
+/// A kept entry ready to be sent: claimed, read again, checked and bound
+/// to the API of this run.
+struct Prepared {
+    claim: Claim,
+    entry: Entry,
+    checked: CheckedDraft,
+}
+
+/// The one step every send goes through before its first request (one
+/// decision or a batch, so no path can skip the binding): claims the entry,
+/// reads it again (another process may have changed or settled it before the
+/// claim), checks its draft, and binds it to the API at `here`
+/// ([`bound_to`]).
+fn prepare(outbox: &Outbox, listed: &Entry, here: &str) -> Result<Prepared, SendError> {
     let claim = outbox.claim(&listed.id)?;
-    match outbox.get(&listed.id)? {
-        Some(entry) => Ok((claim, entry)),
-        None => Err(SendError::Gone { id: listed.id.clone() }),
-    }
+    let entry = outbox
+        .get(&listed.id)?
+        .ok_or_else(|| SendError::Gone { id: listed.id.clone() })?;
+    let checked = entry.draft.clone().check().map_err(SendError::Invalid)?;
+    let entry = bound_to(outbox, entry, here)?;
+    Ok(Prepared { claim, entry, checked })
 }
 
 /// The entry bound to the API at `here`: one never sent is bound to it on
@@ -190,7 +205,8 @@ pub struct Summary {
     pub recorded: usize,
     pub rejected: usize,
     pub failed: usize,
-    /// Not sent: invalid draft, busy or unreadable outbox entry.
+    /// Not sent: invalid draft, busy or unreadable outbox entry, or one
+    /// kept for another GitHub API.
     pub not_sent: usize,
 }
 
@@ -222,7 +238,9 @@ impl Summary {
 
 /// Sends kept entries, the writes one after another (never two at once:
 /// GitHub's secondary rate limits punish bursts of writes), the reads beside
-/// them. Every entry is claimed first, and only then is anything read, so
+/// them. Every entry is prepared first (claimed, checked and bound to this
+/// run's API, as [`send_entry`] does: one kept for another API is reported
+/// [`SendError::OtherApi`] and not sent), and only then is anything read, so
 /// the ledger read sees every comment an earlier attempt of these entries
 /// made. The actor, its permission, and each pull request and its ledger
 /// are read once for the batch ([`Known`]); the head is read again after
@@ -245,14 +263,15 @@ pub async fn submit_many(
             tally.0.add(&result);
             (tally.1)(entry, &result);
         };
+        let here = client.api_base().url();
         let mut claimed = Vec::new();
         for kept in entries {
-            match claim_fresh(outbox, &kept.entry) {
-                Ok((claim, entry)) => claimed.push((claim, entry, kept.options())),
+            match prepare(outbox, &kept.entry, &here) {
+                Ok(prepared) => claimed.push((prepared, kept.options())),
                 Err(error) => report(&kept.entry, Err(error)),
             }
         }
-        claimed.sort_by_key(|(_, entry, _)| {
+        claimed.sort_by_key(|(Prepared { entry, .. }, _)| {
             let d = &entry.draft;
             (
                 d.repository.to_ascii_lowercase(),
@@ -262,14 +281,7 @@ pub async fn submit_many(
         });
         let mut known = Known::default();
         let mut tail: Option<Pin<Box<dyn Future<Output = ()> + '_>>> = None;
-        for (claim, entry, options) in claimed {
-            let checked = match entry.draft.clone().check() {
-                Ok(checked) => checked,
-                Err(problems) => {
-                    report(&entry, Err(SendError::Invalid(problems)));
-                    continue;
-                }
-            };
+        for (Prepared { claim, entry, checked }, options) in claimed {
             let options = with_pending(options, &entry);
             let previous = tail.take();
             let front = async {

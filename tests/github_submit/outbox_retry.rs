@@ -461,3 +461,54 @@ async fn a_decision_kept_for_one_github_api_is_not_sent_to_another() {
     .unwrap();
     assert!(again.outcome.is_recorded(), "{:?}", again.outcome);
 }
+
+/// The batch sender (`triage outbox retry`, the screen's submit) holds to
+/// the same binding as a single send: a decision kept for one GitHub API is
+/// reported `OtherApi`, nothing reaches the other API, and it stays kept as
+/// it was.
+#[tokio::test]
+async fn a_batch_retry_does_not_send_a_decision_kept_for_another_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, github) = fake().await;
+    github.fault("POST", "/issues/48/comments", Fault::Status(500));
+    let first = keep_and_send(&client(&server.uri()), &outbox).await;
+    assert!(matches!(first, Outcome::Failed { .. }), "{first:?}");
+    let [kept] = outbox.list().unwrap().entries.try_into().expect("kept");
+    assert!(kept.api.is_some(), "bound by its first send");
+
+    let (other, _) = fake().await;
+    let mut results = Vec::new();
+    let summary = batch::submit_many(
+        &client(&other.uri()),
+        &outbox,
+        &[Kept::retry(kept.clone())],
+        |_, result| {
+            results.push(matches!(result, Err(batch::SendError::OtherApi { .. })));
+        },
+    )
+    .await;
+    assert_eq!(results, [true], "reported as kept for another API");
+    assert_eq!(summary.not_sent, 1, "{summary:?}");
+    assert!(sequence(&other).await.is_empty(), "nothing reached the other API");
+    assert_eq!(outbox.list().unwrap().entries, vec![kept], "left as it was");
+}
+
+/// A decision never sent, sent in a batch, is bound to the batch's API on
+/// disk before its first request (so a later retry elsewhere refuses it).
+#[tokio::test]
+async fn a_batch_send_binds_an_unbound_decision_to_its_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, github) = fake().await;
+    github.fault("POST", "/issues/48/comments", Fault::Status(500));
+    let kept = batch::keep(&outbox, draft(), None).unwrap();
+    assert_eq!(kept.entry.api, None, "kept unbound");
+    let _ = batch::submit_many(&client(&server.uri()), &outbox, &[kept], |_, _| {}).await;
+    let [after] = outbox.list().unwrap().entries.try_into().expect("kept");
+    assert_eq!(
+        after.api.as_deref(),
+        Some(client(&server.uri()).api_base().url().as_str()),
+        "bound before the first request"
+    );
+}
