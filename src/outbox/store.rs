@@ -29,8 +29,9 @@ pub enum OutboxError {
     /// No such entry.
     #[error("outbox: no entry {id}")]
     NotFound { id: String },
-    /// Another process is submitting this entry right now.
-    #[error("outbox: entry {id} is being submitted by another triage process")]
+    /// Another process holds the entry's claim (it is sending it right
+    /// now): it is neither sent nor dropped here.
+    #[error("outbox: entry {id} is being sent by another triage process; try again when it finishes")]
     Busy { id: String },
 }
 
@@ -93,21 +94,29 @@ impl Outbox {
         })
     }
 
-    /// Removes an entry (and its claim file), flushed to disk: a dropped or
+    /// Drops an entry (and its claim file), flushed to disk: a dropped or
     /// replaced decision never comes back after a crash. False when there
-    /// was none.
+    /// was none. The entry's claim is taken first, so an entry another
+    /// process is sending right now is not dropped ([`OutboxError::Busy`],
+    /// nothing removed): that sender settles it, and whether the decision
+    /// was recorded is then known. A drop that went ahead under a sender's
+    /// feet would say "dropped" while the sender posts it anyway.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
+        let _claim = self.files.claim(id)?;
         let removed = self.files.remove(id)?;
-        self.unclaim(id, removed)
+        self.files.remove_claim_file(id)?;
+        Ok(removed)
     }
 
     /// Removes the entry of a decision GitHub was seen to hold (and its
     /// claim file) without waiting for the disk, so a recorded decision
-    /// does not end on a directory flush. A crash soon after may bring the
-    /// entry back; sending it again then finds the decision already
-    /// recorded (the pull request's ledger is read before anything is
-    /// posted) and removes it, posting nothing. False when there was none.
-    pub fn remove_recorded(&self, id: &str) -> Result<bool, OutboxError> {
+    /// does not end on a directory flush. Only the holder of the entry's
+    /// claim (its sender) removes it so, which `_held` stands for. A crash
+    /// soon after may bring the entry back; sending it again then finds the
+    /// decision already recorded (the pull request's ledger is read before
+    /// anything is posted) and removes it, posting nothing. False when
+    /// there was none.
+    pub fn remove_recorded(&self, _held: &Claim, id: &str) -> Result<bool, OutboxError> {
         let removed = self.files.remove_unflushed(id)?;
         self.unclaim(id, removed)
     }
@@ -219,9 +228,13 @@ mod tests {
             vec![std::ffi::OsString::from(format!("{}.json", b.id))],
             "no temporary files left"
         );
-        drop(outbox.claim(&b.id).unwrap());
-        assert!(outbox.remove_recorded(&b.id).unwrap(), "a recorded entry goes too");
-        assert!(!outbox.remove_recorded(&b.id).unwrap());
+        let held = outbox.claim(&b.id).unwrap();
+        assert!(
+            outbox.remove_recorded(&held, &b.id).unwrap(),
+            "a recorded entry goes too"
+        );
+        assert!(!outbox.remove_recorded(&held, &b.id).unwrap());
+        drop(held);
         assert_eq!(fs::read_dir(outbox.dir()).unwrap().count(), 0, "with its claim file");
     }
 
@@ -294,6 +307,25 @@ mod tests {
         assert!(matches!(outbox.claim(&e.id), Err(OutboxError::Busy { .. })));
         drop(first);
         assert!(outbox.claim(&e.id).is_ok());
+    }
+
+    #[test]
+    fn an_entry_being_sent_is_not_dropped_and_a_drop_leaves_no_claim_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::open(dir.path()).unwrap();
+        let e = entry("x");
+        outbox.put(&e).unwrap();
+        let sending = outbox.claim(&e.id).unwrap();
+        let refused = outbox.remove(&e.id);
+        assert!(matches!(refused, Err(OutboxError::Busy { .. })), "{refused:?}");
+        let message = refused.unwrap_err().to_string();
+        assert!(message.contains("being sent by another triage"), "{message}");
+        assert!(message.contains("try again when it finishes"), "{message}");
+        assert_eq!(outbox.get(&e.id).unwrap(), Some(e.clone()), "nothing removed");
+        drop(sending);
+        assert!(outbox.remove(&e.id).unwrap(), "dropped once its sender is done");
+        assert!(!outbox.remove("0123456789abcdef").unwrap(), "no such entry");
+        assert_eq!(fs::read_dir(outbox.dir()).unwrap().count(), 0, "no claim file left");
     }
 
     #[cfg(unix)]

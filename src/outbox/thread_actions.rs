@@ -115,9 +115,11 @@ impl ThreadStore {
 
     /// Stores how an attempt ended: done or refused removes the entry (a
     /// refusal is not retried unchanged), a failure keeps it for a retry.
-    pub fn settle(&self, entry: &ThreadEntry, outcome: &ThreadOutcome) -> Result<(), OutboxError> {
+    /// Only the holder of the entry's claim (its sender) settles it, which
+    /// `held` stands for.
+    pub fn settle(&self, held: &Claim, entry: &ThreadEntry, outcome: &ThreadOutcome) -> Result<(), OutboxError> {
         match outcome {
-            ThreadOutcome::Done(_) | ThreadOutcome::Refused(_) => self.remove(&entry.id).map(|_| ()),
+            ThreadOutcome::Done(_) | ThreadOutcome::Refused(_) => self.remove_claimed(held, &entry.id).map(|_| ()),
             ThreadOutcome::Failed { .. } => {
                 let mut kept = entry.clone();
                 kept.attempts = kept.attempts.saturating_add(1);
@@ -127,12 +129,20 @@ impl ThreadStore {
         }
     }
 
-    /// Removes an entry (and its claim file); false when there was none.
+    /// Drops an entry (and its claim file); false when there was none. The
+    /// entry's claim is taken first, so an action another process is
+    /// sending right now is not dropped ([`OutboxError::Busy`], nothing
+    /// removed): that sender settles it.
     pub fn remove(&self, id: &str) -> Result<bool, OutboxError> {
+        let held = self.files.claim(id)?;
+        self.remove_claimed(&held, id)
+    }
+
+    /// Removes an entry whose claim `_held` is held here, and its claim
+    /// file (whether or not the entry was still there).
+    fn remove_claimed(&self, _held: &Claim, id: &str) -> Result<bool, OutboxError> {
         let removed = self.files.remove(id)?;
-        if removed {
-            self.files.remove_claim_file(id)?;
-        }
+        self.files.remove_claim_file(id)?;
         Ok(removed)
     }
 
@@ -166,7 +176,9 @@ mod tests {
         let store = ThreadStore::open(dir.path().join("threads")).expect("open");
         let first = store.keep(request("checked")).expect("keep");
         let failed = ThreadOutcome::Failed { reason: "down".into() };
-        store.settle(&first, &failed).expect("settle");
+        store
+            .settle(&store.claim(&first.id).expect("claim"), &first, &failed)
+            .expect("settle");
         let again = store.keep(request("checked")).expect("keep again");
         assert_eq!((again.id.as_str(), again.attempts), (first.id.as_str(), 1));
         assert_ne!(store.keep(request("other")).expect("keep").id, first.id);
@@ -175,10 +187,37 @@ mod tests {
             url: None,
             already: true,
         });
-        store.settle(&again, &done).expect("settle");
+        store
+            .settle(&store.claim(&again.id).expect("claim"), &again, &done)
+            .expect("settle");
         let (left, unreadable) = store.list().expect("list");
         assert_eq!((left.len(), unreadable), (1, 0));
         std::fs::write(store.dir().join("0123456789abcdef.json"), b"{").expect("write");
         assert_eq!(store.list().expect("list").1, 1);
+    }
+
+    #[test]
+    fn an_action_being_sent_is_not_dropped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = ThreadStore::open(dir.path().join("threads")).expect("open");
+        let entry = store.keep(request("words")).expect("keep");
+        let sending = store.claim(&entry.id).expect("claim");
+        let refused = store.remove(&entry.id);
+        assert!(matches!(refused, Err(OutboxError::Busy { .. })), "{refused:?}");
+        assert_eq!(
+            store.get(&entry.id).expect("get"),
+            Some(entry.clone()),
+            "nothing removed"
+        );
+        drop(sending);
+        assert!(
+            store.remove(&entry.id).expect("remove"),
+            "dropped once its sender is done"
+        );
+        assert_eq!(
+            std::fs::read_dir(store.dir()).expect("list").count(),
+            0,
+            "no claim file left"
+        );
     }
 }

@@ -123,15 +123,11 @@ pub async fn send_entry(
     entry: &Entry,
     options: SubmitOptions,
 ) -> Result<Sent, SendError> {
-    let Prepared {
-        claim: _claim,
-        entry,
-        checked,
-    } = prepare(outbox, entry, &client.api_base().url())?;
+    let Prepared { claim, entry, checked } = prepare(outbox, entry, &client.api_base().url())?;
     let options = with_pending(options, &entry);
     let mut journal = EntryJournal { outbox, id: &entry.id };
     let outcome = protocol::submit_knowing(client, &checked, &options, &mut journal, &mut Known::default()).await;
-    Ok(settle(outbox, &entry, outcome))
+    Ok(settle(outbox, &claim, &entry, outcome))
 }
 
 /// A kept entry ready to be sent: claimed, read again, checked and bound
@@ -186,10 +182,11 @@ fn with_pending(mut options: SubmitOptions, entry: &Entry) -> SubmitOptions {
     options
 }
 
-/// Removes the entry when recorded, otherwise stores its attempt.
-fn settle(outbox: &Outbox, entry: &Entry, outcome: Outcome) -> Sent {
+/// Removes the entry when recorded, otherwise stores its attempt (by the
+/// holder of its claim).
+fn settle(outbox: &Outbox, claim: &Claim, entry: &Entry, outcome: Outcome) -> Sent {
     let settled = if outcome.is_recorded() {
-        outbox.remove_recorded(&entry.id).map(|_| ())
+        outbox.remove_recorded(claim, &entry.id).map(|_| ())
     } else {
         outbox.mark_attempt(&entry.id, &outcome).map(|_| ())
     };
@@ -301,12 +298,14 @@ pub async fn submit_many(
                     let report = &report;
                     tail = Some(Box::pin(async move {
                         let outcome = protocol::confirm(client, &attested).await;
-                        report(&entry, Ok(settle(outbox, &entry, outcome)));
+                        report(&entry, Ok(settle(outbox, &claim, &entry, outcome)));
                         drop(claim);
                     }));
                 }
-                Ok(Started::Done(receipt)) => report(&entry, Ok(settle(outbox, &entry, Outcome::Recorded(receipt)))),
-                Err(outcome) => report(&entry, Ok(settle(outbox, &entry, outcome))),
+                Ok(Started::Done(receipt)) => {
+                    report(&entry, Ok(settle(outbox, &claim, &entry, Outcome::Recorded(receipt))));
+                }
+                Err(outcome) => report(&entry, Ok(settle(outbox, &claim, &entry, outcome))),
             }
         }
         if let Some(last) = tail {

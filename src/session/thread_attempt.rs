@@ -41,7 +41,7 @@ pub enum Attempt {
 /// Claims, re-reads, sends and settles the kept entry `entry` (`client`
 /// is the GitHub client, or why there is none).
 pub async fn attempt(store: &ThreadStore, client: Result<&Client, String>, entry: &ThreadEntry) -> Attempt {
-    let _claim = match store.claim(&entry.id) {
+    let claim = match store.claim(&entry.id) {
         Ok(claim) => claim,
         Err(OutboxError::Busy { .. }) => return Attempt::Busy,
         Err(e) => return Attempt::Store(e),
@@ -74,7 +74,7 @@ pub async fn attempt(store: &ThreadStore, client: Result<&Client, String>, entry
         Ok(client) => send_thread_action(client, &entry.request).await,
         Err(reason) => ThreadOutcome::Failed { reason },
     };
-    let settle = store.settle(&entry, &outcome).err();
+    let settle = store.settle(&claim, &entry, &outcome).err();
     Attempt::Sent { outcome, settle }
 }
 

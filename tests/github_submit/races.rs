@@ -257,3 +257,51 @@ async fn a_retry_of_a_held_entry_exits_as_submit_does() {
     assert!(run.stdout.contains(r#""outcome":"busy""#), "{}", run.stdout);
     assert!(sequence(&server).await.is_empty(), "nothing was sent");
 }
+
+/// `triage outbox drop` (or the screen's drop) while another process is
+/// sending the entry is refused, and nothing is removed: the sender goes on,
+/// records the decision and settles the entry as it always does. (Before,
+/// the drop said "dropped" while the sender posted the decision anyway.)
+#[tokio::test]
+async fn a_decision_being_sent_is_not_dropped_and_its_sender_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let outbox = outbox_in(dir.path());
+    let (server, fake) = fake().await;
+    // The comment lands at once; its answer comes late, so the sender holds
+    // the claim a while longer.
+    fake.fault(
+        "POST",
+        "/issues/48/comments",
+        Fault::LateAnswer(Duration::from_millis(1500)),
+    );
+    let client = client(&server.uri());
+    let kept = batch::keep(&outbox, draft(), None).unwrap();
+    let id = kept.entry.id.clone();
+    let (sent, dropped) = tokio::join!(
+        batch::send_entry(&client, &outbox, &kept.entry, kept.options()),
+        async {
+            while fake.0.lock().unwrap().comments.is_empty() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            // Another process: `triage outbox drop ID`, while the comment's
+            // answer is on its way.
+            let other = outbox.clone();
+            let id = id.clone();
+            tokio::task::spawn_blocking(move || (other.remove(&id), other.get(&id)))
+                .await
+                .unwrap()
+        }
+    );
+    let (dropped, still_kept) = dropped;
+    let Err(e @ OutboxError::Busy { .. }) = &dropped else {
+        panic!("dropped while being sent: {dropped:?}")
+    };
+    assert!(e.to_string().contains("try again when it finishes"), "{e}");
+    assert!(still_kept.unwrap().is_some(), "nothing was removed");
+    let sent = sent.unwrap();
+    assert!(sent.outcome.is_recorded(), "{:?}", sent.outcome);
+    assert!(sent.settle_error.is_none(), "{:?}", sent.settle_error);
+    assert!(held_on_github(&fake).is_some());
+    assert!(outbox.list().unwrap().entries.is_empty(), "settled by its sender");
+    assert!(!outbox.remove(&id).unwrap(), "nothing left to drop");
+}
