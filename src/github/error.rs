@@ -16,7 +16,8 @@ pub enum GhError {
     /// 403 that is not a rate limit: the token may not do this.
     #[error("GitHub refused the request (403 Forbidden): {message}")]
     Forbidden { message: String },
-    /// 403/429 with `x-ratelimit-remaining: 0` or `retry-after`: wait until `reset`.
+    /// 429, or 403 with `x-ratelimit-remaining: 0`, `retry-after` or a
+    /// secondary-rate-limit message: wait until `reset`.
     #[error("GitHub rate limit reached; {}", ResetText(*reset))]
     RateLimited { reset: Option<SystemTime> },
     /// 404: the resource does not exist or the token cannot see it.

@@ -29,10 +29,10 @@ const MAX_MESSAGE_CHARS: usize = 300;
 /// Maps a non-success answer to an error. `now` dates a `retry-after`.
 pub fn error_from_response(raw: &Raw, now: SystemTime) -> GhError {
     let status = raw.status.as_u16();
-    if let Some(reset) = rate_limit(raw.status, &raw.headers, now) {
+    let message = message_of(raw);
+    if let Some(reset) = rate_limit(raw.status, &raw.headers, says_secondary_limit(&message), now) {
         return GhError::RateLimited { reset };
     }
-    let message = message_of(raw);
     match status {
         401 => GhError::Unauthorized,
         403 => GhError::Forbidden { message },
@@ -41,23 +41,47 @@ pub fn error_from_response(raw: &Raw, now: SystemTime) -> GhError {
     }
 }
 
+/// How long GitHub asks a client to wait after a secondary rate limit that
+/// gives no time ("otherwise, wait for at least one minute before
+/// retrying").
+pub const SECONDARY_LIMIT_WAIT: Duration = Duration::from_secs(60);
+
+/// True when GitHub's message says the answer is a secondary rate limit
+/// (`You have exceeded a secondary rate limit ...`), in any case.
+fn says_secondary_limit(message: &str) -> bool {
+    message.to_lowercase().contains("secondary rate limit")
+}
+
 /// `Some(reset)` when the answer is a rate limit: 429, or 403 with
-/// `x-ratelimit-remaining: 0` or a `retry-after` header. The reset comes from
-/// `retry-after` (seconds from now) or else `x-ratelimit-reset` (epoch seconds).
-pub fn rate_limit(status: StatusCode, headers: &HeaderMap, now: SystemTime) -> Option<Option<SystemTime>> {
+/// `x-ratelimit-remaining: 0`, a `retry-after` header, or a message that
+/// says it is a secondary rate limit (`secondary`; GitHub may send one
+/// without any header, and it is a wait, never a refusal). The reset is
+/// GitHub's documented order: `retry-after` (seconds from now), else
+/// `x-ratelimit-reset` (epoch seconds) when the limit is exhausted, else, for
+/// a secondary limit, [`SECONDARY_LIMIT_WAIT`] from now, else
+/// `x-ratelimit-reset` when given.
+pub fn rate_limit(
+    status: StatusCode,
+    headers: &HeaderMap,
+    secondary: bool,
+    now: SystemTime,
+) -> Option<Option<SystemTime>> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
     let retry_after = header("retry-after").and_then(|v| v.parse::<u64>().ok());
     let exhausted = header("x-ratelimit-remaining") == Some("0");
     let limited = status == StatusCode::TOO_MANY_REQUESTS
-        || (status == StatusCode::FORBIDDEN && (exhausted || header("retry-after").is_some()));
+        || (status == StatusCode::FORBIDDEN && (exhausted || secondary || header("retry-after").is_some()));
     if !limited {
         return None;
     }
-    let reset = match retry_after {
-        Some(secs) => Some(now + Duration::from_secs(secs)),
-        None => header("x-ratelimit-reset")
-            .and_then(|v| v.parse::<u64>().ok())
-            .map(from_epoch_seconds),
+    let reset_at = header("x-ratelimit-reset")
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(from_epoch_seconds);
+    let reset = match (retry_after, reset_at) {
+        (Some(secs), _) => Some(now + Duration::from_secs(secs)),
+        (None, Some(at)) if exhausted => Some(at),
+        (None, _) if secondary => Some(now + SECONDARY_LIMIT_WAIT),
+        (None, at) => at,
     };
     Some(reset)
 }
@@ -175,6 +199,34 @@ mod tests {
             error_from_response(&secondary, now),
             GhError::RateLimited { reset: Some(_) }
         ));
+    }
+
+    #[test]
+    fn a_secondary_limit_without_headers_is_a_limit_of_at_least_a_minute() {
+        let now = from_epoch_seconds(1_000);
+        let body = r#"{"message":"You have exceeded a SECONDARY rate limit. Please wait a few minutes before you try again."}"#;
+        for status in [403, 429] {
+            match error_from_response(&raw(status, &[], body), now) {
+                GhError::RateLimited { reset: Some(t) } => assert_eq!(epoch_seconds(t), 1_060, "{status}"),
+                other => panic!("{status}: {other:?}"),
+            }
+        }
+        let told = raw(403, &[("retry-after", "5")], body);
+        match error_from_response(&told, now) {
+            GhError::RateLimited { reset: Some(t) } => assert_eq!(epoch_seconds(t), 1_005),
+            other => panic!("{other:?}"),
+        }
+        let exhausted = raw(
+            403,
+            &[("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000")],
+            body,
+        );
+        match error_from_response(&exhausted, now) {
+            GhError::RateLimited { reset: Some(t) } => assert_eq!(epoch_seconds(t), 2_000),
+            other => panic!("{other:?}"),
+        }
+        let refused = raw(403, &[], r#"{"message":"Resource not accessible by integration"}"#);
+        assert!(matches!(error_from_response(&refused, now), GhError::Forbidden { .. }));
     }
 
     #[test]

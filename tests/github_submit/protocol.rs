@@ -377,6 +377,31 @@ async fn primary_rate_limit_is_reported_with_its_reset_time_and_not_retried() {
     assert_eq!(sequence(&server).await, reads(), "the reads sent together, none again");
 }
 
+/// GitHub answers a burst of writes with 403 and a message saying it is a
+/// secondary rate limit, possibly without `retry-after`: the decision fails
+/// (kept, retried later), it is not rejected.
+#[tokio::test]
+async fn a_secondary_rate_limit_on_the_comment_without_retry_after_is_a_failure() {
+    let server = MockServer::start().await;
+    mount_reads(&server, "write").await;
+    on(&server, "GET", PULL, ok(pull("open", REPO, SHA))).await;
+    mount_no_decisions(&server).await;
+    let limited = ResponseTemplate::new(403).set_body_json(json!({
+        "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+    }));
+    on(&server, "POST", COMMENTS, limited).await;
+    let outcome = submit(&client(&server.uri()), &checked(), SubmitOptions::default()).await;
+    let Outcome::Failed {
+        step: Step::Comment,
+        error: GhError::RateLimited { reset: Some(_) },
+        comment_left: None,
+    } = &outcome
+    else {
+        panic!("{outcome:?}")
+    };
+    assert!(outcome.summary().contains("resets at"), "{}", outcome.summary());
+}
+
 #[tokio::test]
 async fn too_many_requests_on_the_comment_is_a_failure_with_reset() {
     let server = MockServer::start().await;

@@ -301,3 +301,21 @@ async fn a_retried_bot_reply_that_landed_is_not_posted_twice() {
     let (second, posts) = retried_reply("triage-app[bot]", &landed).await;
     assert_eq!(posts, 1, "the reply is posted once; second attempt: {second:?}");
 }
+
+/// GitHub answers a secondary rate limit with 403 and a message that says
+/// so, and `retry-after` may be absent ("otherwise, wait for at least one
+/// minute before retrying"). That answer is a wait, not a refusal: the
+/// action stays kept (failed), it is not dropped (refused).
+#[tokio::test]
+async fn a_secondary_rate_limit_without_retry_after_is_a_failure_not_a_refusal() {
+    let api = github(false).await;
+    graphql_op("resolveReviewThread")
+        .respond_with(ResponseTemplate::new(403).set_body_json(json!({
+            "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+        })))
+        .mount(&api)
+        .await;
+    let got = send_thread_action(&client(&api.uri()), &request(ThreadVerb::Resolve)).await;
+    assert!(matches!(got, ThreadOutcome::Failed { .. }), "{got:?}");
+}
