@@ -10,7 +10,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Who may read the file once written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,23 @@ pub enum Access {
 /// Replaces `path` with `bytes` atomically (see the module documentation).
 /// The directory must exist; a bare file name means the current directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], access: Access) -> io::Result<()> {
+    stage(path, bytes, access)?.commit()
+}
+
+/// A replacement written and flushed to disk but not yet renamed over its
+/// target: [`Staged::commit`] puts it in place; dropped, it is removed and
+/// the target stays as it was. (For a writer that checks the target once
+/// more between the slow flush and the rename.)
+#[derive(Debug)]
+pub struct Staged {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+    dir: PathBuf,
+}
+
+/// The first half of [`write_atomic`]: `bytes` in a temporary file next to
+/// `path`, flushed to disk.
+pub fn stage(path: &Path, bytes: &[u8], access: Access) -> io::Result<Staged> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -48,9 +65,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8], access: Access) -> io::Result<()>
         temp.as_file().set_permissions(meta.permissions())?;
     }
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir);
-    Ok(())
+    Ok(Staged {
+        temp,
+        path: path.to_owned(),
+        dir: dir.to_owned(),
+    })
+}
+
+impl Staged {
+    /// The second half of [`write_atomic`]: renames the flushed file over
+    /// its target, then flushes the directory.
+    pub fn commit(self) -> io::Result<()> {
+        self.temp.persist(&self.path).map_err(|e| e.error)?;
+        sync_dir(&self.dir);
+        Ok(())
+    }
 }
 
 /// Flushes a directory's entries (a rename or removal) to disk. Best effort:
@@ -94,6 +123,21 @@ mod tests {
         assert!(write_atomic(&target, b"new", Access::Ordinary).is_err());
         assert_eq!(names(dir.path()), ["taken"]);
         assert!(write_atomic(&dir.path().join("no/such/dir/f"), b"x", Access::Ordinary).is_err());
+    }
+
+    #[test]
+    fn a_staged_replacement_is_in_place_only_once_committed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("s.json");
+        fs::write(&path, b"old").expect("seed");
+        drop(stage(&path, b"dropped", Access::Ordinary).expect("stage"));
+        assert_eq!(fs::read(&path).expect("read"), b"old");
+        assert_eq!(names(dir.path()), ["s.json"], "a dropped stage leaves nothing");
+        let staged = stage(&path, b"new", Access::Ordinary).expect("stage");
+        assert_eq!(fs::read(&path).expect("read"), b"old", "not yet in place");
+        staged.commit().expect("commit");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        assert_eq!(names(dir.path()), ["s.json"]);
     }
 
     #[test]
