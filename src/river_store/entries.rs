@@ -42,6 +42,36 @@ impl FeedbackEntry {
         // Serialising plain strings, numbers and nulls cannot fail.
         serde_json::to_string(self).unwrap_or_default()
     }
+
+    /// True when the last line of `log` about this entry's finding records
+    /// this very decision (every member but `timestamp` equal): the line an
+    /// attempt that failed after its feedback append left behind, which a
+    /// second attempt must not double. River 1.15.0 counts feedback lines
+    /// (`feedback-rule-candidates` groups them by skill and type, and
+    /// `feedback:apply` scaffolds one action per line), so a doubled line
+    /// reads as a problem seen twice. Only the finding's last line counts:
+    /// a decision taken again after a different one (false positive, then
+    /// accepted, then false positive) is a new line. Lines River could not
+    /// read (it skips them too) and entries without a fingerprint never
+    /// match.
+    pub fn repeats_last_of_its_finding(&self, log: &str) -> bool {
+        let Some(fingerprint) = self.finding_fingerprint.as_deref() else {
+            return false;
+        };
+        let Ok(serde_json::Value::Object(mut mine)) = serde_json::to_value(self) else {
+            return false;
+        };
+        mine.remove("timestamp");
+        let last = log
+            .lines()
+            .rev()
+            .filter_map(|line| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line).ok())
+            .find(|entry| entry.get("findingFingerprint").and_then(|f| f.as_str()) == Some(fingerprint));
+        last.is_some_and(|mut last| {
+            last.remove("timestamp");
+            last == mine
+        })
+    }
 }
 
 /// What the reviewer said with a decision.
@@ -286,6 +316,44 @@ mod tests {
     use super::*;
 
     const NOW: UnixMillis = 1_795_980_984_116;
+
+    #[test]
+    fn a_repeat_is_the_same_decision_as_the_findings_last_line() {
+        let note = Note {
+            evidence: "generated file",
+            author: "alice",
+            pr: Some(7),
+        };
+        let fp = feedback_entry(FeedbackType::FalsePositive, "r1", "0123456789abcdef", &note, NOW);
+        let later = feedback_entry(
+            FeedbackType::FalsePositive,
+            "r1",
+            "0123456789abcdef",
+            &note,
+            NOW + 86_400_000,
+        );
+        let accepted = feedback_entry(FeedbackType::Accepted, "r1", "0123456789abcdef", &note, NOW);
+        let other = feedback_entry(FeedbackType::FalsePositive, "r1", "fedcba9876543210", &note, NOW);
+        let log = |lines: &[&FeedbackEntry]| lines.iter().map(|e| e.to_line() + "\n").collect::<String>();
+        assert!(later.repeats_last_of_its_finding(&log(&[&fp])), "only the time differs");
+        assert!(
+            later.repeats_last_of_its_finding(&log(&[&fp, &other])),
+            "another finding's line after it"
+        );
+        assert!(
+            !later.repeats_last_of_its_finding(&log(&[&fp, &accepted])),
+            "decided otherwise since"
+        );
+        assert!(!later.repeats_last_of_its_finding(&log(&[&other])));
+        assert!(!later.repeats_last_of_its_finding(""));
+        assert!(
+            !later.repeats_last_of_its_finding(&(fp.to_line()[..20].to_owned() + "\n")),
+            "a torn line"
+        );
+        let mut other_words = fp.clone();
+        other_words.evidence = Some("vendored".into());
+        assert!(!other_words.repeats_last_of_its_finding(&log(&[&fp])));
+    }
 
     #[test]
     fn feedback_line_matches_rivers_example_byte_for_byte() {

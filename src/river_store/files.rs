@@ -9,7 +9,9 @@
 //! `.river/memory/` itself (the index file cannot carry the lock, because it
 //! is replaced by a rename and a lock on the old file would not guard the new
 //! one). The index is replaced atomically ([`crate::atomic_write`]), so a reader
-//! sees the old or the new index, never half of one.
+//! sees the old or the new index, never half of one. River Review itself
+//! takes none of these locks; how an index River rewrites meanwhile is
+//! replaced without losing its entries is [`super::replace`]'s.
 
 use crate::atomic_write::Access;
 use std::fs::{self, File, OpenOptions};
@@ -79,26 +81,40 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-/// Replaces `path` with `bytes` atomically through
-/// [`crate::atomic_write`], creating its directory first. Keeps the
-/// permissions of the file it replaces.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// An atomic replacement of `path` ([`crate::atomic_write`]) up to the
+/// rename: the bytes are written and flushed next to `path` (its directory
+/// created first) and put in place by
+/// [`crate::atomic_write::Staged::commit`]. Keeps the permissions of the
+/// file it replaces.
+pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<crate::atomic_write::Staged> {
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::other("the index path has no directory"))?;
     fs::create_dir_all(dir)?;
-    crate::atomic_write::write_atomic(path, bytes, Access::KeepExisting)
+    crate::atomic_write::stage(path, bytes, Access::KeepExisting)
 }
 
 /// Appends one line (a newline is added) to `path` in a single write, first
 /// ending an unterminated last line so entries never run together. The file
 /// itself is locked for the append (its directory is created if needed).
 pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
+    append_line_unless(path, line, |_| false).map(|_| ())
+}
+
+/// [`append_line`], unless `present` says, of the file's text as it stands
+/// under the lock, that the line is already there: then nothing is written
+/// and false is returned.
+pub fn append_line_unless(path: &Path, line: &str, present: impl FnOnce(&str) -> bool) -> io::Result<bool> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
     let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
     file.lock()?;
+    let mut before = Vec::new();
+    (&file).take(MAX_INDEX_BYTES).read_to_end(&mut before)?;
+    if present(&String::from_utf8_lossy(&before)) {
+        return Ok(false);
+    }
     let len = file.metadata()?.len();
     let mut text = String::with_capacity(line.len() + 2);
     if len > 0 {
@@ -112,7 +128,8 @@ pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
     text.push_str(line);
     text.push('\n');
     file.write_all(text.as_bytes())?;
-    file.sync_all()
+    file.sync_all()?;
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -123,8 +140,8 @@ mod tests {
     fn atomic_write_replaces_and_leaves_no_temp_files() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("index.json");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
+        stage(&path, b"one").unwrap().commit().unwrap();
+        stage(&path, b"two").unwrap().commit().unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
         let names: Vec<_> = fs::read_dir(path.parent().unwrap())
             .unwrap()

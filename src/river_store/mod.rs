@@ -15,7 +15,9 @@
 //!
 //! How each decision status is recorded is tabled in [`status`]. Entries are
 //! built by pure functions ([`entries`], [`decide`], [`index`]) that take the
-//! time as a parameter; [`files`] and [`store`] do the locked, atomic I/O.
+//! time as a parameter; [`files`], [`replace`] and [`store`] do the locked,
+//! atomic I/O ([`replace`]: how an index River may be rewriting meanwhile
+//! is replaced without losing its entries).
 //!
 //! River Review's own matching, checked in its code (1.15.0 and the newer
 //! 1.110.x line), is restated in [`lifecycle`] (what hides a finding on each
@@ -30,6 +32,7 @@ pub mod gate;
 pub mod index;
 pub mod lifecycle;
 pub mod ordered;
+pub mod replace;
 pub mod root;
 pub mod status;
 pub mod store;
@@ -71,6 +74,13 @@ pub enum StoreError {
         location: String,
         problem: String,
     },
+    /// The index changed every time it was about to be replaced (River
+    /// Review writing it meanwhile); it was left as River wrote it.
+    #[error(
+        "{} kept changing while triage was updating it (River Review writing it?); it was left as it is: try again",
+        file.display()
+    )]
+    IndexBusy { file: PathBuf },
     /// Undo found nothing to revoke.
     #[error("no active suppression of {0} to revoke")]
     NoActiveSuppression(String),

@@ -1,5 +1,8 @@
 //! Recording a decision and revoking a suppression: the pure plans of
-//! [`super::decide`] and [`super::entries`] applied to the files, under locks.
+//! [`super::decide`] and [`super::entries`] applied to the files, under
+//! locks. The index is changed by a merge [`super::replace`] can do again
+//! when River Review rewrites the index meanwhile; slow work (the feedback
+//! append and its flush) is done before that read-modify-write, not in it.
 
 use super::StoreError;
 use super::decide::{DecisionInput, FindingFacts, NoSuppression, plan_decision};
@@ -7,9 +10,10 @@ use super::entries::{
     FeedbackEntry, Note, ResurfaceEntry, SuppressionEntry, free_id, resurface_entry, suppression_entry,
 };
 use super::files::{self, Lock, RiverPaths};
-use super::index::{self, Malformed};
+use super::index;
 use super::lifecycle::{self, FindingIds, SuppressionView};
 use super::ordered::Json;
+use super::replace;
 use crate::model::river::memory_formats::memory_entry_format_problems;
 use crate::model::schema::{RiverEntrySchema, check_river_entry};
 use crate::time::{UnixMillis, month_of};
@@ -59,21 +63,6 @@ fn take_lock(dir: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
     files::lock_dir(dir).map(Some).map_err(io_err("lock", dir))
 }
 
-/// Reads the index (a new one when absent); a malformed one is an error and
-/// is left as it is.
-fn load_index(path: &Path) -> Result<Json, StoreError> {
-    match files::read_optional(path).map_err(io_err("read", path))? {
-        None => Ok(index::new_index()),
-        Some(bytes) => {
-            index::parse_index(&bytes).map_err(|Malformed { location, problem }| StoreError::MalformedIndex {
-                file: path.to_path_buf(),
-                location,
-                problem,
-            })
-        }
-    }
-}
-
 /// Checks an entry against River's schemas before it is written.
 fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> Result<(), StoreError> {
     let value = serde_json::to_value(entry).map_err(|e| StoreError::Schema {
@@ -93,14 +82,34 @@ fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> R
     Err(StoreError::Schema { what, details })
 }
 
+/// Appends the decision's feedback line, unless the log's last line about
+/// the finding already records this very decision (see
+/// [`FeedbackEntry::repeats_last_of_its_finding`]).
+///
+/// This is what makes the pair (feedback line, suppression) safe to do
+/// again. The line is appended first, outside the index's read-modify-write
+/// (see [`super::replace`]), and the suppression after it; when the
+/// suppression cannot be written (a full disk, a kill in between, an index
+/// River keeps rewriting), the decision is reported failed and its line
+/// stays, and recording the decision again (what a user does after
+/// "failed") finds that line and writes only the suppression. The other
+/// order would leave, after the same failure, a finding hidden by River with
+/// no record of why, and a second suppression on the next attempt. River
+/// 1.15.0 reads every feedback line as one decision (its feedback tooling
+/// groups and counts them) and skips lines it cannot parse, so a doubled
+/// line would read as a problem met twice, while a line left by a failed
+/// attempt says what was decided, as it was.
 fn append_feedback(file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
-    files::append_line(file, &entry.to_line()).map_err(io_err("append to", file))
+    files::append_line_unless(file, &entry.to_line(), |log| entry.repeats_last_of_its_finding(log))
+        .map(|_| ())
+        .map_err(io_err("append to", file))
 }
 
 /// Records a decision: one feedback line and, where the status means "stop
 /// reporting this" and River would apply it, one suppression. Nothing is
 /// written when any check fails (malformed index, schema, evidence); with
-/// `dry_run` nothing is written at all.
+/// `dry_run` nothing is written at all. Recording the same decision again
+/// after a failure does not double its feedback line ([`append_feedback`]).
 pub fn record(
     paths: &RiverPaths,
     facts: &FindingFacts,
@@ -126,18 +135,26 @@ pub fn record(
     };
     let index_file = paths.index();
     let _lock = take_lock(&paths.index_dir(), dry_run)?;
-    let mut index = load_index(&index_file)?;
-    let taken = index::ids(&index);
-    let id = free_id(&format!("suppression-{}", suppression_facts.fingerprint), now, |id| {
-        taken.contains(id)
-    });
-    let entry = suppression_entry(&suppression_facts, kind, &input.note, id, now);
-    validate("suppression entry", &entry, true)?;
-    if !dry_run {
+    let base = replace::read(&index_file)?;
+    // The merge, done again on River's newer index if River wrote meanwhile.
+    let merge = |index: &mut Json| {
+        let taken = index::ids(index);
+        let id = free_id(&format!("suppression-{}", suppression_facts.fingerprint), now, |id| {
+            taken.contains(id)
+        });
+        let entry = suppression_entry(&suppression_facts, kind, &input.note, id, now);
+        validate("suppression entry", &entry, true)?;
+        index::append(index, index::to_json(&entry));
+        Ok(entry)
+    };
+    // Every check first, on the index as read: nothing is written when one fails.
+    let checked = merge(&mut base.index.clone())?;
+    let entry = if dry_run {
+        checked
+    } else {
         append_feedback(&feedback_file, &plan.feedback)?;
-        index::append(&mut index, index::to_json(&entry));
-        files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
-    }
+        replace::update(&index_file, base, merge)?
+    };
     let suppression = Ok(WrittenSuppression { index_file, entry });
     Ok(Recorded {
         dry_run,
@@ -160,33 +177,39 @@ pub fn revoke(
 ) -> Result<Revoked, StoreError> {
     let index_file = paths.index();
     let _lock = take_lock(&paths.index_dir(), dry_run)?;
-    let mut index = load_index(&index_file)?;
-    let targets: Vec<_> = lifecycle::suppressions_of(&index, ids)
-        .into_iter()
-        .filter(|s| s.hides_anywhere(now))
-        .collect();
-    if targets.is_empty() {
-        return Err(StoreError::NoActiveSuppression(ids.v1.to_owned()));
-    }
-    let mut taken: HashSet<String> = index::ids(&index);
-    let mut revoked = Vec::with_capacity(targets.len());
-    for s in targets {
-        lifecycle::take_out_of_force(&mut index, &s.id);
-        let entry = if s.revoked {
-            None
-        } else {
-            let id = free_id(&format!("resurface-{}", s.id), now, |id| taken.contains(id));
-            taken.insert(id.clone());
-            let entry = resurface_entry(&s.id, note.evidence, note.author, id, now);
-            validate("resurface entry", &entry, false)?;
-            index::append(&mut index, index::to_json(&entry));
-            Some(entry)
-        };
-        revoked.push((s.id, entry));
-    }
-    if !dry_run {
-        files::write_atomic(&index_file, index::render(&index).as_bytes()).map_err(io_err("write", &index_file))?;
-    }
+    let base = replace::read(&index_file)?;
+    // The merge, done again on River's newer index if River wrote meanwhile.
+    let merge = |index: &mut Json| {
+        let targets: Vec<_> = lifecycle::suppressions_of(index, ids)
+            .into_iter()
+            .filter(|s| s.hides_anywhere(now))
+            .collect();
+        if targets.is_empty() {
+            return Err(StoreError::NoActiveSuppression(ids.v1.to_owned()));
+        }
+        let mut taken: HashSet<String> = index::ids(index);
+        let mut revoked = Vec::with_capacity(targets.len());
+        for s in targets {
+            lifecycle::take_out_of_force(index, &s.id);
+            let entry = if s.revoked {
+                None
+            } else {
+                let id = free_id(&format!("resurface-{}", s.id), now, |id| taken.contains(id));
+                taken.insert(id.clone());
+                let entry = resurface_entry(&s.id, note.evidence, note.author, id, now);
+                validate("resurface entry", &entry, false)?;
+                index::append(index, index::to_json(&entry));
+                Some(entry)
+            };
+            revoked.push((s.id, entry));
+        }
+        Ok(revoked)
+    };
+    let revoked = if dry_run {
+        merge(&mut base.index.clone())?
+    } else {
+        replace::update(&index_file, base, merge)?
+    };
     Ok(Revoked {
         dry_run,
         index_file,
@@ -197,6 +220,6 @@ pub fn revoke(
 /// The suppressions already recorded for the finding `ids` (none when the
 /// index is absent). Read without the lock: a snapshot for display.
 pub fn existing(paths: &RiverPaths, ids: &FindingIds<'_>) -> Result<Vec<SuppressionView>, StoreError> {
-    let index = load_index(&paths.index())?;
-    Ok(lifecycle::suppressions_of(&index, ids))
+    let read = replace::read(&paths.index())?;
+    Ok(lifecycle::suppressions_of(&read.index, ids))
 }
