@@ -275,6 +275,33 @@ async fn comment_listing(server: &MockServer, listing: fake_inbox::ShiftingComme
         .await;
 }
 
+/// #4's `needs_human` decision by the writer `dev` (comment 50), made long
+/// before the other comments listed.
+fn needs_human_of_4(server: &MockServer) -> serde_json::Value {
+    use serde_json::json;
+    let mut d = fake_inbox::decision(
+        server,
+        50,
+        4,
+        "defect:src.lib.rs:pr4.f0",
+        triage::model::finding::SubmittedDisposition::NeedsHuman,
+        "dev",
+    );
+    d["created_at"] = json!("2025-06-01T00:00:00Z");
+    d["updated_at"] = json!("2025-06-01T00:00:00Z");
+    d
+}
+
+/// Reads the inbox of `prs` with the comment listing mounted, `decided`'s
+/// statuses empty and `dev` a writer.
+async fn read_as_listed(server: &MockServer, prs: &[(u64, Kind)], decided: u64) -> triage::inbox::Inbox {
+    fake_inbox::no_statuses(server, decided).await;
+    fake_inbox::permission(server, "dev", "write").await;
+    mount(server, prs, Duration::ZERO).await;
+    let cache = tempfile::tempdir().unwrap();
+    read(server, &options(cache.path(), 4)).await
+}
+
 /// #4 holds a writer's `needs_human` decision (comment 50, the oldest of
 /// 101, on the listing's second page). It is edited between the listing's
 /// first and second page: the row still holds it, as #4's own comment
@@ -282,21 +309,11 @@ async fn comment_listing(server: &MockServer, listing: fake_inbox::ShiftingComme
 #[tokio::test]
 async fn a_comment_edited_while_the_listing_is_paged_is_not_lost() {
     use serde_json::json;
-    use triage::model::finding::SubmittedDisposition;
     use wiremock::matchers::{method, path};
     use wiremock::{Mock, ResponseTemplate};
     let server = MockServer::start().await;
     let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
-    let mut d = fake_inbox::decision(
-        &server,
-        50,
-        4,
-        "defect:src.lib.rs:pr4.f0",
-        SubmittedDisposition::NeedsHuman,
-        "dev",
-    );
-    d["created_at"] = json!("2025-06-01T00:00:00Z");
-    d["updated_at"] = json!("2025-06-01T00:00:00Z");
+    let d = needs_human_of_4(&server);
     let mut edited = d.clone();
     edited["body"] = json!(format!("{}\n(edited)", d["body"].as_str().unwrap()));
     edited["updated_at"] = json!("2026-01-02T00:00:00Z");
@@ -311,11 +328,7 @@ async fn a_comment_edited_while_the_listing_is_paged_is_not_lost() {
         .with_priority(1)
         .mount(&server)
         .await;
-    fake_inbox::no_statuses(&server, 4).await;
-    fake_inbox::permission(&server, "dev", "write").await;
-    mount(&server, &prs, Duration::ZERO).await;
-    let cache = tempfile::tempdir().unwrap();
-    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let inbox = read_as_listed(&server, &prs, 4).await;
     let target = triage::decision::decide::Target {
         repository: RepoName::parse(REPO).unwrap(),
         pull_request: 4,
@@ -335,27 +348,13 @@ async fn a_comment_edited_while_the_listing_is_paged_is_not_lost() {
 /// The same listing without an edit between its pages holds the decision too.
 #[tokio::test]
 async fn a_paged_comment_listing_holds_a_decision_on_its_last_page() {
-    use serde_json::json;
-    use triage::model::finding::SubmittedDisposition;
     let server = MockServer::start().await;
     let prs = vec![(4, Kind::Repair(1)), (5, Kind::Repair(1))];
-    let mut d = fake_inbox::decision(
-        &server,
-        50,
-        4,
-        "defect:src.lib.rs:pr4.f0",
-        SubmittedDisposition::NeedsHuman,
-        "dev",
-    );
-    d["created_at"] = json!("2025-06-01T00:00:00Z");
+    let d = needs_human_of_4(&server);
     let mut comments = later_remarks(&server);
     comments.push(d);
     comment_listing(&server, fake_inbox::ShiftingComments::new(comments.clone(), comments)).await;
-    fake_inbox::no_statuses(&server, 4).await;
-    fake_inbox::permission(&server, "dev", "write").await;
-    mount(&server, &prs, Duration::ZERO).await;
-    let cache = tempfile::tempdir().unwrap();
-    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let inbox = read_as_listed(&server, &prs, 4).await;
     let r = row(&inbox, 4);
     assert_eq!((r.needs_human, r.undecided), (1, Some(1)));
 }
@@ -388,11 +387,7 @@ async fn a_comment_listed_twice_across_shifting_pages_counts_once() {
         fake_inbox::ShiftingComments::new(before.clone(), after.clone()),
     )
     .await;
-    fake_inbox::no_statuses(&server, 12).await;
-    fake_inbox::permission(&server, "dev", "write").await;
-    mount(&server, &prs, Duration::ZERO).await;
-    let cache = tempfile::tempdir().unwrap();
-    let inbox = read(&server, &options(cache.path(), 4)).await;
+    let inbox = read_as_listed(&server, &prs, 12).await;
     assert_eq!(row(&inbox, 12).awaiting, Some(1));
 
     let listing = fake_inbox::ShiftingComments::new(before, after);

@@ -19,8 +19,9 @@ mod fixture;
 #[path = "support/screen.rs"]
 mod screen;
 use screen::{keys, screen};
+use triage::model::ledger::Standing;
 use triage::tui::message::failure::{ClientError, RefreshError, SendFailure};
-use triage::tui::recorded::{self, LedgerView, RowMark};
+use triage::tui::recorded::{self, LedgerView};
 use triage::tui::update::{Msg, SubmitOutcome, update};
 
 fn sample() -> App {
@@ -136,9 +137,9 @@ fn select(app: &mut App, i: usize) {
 #[test]
 fn recorded_decisions_awaiting_the_next_review() {
     let mut app = with_ledger();
-    assert_eq!(recorded::row_mark(&app, 0), Some(RowMark::Awaiting));
-    assert_eq!(recorded::row_mark(&app, 1), Some(RowMark::Unauthorised));
-    assert_eq!(recorded::row_mark(&app, 2), Some(RowMark::Unauthorised));
+    assert_eq!(recorded::row_mark(&app, 0), Some(Standing::Awaiting));
+    assert_eq!(recorded::row_mark(&app, 1), Some(Standing::Unauthorised));
+    assert_eq!(recorded::row_mark(&app, 2), Some(Standing::Unauthorised));
     assert_eq!(recorded::counts(&app), (1, 2));
     keys(&mut app, "2");
     select(&mut app, 0);
@@ -318,10 +319,10 @@ fn replaced_findings_keep_their_own_marks() {
     );
     assert_eq!(
         recorded::row_mark(&app, last),
-        Some(RowMark::Awaiting),
+        Some(Standing::Awaiting),
         "finding 0 is now last"
     );
-    assert_eq!(recorded::row_mark(&app, last - 1), Some(RowMark::Unauthorised));
+    assert_eq!(recorded::row_mark(&app, last - 1), Some(Standing::Unauthorised));
     assert_eq!(
         recorded::row_mark(&app, 0),
         None,

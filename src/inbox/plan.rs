@@ -112,31 +112,18 @@ mod tests {
     use super::*;
 
     fn pr(number: u64, head: &str) -> OpenPr {
-        OpenPr {
-            number,
-            title: String::new(),
-            draft: false,
-            author: None,
-            head_sha: head.to_owned(),
-            head_ref: format!("topic-{number}"),
-            base_ref: "main".into(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            labels: Vec::new(),
-            labels_complete: true,
-            threads: Vec::new(),
-            threads_complete: true,
-        }
+        let mut pr = crate::inbox::row::test_pr(number, "", "a");
+        pr.head_sha = head.to_owned();
+        pr.head_ref = format!("topic-{number}");
+        pr
     }
 
     fn run(id: u64, minute: u64, pr: u64, head: &str, status: &str, conclusion: &str) -> RunInfo {
-        serde_json::from_value(serde_json::json!({
-            "id": id, "run_attempt": 1, "head_sha": head, "head_branch": format!("topic-{pr}"),
-            "event": "pull_request", "status": status, "conclusion": conclusion,
-            "created_at": format!("2026-01-01T00:{minute:02}:00Z"),
-            "pull_requests": [{ "number": pr }], "repository": { "full_name": "octo/app" },
-        }))
-        .expect("a run")
+        let mut run = run_on(id, head, &format!("topic-{pr}"), &[pr]);
+        run.status = Some(status.to_owned());
+        run.conclusion = Some(conclusion.to_owned());
+        run.created_at = format!("2026-01-01T00:{minute:02}:00Z");
+        run
     }
 
     #[test]

@@ -98,3 +98,14 @@ pub enum StoreError {
     #[error("{0}")]
     RepoRoot(String),
 }
+
+impl StoreError {
+    /// The [`StoreError::Io`] of a failed `action` on `path`, for `map_err`.
+    pub(crate) fn io(action: &'static str, path: &std::path::Path) -> impl FnOnce(std::io::Error) -> StoreError {
+        move |source| StoreError::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

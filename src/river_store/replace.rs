@@ -47,7 +47,7 @@ pub struct Read {
 
 /// Reads the index at `path`; a malformed one is an error and is left as it is.
 pub fn read(path: &Path) -> Result<Read, StoreError> {
-    let bytes = files::read_optional(path).map_err(io_err("read", path))?;
+    let bytes = files::read_optional(path).map_err(StoreError::io("read", path))?;
     parse(path, bytes)
 }
 
@@ -86,10 +86,10 @@ fn update_with<T>(
     for _ in 0..MERGE_TRIES {
         let mut index = base.index.clone();
         let merged = merge(&mut index)?;
-        let staged = files::stage(path, index::render(&index).as_bytes()).map_err(io_err("write", path))?;
-        let now = reread(path).map_err(io_err("read", path))?;
+        let staged = files::stage(path, index::render(&index).as_bytes()).map_err(StoreError::io("write", path))?;
+        let now = reread(path).map_err(StoreError::io("read", path))?;
         if now == base.bytes {
-            staged.commit().map_err(io_err("write", path))?;
+            staged.commit().map_err(StoreError::io("write", path))?;
             return Ok(merged);
         }
         drop(staged);
@@ -101,14 +101,6 @@ fn update_with<T>(
     Err(StoreError::IndexBusy {
         file: path.to_path_buf(),
     })
-}
-
-fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StoreError {
-    move |source| StoreError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
 }
 
 #[cfg(test)]

@@ -48,19 +48,11 @@ pub struct Revoked {
     pub revoked: Vec<(String, Option<ResurfaceEntry>)>,
 }
 
-fn io_err(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> StoreError {
-    move |source| StoreError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 fn take_lock(dir: &Path, dry_run: bool) -> Result<Option<Lock>, StoreError> {
     if dry_run {
         return Ok(None);
     }
-    files::lock_dir(dir).map(Some).map_err(io_err("lock", dir))
+    files::lock_dir(dir).map(Some).map_err(StoreError::io("lock", dir))
 }
 
 /// Checks an entry against River's schemas before it is written.
@@ -102,7 +94,7 @@ fn validate<T: Serialize>(what: &'static str, entry: &T, suppression: bool) -> R
 fn append_feedback(file: &Path, entry: &FeedbackEntry) -> Result<(), StoreError> {
     files::append_line_unless(file, &entry.to_line(), |log| entry.repeats_last_of_its_finding(log))
         .map(|_| ())
-        .map_err(io_err("append to", file))
+        .map_err(StoreError::io("append to", file))
 }
 
 /// Records a decision: one feedback line and, where the status means "stop

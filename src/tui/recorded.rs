@@ -13,7 +13,7 @@ use super::app::{App, Level, SubmitState};
 use super::effect::Effect;
 pub use super::message::LedgerTarget;
 use super::update::flash;
-use crate::model::ledger::{Ledger, LedgerState, Recorded};
+use crate::model::ledger::{Ledger, LedgerState, Recorded, Standing};
 use crate::model::review::{Format, Scope};
 
 /// The screen's view of the ledger.
@@ -44,7 +44,7 @@ pub enum LedgerView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Known {
     pub ledger: Ledger,
-    marks: Vec<Option<RowMark>>,
+    marks: Vec<Option<Standing>>,
 }
 
 impl Known {
@@ -172,12 +172,9 @@ pub fn for_finding(app: &App, i: usize) -> Vec<&Recorded> {
     l.for_fingerprint(f.key.as_str()).collect()
 }
 
-/// How the row marks a finding's recorded decisions: the standing the
-/// inbox counts by too ([`crate::model::ledger::standing`], one rule).
-pub use crate::model::ledger::Standing as RowMark;
-
-/// The row mark of finding `i`, if any.
-pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {
+/// The row mark of finding `i`, if any: its standing, the one rule the
+/// inbox counts by too ([`crate::model::ledger::standing`]).
+pub fn row_mark(app: &App, i: usize) -> Option<Standing> {
     match &app.live.ledger {
         LedgerView::Known(k) => k.marks.get(i).copied().flatten(),
         _ => None,
@@ -188,7 +185,7 @@ pub fn row_mark(app: &App, i: usize) -> Option<RowMark> {
 /// drift lane lists them).
 pub fn drifting(app: &App) -> Vec<usize> {
     (0..app.doc.findings().len())
-        .filter(|&i| row_mark(app, i) == Some(RowMark::Unauthorised))
+        .filter(|&i| row_mark(app, i) == Some(Standing::Unauthorised))
         .collect()
 }
 
@@ -198,8 +195,8 @@ pub fn counts(app: &App) -> (usize, usize) {
     let mut out = (0, 0);
     for i in 0..app.doc.findings().len() {
         match row_mark(app, i) {
-            Some(RowMark::Awaiting) => out.0 += 1,
-            Some(RowMark::Unauthorised) => out.1 += 1,
+            Some(Standing::Awaiting) => out.0 += 1,
+            Some(Standing::Unauthorised) => out.1 += 1,
             None => {}
         }
     }

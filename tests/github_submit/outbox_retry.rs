@@ -416,6 +416,17 @@ async fn a_recorded_entry_brought_back_by_a_crash_is_settled_without_posting() {
     assert!(outbox.list().unwrap().entries.is_empty(), "settled again");
 }
 
+/// A decision whose first send failed (a 500 on the comment), as kept, and
+/// the fake GitHub it was sent to.
+async fn kept_by_a_failed_send(outbox: &triage::outbox::Outbox) -> (wiremock::MockServer, triage::outbox::Entry) {
+    let (server, github) = fake().await;
+    github.fault("POST", "/issues/48/comments", Fault::Status(500));
+    let first = keep_and_send(&client(&server.uri()), outbox).await;
+    assert!(matches!(first, Outcome::Failed { .. }), "{first:?}");
+    let [kept] = outbox.list().unwrap().entries.try_into().expect("kept");
+    (server, kept)
+}
+
 /// A decision first sent to one GitHub API is bound to it on disk before
 /// that request; a retry that talks to another API (another `--api-url`)
 /// sends it nowhere there and leaves it kept as it was, and the first API
@@ -424,11 +435,7 @@ async fn a_recorded_entry_brought_back_by_a_crash_is_settled_without_posting() {
 async fn a_decision_kept_for_one_github_api_is_not_sent_to_another() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
-    let (server, github) = fake().await;
-    github.fault("POST", "/issues/48/comments", Fault::Status(500));
-    let first = keep_and_send(&client(&server.uri()), &outbox).await;
-    assert!(matches!(first, Outcome::Failed { .. }), "{first:?}");
-    let [kept] = outbox.list().unwrap().entries.try_into().expect("kept");
+    let (server, kept) = kept_by_a_failed_send(&outbox).await;
     let here = client(&server.uri()).api_base().url();
     assert_eq!(
         kept.api.as_deref(),
@@ -470,11 +477,7 @@ async fn a_decision_kept_for_one_github_api_is_not_sent_to_another() {
 async fn a_batch_retry_does_not_send_a_decision_kept_for_another_api() {
     let dir = tempfile::tempdir().unwrap();
     let outbox = outbox_in(dir.path());
-    let (server, github) = fake().await;
-    github.fault("POST", "/issues/48/comments", Fault::Status(500));
-    let first = keep_and_send(&client(&server.uri()), &outbox).await;
-    assert!(matches!(first, Outcome::Failed { .. }), "{first:?}");
-    let [kept] = outbox.list().unwrap().entries.try_into().expect("kept");
+    let (_server, kept) = kept_by_a_failed_send(&outbox).await;
     assert!(kept.api.is_some(), "bound by its first send");
 
     let (other, _) = fake().await;

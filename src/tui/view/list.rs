@@ -69,7 +69,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         if let Some(d) = Drift::of(finding).filter(|_| b.view == View::Drift) {
             lines.push(advice_line(d, row, theme));
         } else if b.view == View::Drift
-            && crate::tui::recorded::row_mark(app, i) == Some(crate::tui::recorded::RowMark::Unauthorised)
+            && crate::tui::recorded::row_mark(app, i) == Some(crate::model::ledger::Standing::Unauthorised)
         {
             lines.push(Line::from(vec![
                 Span::raw("   "),
@@ -202,11 +202,11 @@ pub fn decision_mark(state: Option<&SubmitState>, spinner: usize, theme: &Theme)
 /// ◆ recorded, awaiting the next review; ◇ recorded but not applied on
 /// this head (unauthorised, or for an older head). The disposition column
 /// keeps the result's canonical disposition.
-pub fn recorded_mark(mark: Option<crate::tui::recorded::RowMark>, theme: &Theme) -> Option<DecisionMark> {
-    use crate::tui::recorded::RowMark;
+pub fn recorded_mark(mark: Option<crate::model::ledger::Standing>, theme: &Theme) -> Option<DecisionMark> {
+    use crate::model::ledger::Standing;
     let (glyph, style) = match mark? {
-        RowMark::Awaiting => ("◆", theme.accent),
-        RowMark::Unauthorised => ("◇", theme.warning),
+        Standing::Awaiting => ("◆", theme.accent),
+        Standing::Unauthorised => ("◇", theme.warning),
     };
     Some(DecisionMark {
         glyph,
