@@ -24,7 +24,24 @@ work=$(mktemp -d)
 socket="triage-smoke-$$"
 # -u: UTF-8 on the captured screen (row glyphs such as the draft mark).
 tmx() { tmux -u -L "$socket" "$@"; }
-cleanup() { tmx kill-server 2>/dev/null || true; rm -rf "$work"; }
+# No screen of this run is left running under $work (a screen killed with
+# its tmux session still saves its drafts on the hang-up).
+screens_gone() { ! pgrep -f -- "$work/" >/dev/null; }
+# Waits (bounded) until the screens of this run are gone.
+wait_screens_gone() {
+  for _ in $(seq 1 200); do
+    screens_gone && return 0
+    sleep 0.05
+  done
+  return 1
+}
+# Runs on every exit. Nothing in it may fail: under `set -e` a failing
+# command here would turn a passed run into exit 1.
+cleanup() {
+  tmx kill-server 2>/dev/null || true
+  wait_screens_gone || true
+  rm -rf "$work" 2>/dev/null || { sleep 0.5; rm -rf "$work" 2>/dev/null; } || true
+}
 trap cleanup EXIT
 
 fail() {
@@ -41,6 +58,13 @@ poll() {
     sleep 0.05
   done
   return 1
+}
+
+# Starts the next section with no drafts, once every earlier screen has
+# ended (their hang-up save would write into the directory being removed).
+fresh_drafts() {
+  wait_screens_gone || fail "an earlier screen is still running"
+  rm -rf "$work/state/drafts"
 }
 
 # Whether the screen contains / lacks $1 (fixed string). The screen is the
@@ -186,7 +210,7 @@ program_pid() {
 
 # 4. A hang-up (what a dropped SSH session sends) keeps the text being
 #    typed: nothing was put aside, the composer was still open.
-rm -rf "$work/state/drafts"
+fresh_drafts
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
 press "Choose the status:" d
@@ -204,7 +228,7 @@ tmx kill-session -t smoke 2>/dev/null || true
 
 # 4b. A hang-up keeps a thread reply being typed too (16 KiB can be typed
 #     there): it comes back in the reply input on the next start.
-rm -rf "$work/state/drafts"
+fresh_drafts
 cp "$root/tests/fixtures/conformance/agent-result/valid-thread-resolved-fixed.json" "$work/thread.json"
 launch "$work/thread.json"
 wait_for "of 1"
@@ -226,9 +250,7 @@ tmx kill-session -t smoke 2>/dev/null || true
 #     files of its own, so a finding drafted in both comes back with both
 #     texts joined when the review is opened again. (The screens of 4b
 #     save on the hang-up kill-session sends them: wait until they are gone.)
-gone() { ! pgrep -f -- "$work/" >/dev/null; }
-poll gone || fail "an earlier screen is still running"
-rm -rf "$work/state/drafts"
+fresh_drafts
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
 tmx new-session -d -s other -x 120 -y 40 \
@@ -268,7 +290,7 @@ tmx kill-session -t smoke 2>/dev/null || true
 # 5b. SIGINT and SIGQUIT from another process (in raw mode ctrl-c and
 #     ctrl-\ are keys, so only `kill` sends them) end the screen the same
 #     way: the text being typed is kept and the terminal restored.
-rm -rf "$work/state/drafts"
+fresh_drafts
 launch "$work/pr.json"
 wait_for "Repair set 1/1 of 2"
 press "Choose the status:" d
