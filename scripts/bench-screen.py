@@ -92,9 +92,11 @@ class Screen:
         except OSError:
             return 0
         now = time.monotonic()
-        # Answer cursor-position queries (ratatui asks when it clears), as a terminal does.
-        for _ in range(data.count(b"\x1b[6n")):
-            os.write(self.fd, b"\x1b[1;1R")
+        # The screen asks the terminal nothing it must wait for: a
+        # cursor-position query (CSI 6n) is a failure of this harness
+        # (tests/pty_start.rs checks it too).
+        if b"\x1b[6n" in data:
+            sys.exit("the screen asked for the cursor position (CSI 6n) and waits for an answer")
         self.out += data
         self.chunks.append((now, len(self.out)))
         return len(data)

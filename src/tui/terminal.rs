@@ -171,6 +171,13 @@ impl TerminalGuard {
     }
 
     /// Returns to screen mode and forces a full redraw.
+    ///
+    /// The screen is cleared by resizing the viewport to the size it has,
+    /// not by `Terminal::clear`: that asks the terminal where its cursor is
+    /// (`CSI 6n`) and waits for the answer, which costs a round trip to the
+    /// terminal before the first frame (a network one over SSH) and ends
+    /// the screen with an error when no answer comes within two seconds.
+    /// The alternate screen has no cursor position worth keeping.
     pub fn resume(&mut self) -> io::Result<()> {
         enable_raw_mode()?;
         self.active = true;
@@ -182,7 +189,8 @@ impl TerminalGuard {
             EnableBracketedPaste,
             cursor::Hide
         )?;
-        let cleared = self.terminal.clear();
+        let (w, h) = self.size;
+        let cleared = self.terminal.resize(Rect::new(0, 0, w, h));
         if let Some(gate) = &self.input {
             gate.open();
         }
