@@ -5,7 +5,7 @@
 //! files omit take the R20 defaults and are always written.
 
 use super::common::{AngleError, CostSummary, DispositionRecord, Evidence, RgStatus, Timings, Verification, WireScope};
-use super::serde_util::nullable;
+use super::serde_util::{nullable, present};
 use crate::model::finding::{BlockingReason, Classification, Disposition, Severity, ThreadStatus, ThreadTransition};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -89,8 +89,10 @@ pub struct ResultFinding<'a> {
     #[serde(default = "unknown_status")]
     pub thread_status: ThreadStatus,
     /// `None` when the member is absent: read, and written (so counted by
-    /// R2), as `unknown`, as ReviewGate's default makes it.
-    #[serde(default, serialize_with = "unknown_when_absent")]
+    /// R2), as `unknown`, as ReviewGate's default makes it. Null is refused
+    /// (P13): ReviewGate's field is a plain enum with a default, which
+    /// serde does not read from null.
+    #[serde(default, deserialize_with = "present", serialize_with = "unknown_when_absent")]
     pub thread_transition: Option<ThreadTransition>,
     #[serde(default)]
     pub thread_outdated: bool,

@@ -35,8 +35,10 @@ pub struct Artifact<'a> {
     pub review_stages: Vec<ReviewStage<'a>>,
     #[serde(borrow, default)]
     pub angle_results: Vec<AngleResult<'a>>,
-    /// `None` when the member is absent (read as no errors).
-    #[serde(borrow, default)]
+    /// `None` when the member is absent (read as no errors). Null is
+    /// refused (P13): ReviewGate's field is a `Vec` with a default, which
+    /// serde does not read from null, so such an output has no projection.
+    #[serde(borrow, default, deserialize_with = "present")]
     pub angle_errors: Option<Vec<AngleError<'a>>>,
     #[serde(borrow)]
     pub findings: Vec<ArtifactFinding<'a>>,

@@ -344,6 +344,13 @@ fn r20_defaults_for_older_files() {
     let mut v = agent_base();
     put(&mut v, "/findings/0/thread_status", json!(null));
     assert_eq!(rules(&agent(&v)), BTreeSet::from(["P13".to_owned()]));
+    // So is a null transition, at its own path (it was read as absent, and
+    // R19 blamed the finding for an "absent" member).
+    only(
+        |v| put(v, "/findings/0/thread_transition", json!(null)),
+        "P13",
+        "/findings/0/thread_transition",
+    );
 }
 
 #[test]

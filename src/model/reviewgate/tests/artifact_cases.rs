@@ -99,6 +99,15 @@ fn a2_to_a4_status_and_score() {
         "A3",
         "/angle_errors",
     );
+    // Null angle_errors is refused (P13), and such an output has no model
+    // and so no projection: ReviewGate cannot read it (before, the model
+    // was built and its projection said ok).
+    let mut v = plain_base();
+    put(&mut v, "/angle_errors", json!(null));
+    let c = artifact(&v);
+    assert_eq!(rules(&c), BTreeSet::from(["P13".to_owned()]), "{:#?}", c.problems);
+    assert!(c.problems.iter().any(|p| p.path == "/angle_errors"), "{:#?}", c.problems);
+    assert!(c.set.is_none(), "an output ReviewGate cannot read has no projection");
     // No angle_errors member at all (the plain base has none): the problem
     // points at the document, where the member is missing.
     let mut v = plain_base();
