@@ -340,6 +340,139 @@ fn major_and_critical_are_suppressed_only_for_accepted_risk() {
     }
 }
 
+/// A decision that writes no suppression leaves an earlier one in force,
+/// and River's gate hides the finding on it without reading the feedback
+/// log: the decision says which entry still hides the finding, until undo.
+#[test]
+fn a_decision_without_a_suppression_names_the_earlier_one_that_still_hides_the_finding() {
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    let first = record(
+        &paths,
+        &facts,
+        &input(DecisionStatus::FalsePositive, "misread"),
+        NOW,
+        false,
+    )
+    .unwrap();
+    let earlier = first.suppression.unwrap().entry.id;
+    assert!(
+        first.still_hidden_by.is_empty(),
+        "a decision that suppresses hides it itself"
+    );
+
+    let later = record(
+        &paths,
+        &facts,
+        &input(DecisionStatus::Accepted, "it is real"),
+        NOW + 1,
+        false,
+    )
+    .unwrap();
+    assert!(later.suppression.is_err());
+    let index = read_json(&paths.index());
+    assert!(river_would_suppress(
+        &index,
+        "midstream",
+        &["src/util.js"],
+        FP_UTIL,
+        "minor"
+    ));
+    assert_eq!(later.still_hidden_by.len(), 1, "{:?}", later.still_hidden_by);
+    let hidden = &later.still_hidden_by[0];
+    assert_eq!(
+        (hidden.id.as_str(), hidden.on_115, hidden.on_newer),
+        (earlier.as_str(), true, true)
+    );
+    assert!(hidden.to_string().contains(&earlier), "{hidden}");
+
+    // The other finding was never suppressed: nothing hides it.
+    let math = FindingFacts::from_set(&set, FP_MATH).unwrap();
+    let other = record(&paths, &math, &input(DecisionStatus::Accepted, "real"), NOW + 2, false).unwrap();
+    assert!(other.still_hidden_by.is_empty(), "{:?}", other.still_hidden_by);
+
+    // Once revoked, an accepted decision leaves nothing hiding it.
+    let note = Note {
+        evidence: "reopened",
+        author: "alice",
+        pr: None,
+    };
+    revoke(&paths, &v1(FP_UTIL), &note, NOW + 3, false).unwrap();
+    let again = record(
+        &paths,
+        &facts,
+        &input(DecisionStatus::Accepted, "still real"),
+        NOW + 4,
+        false,
+    )
+    .unwrap();
+    assert!(again.still_hidden_by.is_empty(), "{:?}", again.still_hidden_by);
+}
+
+/// A major finding suppressed as accepted_risk and then decided otherwise
+/// stays hidden by the accepted_risk entry (the new status cannot suppress a
+/// major finding, and the old entry still applies): headless submit warns.
+#[test]
+fn cli_warns_that_an_earlier_accepted_risk_still_hides_a_major_finding() {
+    let repo = tempfile::tempdir().unwrap();
+    let mut doc: Value = serde_json::from_slice(&example("exec-two-findings.json")).unwrap();
+    for f in doc["findings"].as_array_mut().unwrap() {
+        f["severity"] = json!("major");
+    }
+    let artifact = repo.path().join("artifact.json");
+    fs::write(&artifact, doc.to_string()).unwrap();
+    let submit = |status: &str, json: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_triage"));
+        cmd.env("RIVER_REVIEW_DISABLE_GLOBAL_CONFIG", "1")
+            .args(["submit", "--result"])
+            .arg(&artifact)
+            .args([
+                "--finding",
+                FP_UTIL,
+                "--status",
+                status,
+                "--evidence",
+                "why",
+                "--repo-root",
+            ])
+            .arg(repo.path());
+        if json {
+            cmd.args(["--format", "json"]);
+        }
+        cmd.output().unwrap()
+    };
+    let first = submit("accepted_risk", true);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let first: Value = serde_json::from_slice(&first.stdout).unwrap();
+    let earlier = first["suppression"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(first["still_suppressed_by"], json!([]));
+
+    let out = submit("false_positive", true);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out["suppression"]["written"], false);
+    assert_eq!(
+        out["still_suppressed_by"],
+        json!([{ "id": earlier, "on_115": true, "on_newer": true }])
+    );
+    let warnings = out["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().contains(&earlier)),
+        "{warnings:?}"
+    );
+
+    let text = submit("accepted", false);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!(
+            "Warning: the earlier suppression {earlier} still hides this finding"
+        )),
+        "{text}"
+    );
+}
+
 #[test]
 fn no_suppress_writes_feedback_only() {
     let set = load("exec-two-findings.json");

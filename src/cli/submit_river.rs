@@ -272,12 +272,18 @@ fn print_recorded(
             }
             Err(reason) => json!({ "written": false, "reason": reason.to_string() }),
         };
-        let warnings: Vec<String> = gate.iter().map(ToString::to_string).collect();
+        let warnings: Vec<String> = r
+            .still_hidden_by
+            .iter()
+            .map(ToString::to_string)
+            .chain(gate.iter().map(ToString::to_string))
+            .collect();
         let out = json!({
             "recorded": !r.dry_run, "dry_run": r.dry_run, "repo_root": root, "repo_root_source": source.describe(),
             "fingerprint": fp, "status": status.as_str(),
             "feedback": { "file": r.feedback_file, "line": r.feedback.to_line(), "entry": to_value(&r.feedback) },
             "suppression": suppression, "warnings": warnings, "existing_suppressions": before.existing,
+            "still_suppressed_by": r.still_hidden_by,
         });
         super::out::print_json(&out);
         return ExitCode::from(exit::OK);
@@ -310,6 +316,9 @@ fn print_recorded(
     }
     for e in &before.existing {
         println!("Existing suppression {}", clean_line(e));
+    }
+    for h in &r.still_hidden_by {
+        println!("Warning: {}", clean_line(&h.to_string()));
     }
     for w in gate {
         let label = if w.blocks_everywhere() { "Warning" } else { "Note" };

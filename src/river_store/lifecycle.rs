@@ -199,11 +199,21 @@ impl SuppressionView {
         describe_all(std::slice::from_ref(self), now_ms, run).remove(0)
     }
 
+    /// Whether it hides the finding for `run` on 1.15.0 and on the newer
+    /// line, given the later entries that shadow it on each.
+    fn applies(&self, now_ms: i64, run: &GateRun<'_>, shadowed: (Option<&str>, Option<&str>)) -> (bool, bool) {
+        let (indexed_115, indexed_newer) = self.indexed(now_ms, run);
+        let skipped = self.skipped_for(run).is_some();
+        (
+            indexed_115 && shadowed.0.is_none() && !skipped,
+            indexed_newer && shadowed.1.is_none() && !skipped,
+        )
+    }
+
     fn line(&self, now_ms: i64, run: &GateRun<'_>, shadowed: (Option<&str>, Option<&str>)) -> String {
         let (indexed_115, indexed_newer) = self.indexed(now_ms, run);
         let skipped = self.skipped_for(run);
-        let on_115 = indexed_115 && shadowed.0.is_none() && skipped.is_none();
-        let on_newer = indexed_newer && shadowed.1.is_none() && skipped.is_none();
+        let (on_115, on_newer) = self.applies(now_ms, run, shadowed);
         let state = match (on_115, on_newer) {
             (true, true) => "applies on River 1.15.0 and newer releases".to_owned(),
             (true, false) => "applies on River 1.15.0 only (revoked or expired for newer releases)".to_owned(),
@@ -267,17 +277,43 @@ pub fn describe_all(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -
     views
         .iter()
         .enumerate()
-        .map(|(i, v)| {
-            let later = |line: fn((bool, bool)) -> bool| {
-                views[i + 1..]
-                    .iter()
-                    .rev()
-                    .find(|w| w.algo == v.algo && w.fingerprint == v.fingerprint && line(w.indexed(now_ms, run)))
-                    .map(|w| w.id.as_str())
-            };
-            v.line(now_ms, run, (later(|(a, _)| a), later(|(_, b)| b)))
+        .map(|(i, v)| v.line(now_ms, run, shadowed_by(views, i, now_ms, run)))
+        .collect()
+}
+
+/// The entries of one finding that still hide it for `run` on some River
+/// line, in order: (id, on 1.15.0, on the newer line). A decision that
+/// writes no suppression leaves these in force, so River keeps the finding
+/// hidden whatever the feedback log says.
+pub fn still_hiding(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -> Vec<(String, bool, bool)> {
+    views
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let (on_115, on_newer) = v.applies(now_ms, run, shadowed_by(views, i, now_ms, run));
+            (on_115 || on_newer).then(|| (v.id.clone(), on_115, on_newer))
         })
         .collect()
+}
+
+/// The later entry with the same algorithm and fingerprint that each line's
+/// gate indexes instead of `views[i]` (1.15.0, the newer line): the last
+/// one wins.
+fn shadowed_by<'v>(
+    views: &'v [SuppressionView],
+    i: usize,
+    now_ms: i64,
+    run: &GateRun<'_>,
+) -> (Option<&'v str>, Option<&'v str>) {
+    let v = &views[i];
+    let later = |line: fn((bool, bool)) -> bool| {
+        views[i + 1..]
+            .iter()
+            .rev()
+            .find(|w| w.algo == v.algo && w.fingerprint == v.fingerprint && line(w.indexed(now_ms, run)))
+            .map(|w| w.id.as_str())
+    };
+    (later(|(a, _)| a), later(|(_, b)| b))
 }
 
 fn entries(index: &Json) -> &[Json] {

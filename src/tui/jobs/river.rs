@@ -105,6 +105,21 @@ pub fn receipt(r: &Recorded) -> Receipt {
             shown_as: Some("suppr"),
             suppressed: true,
         },
+        // An earlier suppression still in force keeps the finding hidden:
+        // the row shows what River holds, and undo can revoke it.
+        Err(reason) if !r.still_hidden_by.is_empty() => Receipt {
+            summary: format!(
+                "{feedback}; no new suppression ({reason}); {}",
+                r.still_hidden_by
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            link: None,
+            shown_as: Some("suppr"),
+            suppressed: true,
+        },
         Err(reason) => Receipt {
             summary: format!("{feedback}; no suppression: {reason}"),
             link: None,

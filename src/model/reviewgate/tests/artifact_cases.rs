@@ -106,7 +106,11 @@ fn a2_to_a4_status_and_score() {
     put(&mut v, "/angle_errors", json!(null));
     let c = artifact(&v);
     assert_eq!(rules(&c), BTreeSet::from(["P13".to_owned()]), "{:#?}", c.problems);
-    assert!(c.problems.iter().any(|p| p.path == "/angle_errors"), "{:#?}", c.problems);
+    assert!(
+        c.problems.iter().any(|p| p.path == "/angle_errors"),
+        "{:#?}",
+        c.problems
+    );
     assert!(c.set.is_none(), "an output ReviewGate cannot read has no projection");
     // No angle_errors member at all (the plain base has none): the problem
     // points at the document, where the member is missing.

@@ -102,3 +102,43 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A decision that writes no suppression on a finding an earlier one still
+/// hides keeps the row `suppr` (what River holds) and names that entry.
+#[test]
+fn an_accepted_finding_an_earlier_suppression_still_hides_stays_suppressed_on_the_screen() {
+    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ctx = Context {
+        repo_root: Some(root.path().to_path_buf()),
+        ..Context::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into())))
+        .unwrap_or_else(|e| panic!("{e}"));
+    record_all(
+        &ctx,
+        1,
+        vec![item(1, DecisionStatus::FalsePositive)],
+        Vec::new(),
+        &worker,
+    );
+    let first = outcomes(&rx, 1);
+    let SubmitOutcome::Recorded(suppressed) = &first[0].1 else {
+        panic!("{first:?}")
+    };
+    assert!(suppressed.suppressed);
+    record_all(&ctx, 2, vec![item(1, DecisionStatus::Accepted)], Vec::new(), &worker);
+    let later = outcomes(&rx, 1);
+    let SubmitOutcome::Recorded(accepted) = &later[0].1 else {
+        panic!("{later:?}")
+    };
+    assert!(
+        accepted.suppressed && accepted.shown_as == Some("suppr"),
+        "River still hides it: {accepted:?}"
+    );
+    assert!(
+        accepted.summary.contains("still hides this finding") && accepted.summary.contains("suppression-"),
+        "{}",
+        accepted.summary
+    );
+}
