@@ -340,6 +340,38 @@ fn major_and_critical_are_suppressed_only_for_accepted_risk() {
     }
 }
 
+/// River cuts a title at 80 UTF-16 units, so an emoji at the cut leaves a
+/// lone surrogate, which `JSON.stringify` writes as `\ud83d` and
+/// `JSON.parse` reads back: such a file is River's own and is read, the
+/// surrogate shown as U+FFFD (before, the whole file was refused under P6).
+/// The fingerprint is the one River 1.15.0's `computeFingerprint` gives for
+/// this finding. A ReviewGate file keeps P6.
+#[test]
+fn a_river_title_cut_inside_an_emoji_is_read() {
+    let title = format!("{}\\ud83d", "x".repeat(79));
+    let message = format!("{}\u{1F600} emoji straddles the 80th code unit", "x".repeat(79));
+    let run = format!(
+        r#"{{"issues": [{{"id": "rr-1", "ruleId": "rr-a", "title": "{title}", "message": "{message}",
+            "severity": "major", "confidence": "medium", "status": "open", "phase": "midstream",
+            "file": "src/a.js", "line": 3}}],
+          "summary": {{"issueCountBySeverity": {{"info": 0, "minor": 0, "major": 1, "critical": 0}},
+            "issueCountByPhase": {{"upstream": 0, "midstream": 1, "downstream": 0}},
+            "prioritySummary": {{"counts": {{"P1": 0, "P2": 1, "P3": 0, "P4": 0}}, "requiresImmediateAttention": false}}}},
+          "decision": "human-review-recommended"}}"#
+    );
+    let loaded = load_bytes(run.as_bytes(), None);
+    assert!(loaded.is_valid(), "{:?}", loaded.problems);
+    assert_eq!(loaded.format, Some(Format::RiverRun));
+    let set = loaded.set.unwrap();
+    let f = &set.findings[0];
+    assert_eq!(f.key.as_str(), "a2cf34e9199573ef");
+    assert_eq!(f.title.as_deref(), Some(format!("{}\u{FFFD}", "x".repeat(79)).as_str()));
+
+    let agent = fs::read("tests/fixtures/conformance/agent-result/invalid-lone-surrogate-escape.json").unwrap();
+    let strict = load_bytes(&agent, None);
+    assert!(strict.problems.iter().any(|p| p.rule == "P6"), "{:?}", strict.problems);
+}
+
 /// A decision that writes no suppression leaves an earlier one in force,
 /// and River's gate hides the finding on it without reading the feedback
 /// log: the decision says which entry still hides the finding, until undo.

@@ -15,7 +15,7 @@
 //! `Value` ([`crate::model::json::DocNode::to_value`]) after the schema
 //! check and detection ran on the document.
 
-use super::json::{Doc, DocNode, Infinite, Kind, ReadLimits, read_doc, read_doc_owned, read_javascript_numbers};
+use super::json::{Doc, DocNode, Infinite, Kind, ReadLimits, read_as_javascript, read_doc, read_doc_owned};
 use super::problem::Problem;
 use super::review::{Checked, Format, ReviewSet};
 use std::borrow::Cow;
@@ -191,10 +191,10 @@ pub fn load_bytes(bytes: &[u8], forced: Option<Format>) -> Loaded {
     let limits = read_limits();
     let parsed = match read_doc(bytes, &limits) {
         Ok(doc) => Ok((doc, Vec::new())),
-        Err(problem) if problem.rule == "P9" => {
-            // The text passed the UTF-8 rule, or P9 could not have been met.
+        Err(problem) if read_by_javascript_may_pass(&problem) => {
+            // The text passed the UTF-8 rule, or P6 and P9 could not have been met.
             let text = std::str::from_utf8(bytes).unwrap_or_default();
-            read_river_numbers(Cow::Borrowed(text), problem, forced)
+            read_as_river(Cow::Borrowed(text), problem, forced)
         }
         Err(problem) => Err(problem),
     };
@@ -209,7 +209,9 @@ fn load_owned(bytes: Vec<u8>, forced: Option<Format>, keep: Keep) -> Loaded {
     let limits = read_limits();
     let parsed = match read_doc_owned(bytes, &limits) {
         Ok(doc) => Ok((doc, Vec::new())),
-        Err((problem, Some(text))) if problem.rule == "P9" => read_river_numbers(Cow::Owned(text), problem, forced),
+        Err((problem, Some(text))) if read_by_javascript_may_pass(&problem) => {
+            read_as_river(Cow::Owned(text), problem, forced)
+        }
         Err((problem, _)) => Err(problem),
     };
     match parsed.and_then(|(doc, infinite)| detected(doc, forced, infinite)) {
@@ -231,20 +233,29 @@ fn read_limits() -> ReadLimits {
     }
 }
 
-/// A number beyond a double's range fails the strict reading (P9); River
-/// Review reads its files with `JSON.parse`, which makes it an infinity, so a
-/// document that is a River format is read again that way (and the
-/// infinities' pointers come along). Every other format keeps P9, and so
-/// does a document that fails in the second reading too.
-fn read_river_numbers<'s>(
+/// Whether the strict reading failed on something `JSON.parse` reads: a
+/// number beyond a double's range (P9) or a string rule (P6, of which only
+/// the lone surrogate escape passes the second reading).
+fn read_by_javascript_may_pass(problem: &Problem) -> bool {
+    matches!(problem.rule.as_str(), "P9" | "P6")
+}
+
+/// River Review reads its files with `JSON.parse`, which makes a number
+/// beyond a double's range an infinity and keeps a lone surrogate escape
+/// (River itself writes one when it cuts a title inside an emoji): a
+/// document that fails the strict reading on either and is a River format
+/// is read again that way (see [`read_as_javascript`]; the infinities'
+/// pointers come along). Every other format keeps the strict problem, and
+/// so does a document that fails in the second reading too.
+fn read_as_river<'s>(
     text: Cow<'s, str>,
-    p9: Problem,
+    strict: Problem,
     forced: Option<Format>,
 ) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
     let is_river = |f: Option<Format>| matches!(f, Some(Format::RiverArtifact | Format::RiverRun));
-    match read_javascript_numbers(text, &read_limits()) {
+    match read_as_javascript(text, &read_limits()) {
         Ok((doc, infinite)) if is_river(forced.or_else(|| detect(doc.root()))) => Ok((doc, infinite)),
-        _ => Err(p9),
+        _ => Err(strict),
     }
 }
 

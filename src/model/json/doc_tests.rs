@@ -117,13 +117,34 @@ fn nesting_is_bounded_and_failures_name_their_pointer() {
 #[test]
 fn javascript_numbers_become_placeholders_with_their_pointers() {
     let text = r#"{"a": [1e400], "b": {"c": -1e400}, "d": 1}"#;
-    let (d, infinite) = read_javascript_numbers(text.into(), &ReadLimits::default()).expect("read");
+    let (d, infinite) = read_as_javascript(text.into(), &ReadLimits::default()).expect("read");
     let pointers: Vec<(&str, bool)> = infinite.iter().map(|i| (i.pointer.as_str(), i.negative)).collect();
     assert_eq!(pointers, [("/a/0", false), ("/b/c", true)]);
     assert_eq!(
         d.root().to_value(),
         json!({"a": [f64::MAX], "b": {"c": -f64::MAX}, "d": 1})
     );
+}
+
+#[test]
+fn javascript_mode_reads_a_lone_surrogate_as_a_replacement_character() {
+    let read = |text: &str| {
+        read_as_javascript(text.into(), &ReadLimits::default())
+            .map(|(d, _)| d.root().to_value())
+            .map_err(|p| (p.rule, p.path))
+    };
+    assert_eq!(read(r#"{"t": "ab\ud83d"}"#), Ok(json!({"t": "ab\u{FFFD}"})));
+    assert_eq!(read(r#"["\ude00x"]"#), Ok(json!(["\u{FFFD}x"])));
+    // A lone high surrogate before another escape: that escape is its own
+    // character, even the high half of a pair.
+    assert_eq!(read(r#"["\ud83d\u0041"]"#), Ok(json!(["\u{FFFD}A"])));
+    assert_eq!(read(r#"["\ud83d\ud83d\ude00"]"#), Ok(json!(["\u{FFFD}\u{1F600}"])));
+    assert_eq!(read(r#"["\ud83d\ude00"]"#), Ok(json!(["\u{1F600}"])));
+    // Everything else stays a failure, as in JSON.parse.
+    assert_eq!(read("[\"a\u{1}\"]").map_err(|e| e.0), Err("P6".to_owned()));
+    assert_eq!(read(r#"["\ud83d\uZZZZ"]"#).map_err(|e| e.0), Err("P6".to_owned()));
+    // The strict reading keeps P6.
+    assert_eq!(failure(r#"{"t": ["\ud83d"]}"#), ("P6".into(), "/t/0".into()));
 }
 
 #[test]

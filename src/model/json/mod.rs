@@ -95,7 +95,7 @@ pub fn read_doc<'s>(bytes: &'s [u8], limits: &ReadLimits) -> Result<Doc<'s>, Pro
 /// [`read_doc`] of bytes the document then owns as its text (no copy).
 ///
 /// On failure the text comes back with the problem (when it was UTF-8), so a
-/// caller can read it again another way (see [`read_javascript_numbers`]).
+/// caller can read it again another way (see [`read_as_javascript`]).
 pub fn read_doc_owned(bytes: Vec<u8>, limits: &ReadLimits) -> Result<Doc<'static>, (Problem, Option<String>)> {
     checked_len(bytes.len(), limits).map_err(|p| (p, None))?;
     let text = match String::from_utf8(bytes) {
@@ -148,14 +148,14 @@ fn bom_problem() -> Problem {
     )
 }
 
-/// Reads checked text into a document (and, in JavaScript-number mode, the
+/// Reads checked text into a document (and, in JavaScript mode, the
 /// infinities found); on failure the problem and the text come back.
 type TextRead<'s> = Result<(Doc<'s>, Vec<Infinite>), (Problem, Cow<'s, str>)>;
 
 fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> TextRead<'s> {
     let depth = limits.max_depth.clamp(1, MAX_SUPPORTED_DEPTH);
     let reader = if javascript {
-        Reader::javascript_numbers(&text, depth)
+        Reader::javascript(&text, depth)
     } else {
         Reader::new(&text, depth)
     };
@@ -179,7 +179,7 @@ fn read_text<'s>(text: Cow<'s, str>, limits: &ReadLimits, javascript: bool) -> T
     }
 }
 
-/// A number literal beyond a double's range, read in JavaScript-number mode.
+/// A number literal beyond a double's range, read in JavaScript mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Infinite {
     /// The JSON pointer of the number.
@@ -188,19 +188,19 @@ pub struct Infinite {
     pub negative: bool,
 }
 
-/// [`read_doc`] with one difference, for formats read by JavaScript (River
+/// [`read_doc`] with two differences, for formats read by JavaScript (River
 /// Review): a number literal beyond a double's range is not a P9 failure but
-/// the infinity `JSON.parse` makes of it. The document holds `±f64::MAX`
-/// there as a placeholder (a `serde_json::Value` made of it cannot hold an
-/// infinity), and each such number's pointer is returned beside it, so a
-/// reader can judge it as the infinity it is. Every other rule is the same.
+/// the infinity `JSON.parse` makes of it, and a lone surrogate escape is not
+/// a P6 failure but U+FFFD (what River's UTF-8 output and fingerprint hash
+/// make of the surrogate `JSON.parse` keeps). The document holds `±f64::MAX`
+/// for an infinity as a placeholder (a `serde_json::Value` made of it cannot
+/// hold an infinity), and each such number's pointer is returned beside it,
+/// so a reader can judge it as the infinity it is. Every other rule is the
+/// same.
 ///
 /// `text` has passed the UTF-8 and byte-order-mark rules (it is what
 /// [`read_doc_owned`] gives back, or a borrowed text).
-pub fn read_javascript_numbers<'s>(
-    text: Cow<'s, str>,
-    limits: &ReadLimits,
-) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
+pub fn read_as_javascript<'s>(text: Cow<'s, str>, limits: &ReadLimits) -> Result<(Doc<'s>, Vec<Infinite>), Problem> {
     checked_len(text.len(), limits)?;
     read_text(text, limits, true).map_err(|(problem, _)| problem)
 }

@@ -32,19 +32,19 @@ pub(crate) struct Reader<'a> {
     names: Vec<(Tok, usize, u64)>,
     /// Scratch for the hashes of one large object's names.
     hashes: Vec<u64>,
-    /// Set in JavaScript-number mode only (see [`super::read_javascript_numbers`]).
+    /// Set in JavaScript mode only (see [`super::read_as_javascript`]).
     js: Option<JsNumbers>,
 }
 
 /// What a read leaves: the tape, the side buffer of decoded escapes and the
-/// infinities found in JavaScript-number mode.
+/// infinities found in JavaScript mode.
 pub(crate) struct Read {
     pub tape: Vec<Cell>,
     pub escaped: String,
     pub infinite: Vec<super::Infinite>,
 }
 
-/// The JavaScript-number mode's state: the pointer tokens of the value being
+/// The JavaScript mode's state: the pointer tokens of the value being
 /// read, and each literal beyond a double's range found so far.
 #[derive(Default)]
 struct JsNumbers {
@@ -73,8 +73,9 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader that reads a literal beyond a double's range as JavaScript's
-    /// `JSON.parse` does (an infinity), recording where.
-    pub(crate) fn javascript_numbers(text: &'a str, depth_limit: usize) -> Self {
+    /// `JSON.parse` does (an infinity), recording where, and a lone
+    /// surrogate escape as U+FFFD (see `unicode_escape`).
+    pub(crate) fn javascript(text: &'a str, depth_limit: usize) -> Self {
         Reader {
             js: Some(JsNumbers::default()),
             ..Reader::new(text, depth_limit)
@@ -96,7 +97,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// In JavaScript-number mode, an out-of-range literal at `start` is an
+    /// In JavaScript mode, an out-of-range literal at `start` is an
     /// infinity: returns the offset past it and the placeholder to keep
     /// (`±f64::MAX`, which a `serde_json::Value` can hold).
     fn js_infinity(&mut self, start: usize) -> Option<(usize, f64)> {

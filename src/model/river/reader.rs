@@ -54,7 +54,7 @@ pub struct Reader {
     pub problems: Vec<Problem>,
     pub notices: Vec<Problem>,
     /// Pointers of the numbers that are infinities (see
-    /// [`crate::model::json::read_javascript_numbers`]), with their sign.
+    /// [`crate::model::json::read_as_javascript`]), with their sign.
     infinite: Vec<(String, bool)>,
 }
 

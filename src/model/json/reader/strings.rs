@@ -100,22 +100,38 @@ impl<'a> Reader<'a> {
     }
 
     /// Decodes `\uXXXX` (and a following low surrogate when XXXX is a high one).
+    ///
+    /// A lone surrogate fails (P6), except in JavaScript mode, where it is
+    /// U+FFFD: `JSON.parse` keeps it in the string, and River Review writes
+    /// and hashes it as UTF-8, which makes it U+FFFD (River's titles are cut
+    /// at 80 UTF-16 units, so it writes such a surrogate itself when the cut
+    /// falls inside an emoji). An escape after a lone high surrogate is read
+    /// on its own.
     pub(super) fn unicode_escape(&mut self, at: usize) -> Res<char> {
         let high = self.hex4()?;
+        let lone = |reader: &Self| {
+            if reader.js.is_some() {
+                Ok(char::REPLACEMENT_CHARACTER)
+            } else {
+                Err(lone_surrogate(at, high))
+            }
+        };
         match high {
             0xD800..=0xDBFF => {
+                let after_high = self.pos;
                 if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                    return Err(lone_surrogate(at, high));
+                    return lone(self);
                 }
                 self.pos += 2;
                 let low = self.hex4()?;
                 if !(0xDC00..=0xDFFF).contains(&low) {
-                    return Err(lone_surrogate(at, high));
+                    self.pos = after_high;
+                    return lone(self);
                 }
                 let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
                 char::from_u32(code).ok_or_else(|| lone_surrogate(at, high))
             }
-            0xDC00..=0xDFFF => Err(lone_surrogate(at, high)),
+            0xDC00..=0xDFFF => lone(self),
             _ => char::from_u32(high).ok_or_else(|| lone_surrogate(at, high)),
         }
     }

@@ -148,14 +148,14 @@ pub fn js_display(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::json::{ReadLimits, read_javascript_numbers};
+    use crate::model::json::{ReadLimits, read_as_javascript};
     use serde_json::json;
 
     #[test]
     fn infinities_are_judged_as_ajv_judges_them() {
         let text = br#"{"a": 1e400, "b": -1e400, "c": 1e400, "d": 1e400, "e": -1e400, "f": 1e400, "g": 2e308}"#;
         let text = std::str::from_utf8(text).expect("UTF-8");
-        let (doc, infinite) = read_javascript_numbers(text.into(), &ReadLimits::default()).expect("read");
+        let (doc, infinite) = read_as_javascript(text.into(), &ReadLimits::default()).expect("read");
         let v = doc.root().to_value();
         assert_eq!(infinite.len(), 7, "{infinite:?}");
         let mut r = Reader::with_infinities(&infinite);
@@ -182,7 +182,7 @@ mod tests {
         );
         // A literal that is f64::MAX itself stays a finite number.
         let (doc, infinite) =
-            read_javascript_numbers(r#"{"m": 1.7976931348623157e308}"#.into(), &ReadLimits::default()).unwrap();
+            read_as_javascript(r#"{"m": 1.7976931348623157e308}"#.into(), &ReadLimits::default()).unwrap();
         let v = doc.root().to_value();
         assert!(infinite.is_empty());
         let mut r = Reader::with_infinities(&infinite);
