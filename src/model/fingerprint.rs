@@ -141,6 +141,13 @@ pub fn is_js_space(c: char) -> bool {
     )
 }
 
+/// JavaScript's `String.prototype.trim`: `s` without leading and trailing
+/// [`is_js_space`] characters (so U+FEFF goes and U+0085 stays, where
+/// Rust's `str::trim` does the opposite).
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_space)
+}
+
 /// How many UTF-16 code units River keeps of the normalized message.
 const RIVER_MESSAGE_UNITS: usize = 60;
 

@@ -14,6 +14,7 @@
 //! that cannot be read counts as not set.
 //! [`read`] does the file I/O; the parsing is pure.
 
+use crate::model::fingerprint::js_trim;
 use std::path::{Path, PathBuf};
 
 /// Where the setting came from, when it turns suppressions off.
@@ -155,7 +156,7 @@ fn first_file(dir: &Path, names: &[&str]) -> Option<(PathBuf, String)> {
 
 /// Whether `RIVER_REVIEW_DISABLE_GLOBAL_CONFIG` turns the user file off.
 pub fn global_opt_out(value: Option<&str>) -> bool {
-    value.is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true"))
+    value.is_some_and(|v| matches!(js_trim(v).to_ascii_lowercase().as_str(), "1" | "true"))
 }
 
 /// Reads the setting for a repository root (`home` is the user's home

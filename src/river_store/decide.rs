@@ -4,6 +4,7 @@ use super::StoreError;
 use super::entries::{FeedbackEntry, FingerprintAlgo, Note, SuppressionFacts, feedback_entry};
 use super::status::{DecisionStatus, SuppressionType};
 use crate::model::finding::{FindingKey, RiverSeverity};
+use crate::model::fingerprint::js_trim;
 use crate::model::review::ReviewSet;
 use crate::time::UnixMillis;
 use std::fmt;
@@ -258,13 +259,13 @@ pub fn plan_decision<'a>(
     input: &DecisionInput<'a>,
     now: UnixMillis,
 ) -> Result<DecisionPlan<'a>, StoreError> {
-    if input.note.evidence.trim().is_empty() {
+    if js_trim(input.note.evidence).is_empty() {
         return Err(StoreError::MissingEvidence);
     }
     let skill = facts
         .rule_id
         .as_deref()
-        .filter(|r| !r.trim().is_empty())
+        .filter(|r| !js_trim(r).is_empty())
         .ok_or(StoreError::MissingRuleId)?;
     let feedback = feedback_entry(
         input.status.feedback_type(),

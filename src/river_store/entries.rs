@@ -4,6 +4,7 @@
 
 use super::status::{FeedbackType, SuppressionType};
 use crate::model::finding::RiverSeverity;
+use crate::model::fingerprint::js_trim;
 use crate::time::{UnixMillis, iso_millis};
 use serde::Serialize;
 
@@ -94,12 +95,12 @@ pub fn feedback_entry(
     note: &Note<'_>,
     now: UnixMillis,
 ) -> FeedbackEntry {
-    let evidence = note.evidence.trim();
+    let evidence = js_trim(note.evidence);
     FeedbackEntry {
         timestamp: iso_millis(now),
         trigger: TRIGGER,
         feedback_type,
-        skill_id: skill_id.trim().to_owned(),
+        skill_id: js_trim(skill_id).to_owned(),
         finding_fingerprint: Some(fingerprint.to_owned()),
         evidence: (!evidence.is_empty()).then(|| evidence.to_owned()),
         pr: note.pr.filter(|n| *n > 0),
@@ -213,7 +214,7 @@ pub fn suppression_entry(
         id,
         kind: "suppression",
         title: format!("Suppress: {}", facts.title.unwrap_or("finding")),
-        content: note.evidence.trim().to_owned(),
+        content: js_trim(note.evidence).to_owned(),
         metadata: SuppressionMetadata {
             created_at: iso_millis(now),
             author: note.author.to_owned(),
@@ -277,7 +278,7 @@ pub fn resurface_entry(
     id: String,
     now: UnixMillis,
 ) -> ResurfaceEntry {
-    let reason = reason.trim();
+    let reason = js_trim(reason);
     ResurfaceEntry {
         id,
         kind: "resurface",
@@ -383,6 +384,24 @@ mod tests {
         assert_eq!(
             e.to_line(),
             r#"{"timestamp":"1970-01-01T00:00:00.000Z","trigger":"pr-comment","feedbackType":"unclear","skillId":"r1","findingFingerprint":"0123456789abcdef","evidence":null,"pr":null}"#
+        );
+        // Trimmed as JavaScript's trim() trims: U+FEFF goes, U+0085 stays.
+        let note = Note {
+            evidence: "\u{FEFF} why\u{85}",
+            author: "a",
+            pr: None,
+        };
+        let e = feedback_entry(FeedbackType::Unclear, "\u{FEFF}r1\u{85}", "0123456789abcdef", &note, 0);
+        assert_eq!(e.evidence.as_deref(), Some("why\u{85}"));
+        assert_eq!(e.skill_id, "r1\u{85}");
+        let blank = Note {
+            evidence: "\u{FEFF}",
+            author: "a",
+            pr: None,
+        };
+        assert_eq!(
+            feedback_entry(FeedbackType::Unclear, "r1", "0123456789abcdef", &blank, 0).evidence,
+            None
         );
     }
 
