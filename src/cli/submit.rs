@@ -118,12 +118,17 @@ fn run_payload(args: &SubmitArgs, path: &Path) -> anyhow::Result<ExitCode> {
     record(draft, Some(path.display().to_string()), &Sending::of(args))
 }
 
+/// The most bytes of a payload `submit --payload` reads.
+const POSTED_PAYLOAD_MAX_BYTES: usize = 1024 * 1024;
+
 /// Reads and validates a payload file (strict JSON, D1–D6).
 fn read_payload(path: &Path) -> anyhow::Result<Result<Draft, Vec<String>>> {
     use crate::model::json::{ReadLimits, read_strict};
     // Reading stops one byte past the cap, so an oversize payload (from a
-    // file or standard input) is refused without being read whole.
-    let max_bytes = crate::model::load::max_bytes(Format::Disposition);
+    // file or standard input) is refused without being read whole. The
+    // payload's verdict has no size rule, but what is posted must fit one
+    // GitHub comment (65,536 characters), far below this cap.
+    let max_bytes = POSTED_PAYLOAD_MAX_BYTES;
     let bytes = read_input_within(path, max_bytes)?;
     let limits = ReadLimits {
         max_bytes,

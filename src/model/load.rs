@@ -73,8 +73,11 @@ pub enum LoadError {
 }
 
 /// The most bytes a document of `format` may have, enforced while reading:
-/// 1 MiB for agent results (R1) and disposition payloads,
-/// [`MAX_INPUT_BYTES`] for the rest.
+/// 1 MiB for agent results (R1), [`MAX_INPUT_BYTES`] for the rest. A
+/// disposition payload has no size rule: ReviewGate's consumer
+/// (`extract_agent_disposition_state`) reads one whole and its validation
+/// limits only the evidence (D6); what GitHub can carry in a comment is
+/// `submit`'s concern, not the payload's verdict.
 ///
 /// When the format is forced, its cap applies from the first byte. When it
 /// is told from the content, the first 1 MiB + 1 bytes are read; a longer
@@ -84,7 +87,7 @@ pub enum LoadError {
 /// R1 after the full read).
 pub fn max_bytes(format: Format) -> usize {
     match format {
-        Format::AgentResult | Format::Disposition => super::reviewgate::MAX_BYTES,
+        Format::AgentResult => super::reviewgate::MAX_BYTES,
         _ => MAX_INPUT_BYTES,
     }
 }
@@ -436,6 +439,28 @@ mod tests {
         // Told from its content, the same file stops at the same place.
         let told = load_path(&path, None).expect("read");
         assert_eq!(told, loaded);
+    }
+
+    /// ReviewGate sets no size limit on a disposition payload (only its
+    /// evidence is limited, D6): a valid one over 1 MiB is valid, read from a
+    /// file with its format forced or told from the content.
+    #[test]
+    fn a_disposition_payload_has_no_size_rule() {
+        let payload = serde_json::json!({
+            "schema_version": "reviewgate-agent-dispositions/v1",
+            "scope": {"kind": "pull_request", "repository": "o/r", "pull_request_number": 7},
+            "reviewed_sha": "abc",
+            "submission": {"semantic_fingerprint": "fp", "disposition": "fixed", "evidence": "why",
+                           "actor": "a".repeat(1_100_000)}
+        });
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("payload.json");
+        std::fs::write(&path, payload.to_string()).expect("write");
+        for forced in [None, Some(Format::Disposition)] {
+            let loaded = load_path(&path, forced).expect("read");
+            assert_eq!(loaded.format, Some(Format::Disposition));
+            assert!(loaded.is_valid(), "{forced:?}: {:?}", loaded.problems);
+        }
     }
 
     /// The River reader judges every finding: a fault in each of many

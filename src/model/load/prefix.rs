@@ -18,10 +18,12 @@ use super::super::review::Format;
 /// The capped format a document starting with `prefix` is certain to be
 /// detected as, if the prefix shows it.
 ///
-/// The label is a best guess when the prefix is cut before a later
-/// `submission` member: `{"schema_version": "x", ... "submission": ...}` is
-/// a disposition payload, but both capped formats have the same cap, so only
-/// the wording of the over-cap problem depends on it.
+/// Only the agent result is capped (see [`super::max_bytes`]); a prefix
+/// showing a disposition payload lets the document be read on. The label
+/// is a best guess when the prefix is cut before a later `submission`
+/// member: `{"schema_version": "reviewgate-agent-result/v1", ...
+/// "submission": ...}` is a disposition payload, refused here by R1 instead
+/// of by D2 after a full read; invalid either way.
 pub(super) fn capped_format(prefix: &[u8]) -> Option<Format> {
     let i = skip_ws(prefix, 0);
     match prefix.get(i)? {
