@@ -15,7 +15,7 @@ use triage::model::load::load_bytes;
 use triage::model::review::{Format, ReviewSet, ReviewStatus, Stated};
 use triage::model::schema::{RiverEntrySchema, check_river_entry};
 use triage::river_store::entries::Note;
-use triage::river_store::lifecycle::FindingIds;
+use triage::river_store::lifecycle::{FindingIds, GateRun, describe_all, still_hiding};
 use triage::river_store::{
     DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, NoSuppression, RiverPaths, StoreError, record, revoke,
 };
@@ -746,6 +746,90 @@ fn undo_finishes_an_old_style_revocation() {
         &["src/util.js"],
         FP_UTIL,
         "minor"
+    ));
+}
+
+/// River 1.15.0 indexes suppressions by `context.fingerprint` alone: an
+/// entry without an id, or labelled v2 while holding the v1 fingerprint
+/// (hand-made entries), hides the finding there. Both are listed as hiding
+/// it, and undo takes both out of force (before, neither was listed, and
+/// undo left the id-less one hiding the finding while saying it had none
+/// to revoke).
+#[test]
+fn undo_reaches_every_entry_river_1_15_matches() {
+    let repo = tempfile::tempdir().unwrap();
+    let paths = RiverPaths::new(repo.path());
+    fs::create_dir_all(paths.index().parent().unwrap()).unwrap();
+    let meta = json!({"createdAt": "2026-11-29T19:36:24.116Z", "author": "a", "phase": "midstream",
+                      "relatedFiles": ["src/util.js"]});
+    let index = json!({"entries": [
+        {"type": "suppression", "content": "x", "metadata": meta,
+         "context": {"scope": "file", "fingerprint": FP_UTIL, "feedbackType": "false_positive"}},
+        {"id": "labelled-v2", "type": "suppression", "content": "x", "metadata": meta,
+         "context": {"scope": "file", "fingerprint": FP_UTIL, "fingerprintAlgo": "v2", "feedbackType": "false_positive"}}
+    ], "version": "1"});
+    fs::write(paths.index(), serde_json::to_string_pretty(&index).unwrap()).unwrap();
+    assert!(river_would_suppress(
+        &index,
+        "midstream",
+        &["src/util.js"],
+        FP_UTIL,
+        "minor"
+    ));
+
+    let set = load("exec-two-findings.json");
+    let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
+    let views = triage::river_store::store::existing(&paths, &v1(FP_UTIL)).unwrap();
+    assert_eq!(views.len(), 2, "{views:?}");
+    let run = GateRun {
+        severity: facts.severity,
+        phase: facts.phase.as_deref(),
+        changed_files: &facts.changed_files,
+    };
+    // On 1.15.0 the later entry wins, whatever its label; the newer line
+    // keeps v1 and v2 entries apart, so there the id-less v1 entry applies.
+    let hiding = still_hiding(&views, NOW, &run);
+    assert_eq!(
+        hiding,
+        [
+            ("(an entry without an id)".to_owned(), false, true),
+            ("labelled-v2".to_owned(), true, false)
+        ]
+    );
+    let said = describe_all(&views, NOW, &run);
+    assert!(said[0].starts_with("(an entry without an id)"), "{said:?}");
+    assert!(
+        said[0].contains("River 1.15.0 uses the later entry labelled-v2"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].contains("applies on River 1.15.0 only (newer releases match its fingerprintAlgo v2"),
+        "{said:?}"
+    );
+
+    let note = Note {
+        evidence: "reopened",
+        author: "b",
+        pr: None,
+    };
+    let r = revoke(&paths, &v1(FP_UTIL), &note, NOW, false).unwrap();
+    let revoked: Vec<&str> = r.revoked.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(revoked, ["(an entry without an id)", "labelled-v2"]);
+    assert!(
+        r.revoked[0].1.is_none(),
+        "no resurface entry can name an entry without an id"
+    );
+    let index = read_json(&paths.index());
+    assert!(!river_would_suppress(
+        &index,
+        "midstream",
+        &["src/util.js"],
+        FP_UTIL,
+        "minor"
+    ));
+    assert!(matches!(
+        revoke(&paths, &v1(FP_UTIL), &note, NOW + 1, false),
+        Err(StoreError::NoActiveSuppression(_))
     ));
 }
 

@@ -140,10 +140,8 @@ mod tests {
         let views = suppressions_of(&index, &ids);
         assert_eq!(views.len(), 1);
         assert!(views[0].in_force_newer(0) && views[0].matchable_115());
-        assert!(take_out_of_force(
-            &mut index,
-            "suppression-98103dc8dd71c74c-1795980984336"
-        ));
+        assert_eq!(views[0].id, "suppression-98103dc8dd71c74c-1795980984336");
+        assert!(take_out_of_force(&mut index, views[0].position));
         let want = example().replace("\"active\": true", "\"active\": false").replace(
             "\"fingerprint\": \"98103dc8dd71c74c\"",
             "\"revokedFingerprint\": \"98103dc8dd71c74c\"",

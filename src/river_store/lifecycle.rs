@@ -53,7 +53,18 @@ pub struct FindingIds<'a> {
 /// One suppression entry of a finding, as read from the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuppressionView {
+    /// The entry's `id` (empty when it has none: River 1.15.0 matches such
+    /// an entry all the same).
     pub id: String,
+    /// Its position in the index's `entries`.
+    pub position: usize,
+    /// 1.15.0 can match it to the finding: its `context.fingerprint` is the
+    /// finding's v1 fingerprint, whatever `fingerprintAlgo` says (1.15.0
+    /// indexes entries by that member alone).
+    pub v1_match: bool,
+    /// The newer line can match it: a `v1` entry holding the v1 fingerprint,
+    /// or a `v2` entry holding one of the line-anchored ones.
+    pub algo_match: bool,
     /// `context.fingerprintAlgo` as written (`v1` when absent).
     pub algo: String,
     /// `context.fingerprint`, when it is a string.
@@ -109,6 +120,16 @@ pub fn expiry_millis(text: &str) -> Option<i64> {
 }
 
 impl SuppressionView {
+    /// How the entry is named to people: its id, or a stand-in when it has
+    /// none.
+    pub fn label(&self) -> &str {
+        if self.id.is_empty() {
+            "(an entry without an id)"
+        } else {
+            &self.id
+        }
+    }
+
     /// The newer line: past its `expiresAt` (an unreadable one counts as past).
     pub fn expired(&self, now_ms: i64) -> bool {
         self.expires_at
@@ -119,7 +140,8 @@ impl SuppressionView {
     /// Whether the newer line's gate can apply it (lengths are JavaScript's
     /// UTF-16 lengths, as River's `fp.length` checks them).
     pub fn in_force_newer(&self, now_ms: i64) -> bool {
-        !self.inactive
+        self.algo_match
+            && !self.inactive
             && !self.revoked
             && !self.expired(now_ms)
             && matches!(self.algo.as_str(), "v1" | "v2")
@@ -129,10 +151,10 @@ impl SuppressionView {
                 .is_some_and(|f| f.encode_utf16().count() == 16)
     }
 
-    /// Whether 1.15.0's gate can apply it (a 16-character fingerprint; a v2
-    /// value never equals a finding's v1 fingerprint, so it hides nothing).
+    /// Whether 1.15.0's gate can apply it: a 16-character fingerprint that
+    /// is the finding's v1 fingerprint (a true v2 value never is).
     pub fn matchable_115(&self) -> bool {
-        self.algo != "v2"
+        self.v1_match
             && self
                 .fingerprint
                 .as_deref()
@@ -216,7 +238,15 @@ impl SuppressionView {
         let (on_115, on_newer) = self.applies(now_ms, run, shadowed);
         let state = match (on_115, on_newer) {
             (true, true) => "applies on River 1.15.0 and newer releases".to_owned(),
+            (true, false) if !self.algo_match => "applies on River 1.15.0 only (newer releases match its \
+                                                  fingerprintAlgo v2 to a line-anchored fingerprint, which this is not)"
+                .to_owned(),
             (true, false) => "applies on River 1.15.0 only (revoked or expired for newer releases)".to_owned(),
+            (false, true) if indexed_115 && skipped.is_none() && shadowed.0.is_some() => format!(
+                "applies on newer River releases only (River 1.15.0 uses the later entry {} with the same \
+                 fingerprint instead)",
+                shadowed.0.unwrap_or_default()
+            ),
             (false, true) if self.matchable_115() && self.phase.is_none() => {
                 "applies on newer River releases only (River 1.15.0 ignores a suppression without a phase)".to_owned()
             }
@@ -249,7 +279,7 @@ impl SuppressionView {
         };
         let mut text = format!(
             "{} ({}, {}): {state}",
-            self.id,
+            self.label(),
             self.algo,
             self.feedback_type.as_deref().unwrap_or("no feedbackType")
         );
@@ -291,7 +321,7 @@ pub fn still_hiding(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -
         .enumerate()
         .filter_map(|(i, v)| {
             let (on_115, on_newer) = v.applies(now_ms, run, shadowed_by(views, i, now_ms, run));
-            (on_115 || on_newer).then(|| (v.id.clone(), on_115, on_newer))
+            (on_115 || on_newer).then(|| (v.label().to_owned(), on_115, on_newer))
         })
         .collect()
 }
@@ -306,14 +336,16 @@ fn shadowed_by<'v>(
     run: &GateRun<'_>,
 ) -> (Option<&'v str>, Option<&'v str>) {
     let v = &views[i];
-    let later = |line: fn((bool, bool)) -> bool| {
+    let later = |same: &dyn Fn(&SuppressionView) -> bool, line: fn((bool, bool)) -> bool| {
         views[i + 1..]
             .iter()
             .rev()
-            .find(|w| w.algo == v.algo && w.fingerprint == v.fingerprint && line(w.indexed(now_ms, run)))
-            .map(|w| w.id.as_str())
+            .find(|w| w.fingerprint == v.fingerprint && same(w) && line(w.indexed(now_ms, run)))
+            .map(SuppressionView::label)
     };
-    (later(|(a, _)| a), later(|(_, b)| b))
+    // 1.15.0 keys its map by the fingerprint alone; the newer line by the
+    // algorithm too.
+    (later(&|_| true, |(a, _)| a), later(&|w| w.algo == v.algo, |(_, b)| b))
 }
 
 fn entries(index: &Json) -> &[Json] {
@@ -359,19 +391,24 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
     let revoked = revoked_ids(index);
     entries(index)
         .iter()
-        .filter(|e| e.get("type").and_then(Json::as_str) == Some("suppression"))
-        .filter_map(|e| {
-            let id = e.get("id").and_then(Json::as_str)?;
+        .enumerate()
+        .filter(|(_, e)| e.get("type").and_then(Json::as_str) == Some("suppression"))
+        .filter_map(|(position, e)| {
+            let id = e.get("id").and_then(Json::as_str).unwrap_or_default();
             let c = e.get("context")?;
             let algo = text(c.get("fingerprintAlgo")).unwrap_or_else(|| "v1".to_owned());
             let fingerprint = text(c.get("fingerprint"));
             let stored = fingerprint.clone().or_else(|| text(c.get(REVOKED_FINGERPRINT)))?;
-            let belongs = match algo.as_str() {
+            let algo_match = match algo.as_str() {
                 "v2" => ids.v2.contains(&stored),
                 _ => stored == ids.v1,
             };
-            belongs.then(|| SuppressionView {
+            let v1_match = fingerprint.as_deref() == Some(ids.v1);
+            (algo_match || v1_match).then(|| SuppressionView {
                 id: id.to_owned(),
+                position,
+                v1_match,
+                algo_match,
                 algo,
                 fingerprint,
                 inactive: c.get("active").is_some_and(js_falsy),
@@ -381,7 +418,7 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
                     _ => Vec::new(),
                 },
                 min_severity: text(c.get("minSeverityToAutoSuppress")).filter(|s| !s.is_empty()),
-                revoked: revoked.contains(id),
+                revoked: !id.is_empty() && revoked.contains(id),
                 expires_at: text(c.get("expiresAt")),
                 feedback_type: text(c.get("feedbackType")),
                 skill_id: text(c.get("skillId")),
@@ -393,19 +430,17 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
         .collect()
 }
 
-/// Takes the suppression `id` out of force on both lines: `context.active`
-/// becomes false (added when missing) and `context.fingerprint` is renamed to
-/// `revokedFingerprint` in its place. Every other member is unchanged. False
-/// when there is no such entry with a context.
-pub fn take_out_of_force(index: &mut Json, id: &str) -> bool {
+/// Takes the suppression at `position` of the index's entries (see
+/// [`SuppressionView::position`]: an entry may have no id) out of force on
+/// both lines: `context.active` becomes false (added when missing) and
+/// `context.fingerprint` is renamed to `revokedFingerprint` in its place.
+/// Every other member is unchanged. False when there is no such entry with a
+/// context.
+pub fn take_out_of_force(index: &mut Json, position: usize) -> bool {
     let Some(Json::Array(items)) = index.get_mut("entries") else {
         return false;
     };
-    let Some(Json::Object(context)) = items
-        .iter_mut()
-        .find(|e| e.get("id").and_then(Json::as_str) == Some(id))
-        .and_then(|e| e.get_mut("context"))
-    else {
+    let Some(Json::Object(context)) = items.get_mut(position).and_then(|e| e.get_mut("context")) else {
         return false;
     };
     match context.iter_mut().find(|(k, _)| k == "active") {
@@ -449,12 +484,14 @@ mod tests {
         let v2 = ["fedcba9876543210".to_owned()];
         let views = suppressions_of(&ix, &FindingIds { v1: FP, v2: &v2 });
         let ids: Vec<_> = views.iter().map(|v| v.id.as_str()).collect();
-        assert_eq!(ids, ["a", "b", "c", "d", "e"]);
+        // f is labelled v2 but holds the v1 fingerprint: 1.15.0 indexes
+        // entries by that member alone, so it matches there (only there).
+        assert_eq!(ids, ["a", "b", "c", "d", "e", "f"]);
         let now = 1_795_980_984_116;
         let newer: Vec<_> = views.iter().map(|v| v.in_force_newer(now)).collect();
         let old: Vec<_> = views.iter().map(SuppressionView::matchable_115).collect();
-        assert_eq!(newer, [true, false, false, false, true]);
-        assert_eq!(old, [true, true, true, true, false]);
+        assert_eq!(newer, [true, false, false, false, true, false]);
+        assert_eq!(old, [true, true, true, true, false, true]);
         assert_eq!(views[4].skill_id.as_deref(), Some("rr-x"));
         let run = GateRun::default();
         assert_eq!(
@@ -558,7 +595,7 @@ mod tests {
         let mut ix = index(
             r#"{"entries":[{"id":"a","type":"suppression","context":{"scope":"file","active":true,"fingerprint":"0123456789abcdef","fingerprintAlgo":"v1","feedbackType":"false_positive"}}],"version":"1"}"#,
         );
-        assert!(take_out_of_force(&mut ix, "a"));
+        assert!(take_out_of_force(&mut ix, 0));
         let text = super::super::ordered::to_compact(&ix);
         assert!(
             text.contains(r#""context":{"scope":"file","active":false,"revokedFingerprint":"0123456789abcdef","fingerprintAlgo":"v1","feedbackType":"false_positive"}"#),
@@ -567,7 +604,7 @@ mod tests {
         let views = suppressions_of(&ix, &FindingIds { v1: FP, v2: &[] });
         assert_eq!(views.len(), 1, "the revoked entry is still known as the finding's");
         assert!(!views[0].hides_anywhere(0));
-        assert!(!take_out_of_force(&mut ix, "missing"));
+        assert!(!take_out_of_force(&mut ix, 1));
     }
 
     #[test]
@@ -577,6 +614,9 @@ mod tests {
         assert_eq!(expiry_millis("soon"), None);
         let mut v = SuppressionView {
             id: "x".into(),
+            position: 0,
+            v1_match: true,
+            algo_match: true,
             algo: "v1".into(),
             fingerprint: Some(FP.into()),
             inactive: false,

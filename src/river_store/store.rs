@@ -238,8 +238,10 @@ pub fn revoke(
         let mut taken: HashSet<String> = index::ids(index);
         let mut revoked = Vec::with_capacity(targets.len());
         for s in targets {
-            lifecycle::take_out_of_force(index, &s.id);
-            let entry = if s.revoked {
+            lifecycle::take_out_of_force(index, s.position);
+            // An entry without an id can be named by no resurface entry;
+            // taken out of force, it hides the finding on no line.
+            let entry = if s.revoked || s.id.is_empty() {
                 None
             } else {
                 let id = free_id(&format!("resurface-{}", s.id), now, |id| taken.contains(id));
@@ -249,7 +251,7 @@ pub fn revoke(
                 index::append(index, index::to_json(&entry));
                 Some(entry)
             };
-            revoked.push((s.id, entry));
+            revoked.push((s.label().to_owned(), entry));
         }
         Ok(revoked)
     };
