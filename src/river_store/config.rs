@@ -9,13 +9,16 @@
 //! - the repository file wins over the user file; only the boolean `false`
 //!   turns suppressions off (River checks `=== false`).
 //!
-//! YAML is read as River reads it (js-yaml 4, YAML 1.2): any block or flow
-//! form, quoted keys, JSON; the booleans `false`/`False`/`FALSE`; anything
-//! that cannot be read counts as not set.
+//! YAML is read as River reads it (js-yaml 4, YAML 1.2; see [`yaml`]): any
+//! block or flow form, quoted keys, JSON, aliases, merge keys and `!!bool`;
+//! the booleans `false`/`False`/`FALSE`; anything js-yaml refuses or that
+//! cannot be read counts as not set.
 //! [`read`] does the file I/O; the parsing is pure.
 
 use crate::model::fingerprint::js_trim;
 use std::path::{Path, PathBuf};
+
+mod yaml;
 
 /// Where the setting came from, when it turns suppressions off.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,101 +40,7 @@ pub fn suppression_enabled(name: &str, text: &str) -> Option<bool> {
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
         return value.get("memory")?.get("suppressionEnabled")?.as_bool();
     }
-    yaml_setting(text)
-}
-
-/// YAML's booleans under js-yaml's default schema (a plain scalar only: a
-/// quoted `"false"` is a string, which River's `=== false` does not match).
-fn yaml_bool(s: &str) -> Option<bool> {
-    match s {
-        "true" | "True" | "TRUE" => Some(true),
-        "false" | "False" | "FALSE" => Some(false),
-        _ => None,
-    }
-}
-
-/// At most this many parser events are read from one file.
-const MAX_EVENTS: usize = 100_000;
-
-/// The events of the first document, without resolving aliases (so an
-/// alias bomb costs no more than its text); `None` on a syntax error or
-/// past [`MAX_EVENTS`].
-struct Events<'a> {
-    parser: yaml_rust2::parser::Parser<std::str::Chars<'a>>,
-    left: usize,
-}
-
-impl Events<'_> {
-    fn next(&mut self) -> Option<Event> {
-        self.left = self.left.checked_sub(1)?;
-        self.parser.next_token().ok().map(|(event, _)| event)
-    }
-
-    /// Skips the node that `first` starts.
-    fn skip(&mut self, first: Event) -> Option<()> {
-        let mut depth = usize::from(matches!(first, Event::MappingStart(..) | Event::SequenceStart(..)));
-        while depth > 0 {
-            match self.next()? {
-                Event::MappingStart(..) | Event::SequenceStart(..) => depth += 1,
-                Event::MappingEnd | Event::SequenceEnd => depth -= 1,
-                Event::StreamEnd => return None,
-                _ => {}
-            }
-        }
-        Some(())
-    }
-
-    /// The pairs of the mapping just started: `on_key` is given each plain
-    /// key (any scalar style) and reads or skips its value; other keys and
-    /// their values are skipped.
-    fn pairs(&mut self, mut on_key: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
-        loop {
-            match self.next()? {
-                Event::MappingEnd => return Some(()),
-                Event::Scalar(key, ..) => on_key(self, &key)?,
-                other => {
-                    self.skip(other)?;
-                    let value = self.next()?;
-                    self.skip(value)?;
-                }
-            }
-        }
-    }
-}
-
-use yaml_rust2::parser::Event;
-
-/// `memory.suppressionEnabled` of a YAML document (JSON is YAML too), read
-/// with a YAML parser: block or flow style, quoted keys, the value on its
-/// own line, comments. An alias, a tag or anything else unreadable counts
-/// as not set. The last of repeated keys counts (js-yaml refuses them).
-fn yaml_setting(text: &str) -> Option<bool> {
-    let mut events = Events {
-        parser: yaml_rust2::parser::Parser::new_from_str(text),
-        left: MAX_EVENTS,
-    };
-    loop {
-        match events.next()? {
-            Event::StreamStart | Event::DocumentStart => {}
-            Event::MappingStart(..) => break,
-            _ => return None,
-        }
-    }
-    let mut found = None;
-    events.pairs(|events, key| {
-        let value = events.next()?;
-        match (key, value) {
-            ("memory", Event::MappingStart(..)) => events.pairs(|events, key| match (key, events.next()?) {
-                ("suppressionEnabled", Event::Scalar(v, yaml_rust2::scanner::TScalarStyle::Plain, _, None)) => {
-                    found = yaml_bool(&v);
-                    Some(())
-                }
-                (_, other) => events.skip(other),
-            }),
-            (_, other) => events.skip(other),
-        }
-    })?;
-    found
+    yaml::setting(text)
 }
 
 /// A config file larger than this is not read (counts as not set).
@@ -234,14 +143,59 @@ mod tests {
         // Not YAML, or not a mapping at the top: not set.
         assert_eq!(suppression_enabled("config.yaml", "memory: [\n"), None);
         assert_eq!(suppression_enabled("config.yaml", "- memory\n"), None);
-        // Aliases are not followed (and never expanded: a bomb costs its text).
+        // Aliases are followed, never expanded: a bomb costs its text.
         let bomb = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
                     d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nmemory: {suppressionEnabled: false}\n";
         assert_eq!(suppression_enabled("config.yaml", bomb), Some(false));
+    }
+
+    /// Aliases, merge keys and tags, as js-yaml 4 builds the value (each
+    /// form checked against River's loader); what js-yaml refuses (a
+    /// repeated key, a second document, a local tag) is not set.
+    #[test]
+    fn aliases_merges_and_tags_are_read_as_js_yaml_reads_them() {
+        let off = |text: &str| suppression_enabled("config.yaml", text);
+        assert_eq!(off("m: &m {suppressionEnabled: false}\nmemory: *m\n"), Some(false));
+        assert_eq!(off("x: &f false\nmemory: {suppressionEnabled: *f}\n"), Some(false));
+        assert_eq!(off("memory: {suppressionEnabled: !!bool false}\n"), Some(false));
+        assert_eq!(off("memory: {suppressionEnabled: !!bool \"false\"}\n"), Some(false));
+        assert_eq!(off("memory: {suppressionEnabled: !!str false}\n"), None);
         assert_eq!(
-            suppression_enabled("config.yaml", "m: &m {suppressionEnabled: false}\nmemory: *m\n"),
+            off("base: &b {suppressionEnabled: false}\nmemory:\n  <<: *b\n"),
+            Some(false)
+        );
+        // The mapping's own key wins over a merged one, wherever it stands.
+        assert_eq!(
+            off("base: &b {suppressionEnabled: false}\nmemory:\n  suppressionEnabled: true\n  <<: *b\n"),
+            Some(true)
+        );
+        // Among merged mappings, the first with the key wins.
+        assert_eq!(
+            off("a: &a {suppressionEnabled: true}\nb: &b {suppressionEnabled: false}\nmemory:\n  <<: [*a, *b]\n"),
+            Some(true)
+        );
+        // A top-level merge brings `memory` in.
+        assert_eq!(
+            off("base: &b {memory: {suppressionEnabled: false}}\n<<: *b\n"),
+            Some(false)
+        );
+        // A quoted "<<" is an ordinary key.
+        assert_eq!(
+            off("base: &b {suppressionEnabled: false}\nmemory:\n  \"<<\": *b\n"),
             None
         );
+        // Refused by js-yaml, so River's configuration does not load.
+        assert_eq!(off("memory: {suppressionEnabled: false}\nmemory: {}\n"), None);
+        assert_eq!(
+            off("memory: {suppressionEnabled: false, suppressionEnabled: false}\n"),
+            None
+        );
+        assert_eq!(off("memory: {suppressionEnabled: false}\n---\nx: 1\n"), None);
+        assert_eq!(off("memory: {suppressionEnabled: false}\nx: !custom 1\n"), None);
+        // An alias to an anchor that is not defined (yet) is not read.
+        assert_eq!(off("memory: *m\nm: &m {suppressionEnabled: false}\n"), None);
+        // An anchor that holds its own alias is followed a bounded way.
+        assert_eq!(off("memory: &m {a: *m, suppressionEnabled: false}\n"), Some(false));
     }
 
     #[test]
