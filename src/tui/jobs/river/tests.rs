@@ -31,8 +31,14 @@ fn outcomes(rx: &mpsc::Receiver<Msg>, n: usize) -> Vec<(usize, SubmitOutcome)> {
         .collect()
 }
 
-#[test]
-fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
+/// A repository root, a context writing into it, and a worker whose
+/// messages arrive on the receiver.
+fn at_root() -> (
+    tempfile::TempDir,
+    Context,
+    mpsc::Receiver<Msg>,
+    crate::tui::jobs::worker::Worker,
+) {
     let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let ctx = Context {
         repo_root: Some(root.path().to_path_buf()),
@@ -41,6 +47,12 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
     let (tx, rx) = mpsc::channel();
     let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into())))
         .unwrap_or_else(|e| panic!("{e}"));
+    (root, ctx, rx, worker)
+}
+
+#[test]
+fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
+    let (root, ctx, rx, worker) = at_root();
     let items = vec![
         item(1, DecisionStatus::FalsePositive),
         item(0, DecisionStatus::FalsePositive),
@@ -107,14 +119,7 @@ fn minor_findings_are_suppressed_and_major_ones_only_get_feedback() {
 /// hides keeps the row `suppr` (what River holds) and names that entry.
 #[test]
 fn an_accepted_finding_an_earlier_suppression_still_hides_stays_suppressed_on_the_screen() {
-    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let ctx = Context {
-        repo_root: Some(root.path().to_path_buf()),
-        ..Context::default()
-    };
-    let (tx, rx) = mpsc::channel();
-    let worker = crate::tui::jobs::worker::Worker::new(tx, Box::new(|| Err(crate::github::TokenError::Missing.into())))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (_root, ctx, rx, worker) = at_root();
     record_all(
         &ctx,
         1,
