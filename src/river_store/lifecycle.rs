@@ -76,6 +76,9 @@ pub struct SuppressionView {
     pub phase: Option<String>,
     /// `metadata.relatedFiles` (its strings).
     pub related_files: Vec<String>,
+    /// `metadata.relatedFiles` has items that are not strings: they count
+    /// toward its length but equal no changed file, as River compares them.
+    pub related_other: bool,
     /// `context.minSeverityToAutoSuppress`, when it is a non-empty string.
     pub min_severity: Option<String>,
     /// A resurface entry revokes it.
@@ -171,10 +174,7 @@ impl SuppressionView {
     pub fn skipped_for(&self, run: &GateRun<'_>) -> Option<String> {
         // River reads a missing severity as `info`.
         let severity = run.severity.map_or("info", RiverSeverity::as_str);
-        if !run.changed_files.is_empty()
-            && !self.related_files.is_empty()
-            && !self.related_files.iter().any(|f| run.changed_files.contains(f))
-        {
+        if !self.related_kept(run) {
             return Some("none of its relatedFiles is among the run's changed files".to_owned());
         }
         if let Some(cap) = &self.min_severity
@@ -193,6 +193,16 @@ impl SuppressionView {
         None
     }
 
+    /// Whether both lines' loaders keep it for the run's changed files: a
+    /// run without changed files keeps every entry, and an entry with an
+    /// empty (or no) `relatedFiles` is kept; otherwise one of its files must
+    /// be among the changed ones (`Array.prototype.some` with `includes`).
+    fn related_kept(&self, run: &GateRun<'_>) -> bool {
+        run.changed_files.is_empty()
+            || (self.related_files.is_empty() && !self.related_other)
+            || self.related_files.iter().any(|f| run.changed_files.contains(f))
+    }
+
     /// Whether the loader of 1.15.0 / the newer line keeps it for a run of
     /// `phase` (unknown: only an entry without a phase is judged).
     fn phase_kept(&self, phase: Option<&str>) -> (bool, bool) {
@@ -206,9 +216,7 @@ impl SuppressionView {
     /// Whether each line's gate indexes it for `run`: its loader keeps it
     /// and the entry can match (before the severity conditions).
     fn indexed(&self, now_ms: i64, run: &GateRun<'_>) -> (bool, bool) {
-        let related = run.changed_files.is_empty()
-            || self.related_files.is_empty()
-            || self.related_files.iter().any(|f| run.changed_files.contains(f));
+        let related = self.related_kept(run);
         let (phase_115, phase_newer) = self.phase_kept(run.phase);
         (
             related && phase_115 && self.matchable_115(),
@@ -260,9 +268,7 @@ impl SuppressionView {
                 format!("matches but applies on no River release: {why}")
             }
             (false, false) => {
-                let related = run.changed_files.is_empty()
-                    || self.related_files.is_empty()
-                    || self.related_files.iter().any(|f| run.changed_files.contains(f));
+                let related = self.related_kept(run);
                 match (&self.phase, run.phase) {
                     _ if !self.hides_anywhere(now_ms) => "revoked: applies on no River release".to_owned(),
                     _ if !related => "applies on no River release to this run: none of its relatedFiles is among \
@@ -417,6 +423,10 @@ pub fn suppressions_of(index: &Json, ids: &FindingIds<'_>) -> Vec<SuppressionVie
                     Some(Json::Array(files)) => files.iter().filter_map(Json::as_str).map(str::to_owned).collect(),
                     _ => Vec::new(),
                 },
+                related_other: matches!(
+                    e.get("metadata").and_then(|m| m.get("relatedFiles")),
+                    Some(Json::Array(files)) if files.iter().any(|f| f.as_str().is_none())
+                ),
                 min_severity: text(c.get("minSeverityToAutoSuppress")).filter(|s| !s.is_empty()),
                 revoked: !id.is_empty() && revoked.contains(id),
                 expires_at: text(c.get("expiresAt")),
@@ -590,6 +600,41 @@ mod tests {
         assert!(said[1].contains("above its minSeverityToAutoSuppress"), "{said:?}");
     }
 
+    /// River compares `relatedFiles` items with the changed files as they
+    /// are: a non-string item counts toward the list but equals no file, so
+    /// an entry holding only such items is dropped for a run with changed
+    /// files (before, it was judged as having no relatedFiles: kept).
+    #[test]
+    fn non_string_related_files_match_no_changed_file() {
+        let entry = |related: &str| {
+            index(&format!(
+                r#"{{"entries":[{{"id":"s","type":"suppression","context":{{"scope":"file","fingerprint":"{FP}","feedbackType":"false_positive"}},"metadata":{{"phase":"midstream","relatedFiles":{related}}}}}],"version":"1"}}"#
+            ))
+        };
+        let changed = ["src/a.js".to_owned()];
+        let run = GateRun {
+            severity: Some(RiverSeverity::Minor),
+            phase: Some("midstream"),
+            changed_files: &changed,
+        };
+        let hides = |related: &str| {
+            let views = suppressions_of(&entry(related), &FindingIds { v1: FP, v2: &[] });
+            !still_hiding(&views, 0, &run).is_empty()
+        };
+        assert!(hides("[]"));
+        assert!(hides(r#"["src/a.js"]"#));
+        assert!(hides(r#"[42, "src/a.js"]"#));
+        assert!(!hides("[42]"));
+        assert!(!hides(r#"["src/b.js"]"#));
+        // No changed files in the run: every entry is kept.
+        let views = suppressions_of(&entry("[42]"), &FindingIds { v1: FP, v2: &[] });
+        let open = GateRun {
+            changed_files: &[],
+            ..run
+        };
+        assert!(!still_hiding(&views, 0, &open).is_empty());
+    }
+
     #[test]
     fn taking_out_of_force_leaves_no_matchable_fingerprint() {
         let mut ix = index(
@@ -622,6 +667,7 @@ mod tests {
             inactive: false,
             phase: None,
             related_files: Vec::new(),
+            related_other: false,
             min_severity: None,
             revoked: false,
             expires_at: Some("soon".into()),
