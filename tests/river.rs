@@ -15,7 +15,7 @@ use triage::model::load::load_bytes;
 use triage::model::review::{Format, ReviewSet, ReviewStatus, Stated};
 use triage::model::schema::{RiverEntrySchema, check_river_entry};
 use triage::river_store::entries::Note;
-use triage::river_store::lifecycle::{FindingIds, GateRun, describe_all, still_hiding};
+use triage::river_store::lifecycle::{FindingIds, describe_all, still_hiding};
 use triage::river_store::{
     DecisionInput, DecisionStatus, FindingFacts, FingerprintAlgo, NoSuppression, RiverPaths, StoreError, record, revoke,
 };
@@ -781,14 +781,13 @@ fn undo_reaches_every_entry_river_1_15_matches() {
     let facts = FindingFacts::from_set(&set, FP_UTIL).unwrap();
     let views = triage::river_store::store::existing(&paths, &v1(FP_UTIL)).unwrap();
     assert_eq!(views.len(), 2, "{views:?}");
-    let run = GateRun {
-        severity: facts.severity,
-        phase: facts.phase.as_deref(),
-        changed_files: &facts.changed_files,
-    };
+    let run = facts.gate_run();
     // On 1.15.0 the later entry wins, whatever its label; the newer line
     // keeps v1 and v2 entries apart, so there the id-less v1 entry applies.
-    let hiding = still_hiding(&views, NOW, &run);
+    let hiding: Vec<_> = still_hiding(&views, NOW, &run)
+        .into_iter()
+        .map(|h| (h.id, h.on_115, h.on_newer))
+        .collect();
     assert_eq!(
         hiding,
         [

@@ -18,7 +18,7 @@ use crate::model::review::ReviewSet;
 use crate::river_store::config;
 use crate::river_store::decide::{is_fingerprint, suppression_for};
 use crate::river_store::gate::{GateInput, GateWarning, warnings};
-use crate::river_store::lifecycle::{FindingIds, GateRun, describe_all, expiry_millis};
+use crate::river_store::lifecycle::{FindingIds, describe_all, expiry_millis};
 use crate::river_store::root::{RootSource, resolve_root};
 use crate::river_store::store::existing;
 use crate::river_store::{
@@ -135,21 +135,10 @@ pub fn run(args: &SubmitArgs, set: &ReviewSet) -> anyhow::Result<ExitCode> {
     };
     let now = now_millis();
     let paths = RiverPaths::new(&root);
-    let ids = FindingIds {
-        v1: &facts.fingerprint,
-        v2: &facts.v2_all,
-    };
     let before = Before {
         gate: gate_warnings(&root, &facts, &input, now),
-        existing: existing(&paths, &ids)
-            .map(|views| {
-                let run = GateRun {
-                    severity: facts.severity,
-                    phase: facts.phase.as_deref(),
-                    changed_files: &facts.changed_files,
-                };
-                describe_all(&views, now, &run)
-            })
+        existing: existing(&paths, &facts.ids())
+            .map(|views| describe_all(&views, now, &facts.gate_run()))
             .unwrap_or_default(),
     };
     Ok(match record(&paths, &facts, &input, now, args.dry_run) {

@@ -2,6 +2,7 @@
 
 use super::StoreError;
 use super::entries::{FeedbackEntry, FingerprintAlgo, Note, SuppressionFacts, feedback_entry};
+use super::lifecycle::{FindingIds, GateRun};
 use super::status::{DecisionStatus, SuppressionType};
 use crate::model::finding::{FindingKey, RiverSeverity};
 use crate::model::fingerprint::js_trim;
@@ -42,6 +43,23 @@ pub fn is_fingerprint(s: &str) -> bool {
 }
 
 impl FindingFacts {
+    /// The fingerprints that identify the finding in the memory index.
+    pub fn ids(&self) -> FindingIds<'_> {
+        FindingIds {
+            v1: &self.fingerprint,
+            v2: &self.v2_all,
+        }
+    }
+
+    /// The run River judges the finding's suppressions for.
+    pub fn gate_run(&self) -> GateRun<'_> {
+        GateRun {
+            severity: self.severity,
+            phase: self.phase.as_deref(),
+            changed_files: &self.changed_files,
+        }
+    }
+
     /// The facts of the finding `fingerprint` in a River review set.
     pub fn from_set(set: &ReviewSet, fingerprint: &str) -> Result<Self, StoreError> {
         if !is_fingerprint(fingerprint) {

@@ -317,17 +317,47 @@ pub fn describe_all(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -
         .collect()
 }
 
+/// A suppression that hides the finding for a run on some River line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StillHidden {
+    /// The entry's id (see [`SuppressionView::label`]).
+    pub id: String,
+    /// River Review 1.15.0 applies it.
+    pub on_115: bool,
+    /// Newer River releases apply it.
+    pub on_newer: bool,
+}
+
+impl std::fmt::Display for StillHidden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines = match (self.on_115, self.on_newer) {
+            (true, true) => "River 1.15.0 and newer releases",
+            (true, false) => "River 1.15.0",
+            _ => "newer River releases",
+        };
+        write!(
+            f,
+            "the earlier suppression {} still hides this finding on {lines}: River keeps it hidden until that \
+             suppression is revoked (`u` on the screen, `submit --undo`)",
+            self.id
+        )
+    }
+}
+
 /// The entries of one finding that still hide it for `run` on some River
-/// line, in order: (id, on 1.15.0, on the newer line). A decision that
-/// writes no suppression leaves these in force, so River keeps the finding
-/// hidden whatever the feedback log says.
-pub fn still_hiding(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -> Vec<(String, bool, bool)> {
+/// line, in order. A decision that writes no suppression leaves these in
+/// force, so River keeps the finding hidden whatever the feedback log says.
+pub fn still_hiding(views: &[SuppressionView], now_ms: i64, run: &GateRun<'_>) -> Vec<StillHidden> {
     views
         .iter()
         .enumerate()
         .filter_map(|(i, v)| {
             let (on_115, on_newer) = v.applies(now_ms, run, shadowed_by(views, i, now_ms, run));
-            (on_115 || on_newer).then(|| (v.label().to_owned(), on_115, on_newer))
+            (on_115 || on_newer).then(|| StillHidden {
+                id: v.label().to_owned(),
+                on_115,
+                on_newer,
+            })
         })
         .collect()
 }

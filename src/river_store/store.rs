@@ -11,7 +11,7 @@ use super::entries::{
 };
 use super::files::{self, Lock, RiverPaths};
 use super::index;
-use super::lifecycle::{self, FindingIds, SuppressionView};
+use super::lifecycle::{self, FindingIds, StillHidden, SuppressionView};
 use super::ordered::Json;
 use super::replace;
 use crate::model::river::memory_formats::memory_entry_format_problems;
@@ -43,53 +43,13 @@ pub struct Recorded {
     pub still_hidden_by: Vec<StillHidden>,
 }
 
-/// An earlier suppression that hides the finding after a decision that
-/// wrote none.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StillHidden {
-    pub id: String,
-    /// River Review 1.15.0 applies it.
-    pub on_115: bool,
-    /// Newer River releases apply it.
-    pub on_newer: bool,
-}
-
-impl std::fmt::Display for StillHidden {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let lines = match (self.on_115, self.on_newer) {
-            (true, true) => "River 1.15.0 and newer releases",
-            (true, false) => "River 1.15.0",
-            _ => "newer River releases",
-        };
-        write!(
-            f,
-            "the earlier suppression {} still hides this finding on {lines}: River keeps it hidden until that \
-             suppression is revoked (`u` on the screen, `submit --undo`)",
-            self.id
-        )
-    }
-}
-
 /// The suppressions recorded earlier that still hide the finding of `facts`
 /// (none when the index is absent or cannot be read: the decision itself
 /// does not depend on it).
 fn still_hidden(paths: &RiverPaths, facts: &FindingFacts, now: UnixMillis) -> Vec<StillHidden> {
-    let ids = FindingIds {
-        v1: &facts.fingerprint,
-        v2: &facts.v2_all,
-    };
-    let Ok(views) = existing(paths, &ids) else {
-        return Vec::new();
-    };
-    let run = lifecycle::GateRun {
-        severity: facts.severity,
-        phase: facts.phase.as_deref(),
-        changed_files: &facts.changed_files,
-    };
-    lifecycle::still_hiding(&views, now, &run)
-        .into_iter()
-        .map(|(id, on_115, on_newer)| StillHidden { id, on_115, on_newer })
-        .collect()
+    existing(paths, &facts.ids())
+        .map(|views| lifecycle::still_hiding(&views, now, &facts.gate_run()))
+        .unwrap_or_default()
 }
 
 /// What revoking wrote (or would write): each suppression taken out of

@@ -154,9 +154,10 @@ impl Tree {
         let Node::Map(pairs) = &self.nodes[self.target(map)?] else {
             return None;
         };
+        // Only a plain `<<` is a merge key; `key` is never one.
         let own = pairs
             .iter()
-            .find(|(k, _)| matches!(&self.nodes[*k], Node::Scalar { value, plain, .. } if value == key && !(*plain && key == "<<")));
+            .find(|(k, _)| matches!(&self.nodes[*k], Node::Scalar { value, .. } if value == key));
         if let Some(&(_, value)) = own {
             return Some(value);
         }
